@@ -1,0 +1,124 @@
+#include "topology/ibnd_fabric.hpp"
+
+#include <infiniband/ibnetdisc.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "topology/port_info.hpp"
+
+namespace ibpm {
+namespace {
+
+// libibnetdisc's cache files start with this number, stored little-endian.
+constexpr std::array<unsigned char, 4> kCacheMagic{0x2b, 0x83, 0xe7, 0x8f};
+
+NodeType node_type(int ibnd_type) {
+  switch (ibnd_type) {
+    case IB_NODE_CA: return NodeType::ca;
+    case IB_NODE_SWITCH: return NodeType::sw;
+    case IB_NODE_ROUTER: return NodeType::router;
+    default: return NodeType::unknown;
+  }
+}
+
+std::string node_description(const ibnd_node_t* node) {
+  // nodedesc is NUL-terminated by libibnetdisc but may hold any bytes before that.
+  return std::string(node->nodedesc, strnlen(node->nodedesc, sizeof node->nodedesc));
+}
+
+void add_node(Fabric& fabric, ibnd_node_t* in) {
+  Node& node = fabric.add_node(in->guid, node_type(in->type), node_description(in), in->numports);
+  node.system_image_guid = mad_get_field64(in->info, 0, IB_NODE_SYSTEM_GUID_F);
+  node.vendor_id = mad_get_field(in->info, 0, IB_NODE_VENDORID_F);
+  node.device_id = mad_get_field(in->info, 0, IB_NODE_DEVID_F);
+  // Switches report capabilities (extended speeds) on port 0 only.
+  const ibnd_port_t* port0 = in->type == IB_NODE_SWITCH && in->ports ? in->ports[0] : nullptr;
+  for (int i = 0; i <= in->numports; ++i) {
+    const ibnd_port_t* p = in->ports ? in->ports[i] : nullptr;
+    if (!p) continue;
+    Port& port = fabric.port({in->guid, static_cast<PortNumber>(i)});
+    if (p->guid) port.guid = p->guid;
+    const bool switch_port = in->type == IB_NODE_SWITCH;
+    std::uint16_t lid = switch_port ? in->smalid : p->base_lid;
+    if (lid && (!switch_port || i == 0) && is_unicast_lid(lid)) port.lid = lid;
+    port.lmc = switch_port ? in->smalmc : p->lmc;
+    apply_port_info(port, p->info, p->ext_info, port0 ? port0->info : p->info);
+  }
+}
+
+}  // namespace
+
+void IbndFabric::Deleter::operator()(ibnd_fabric* fabric) const { ibnd_destroy_fabric(fabric); }
+
+IbndFabric IbndFabric::discover(const DiscoveryOptions& options) {
+  ibnd_config_t config{};
+  config.timeout_ms = options.timeout_ms;
+  config.retries = options.retries;
+  std::string ca = options.ca;
+  ibnd_fabric_t* fabric =
+      ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config);
+  if (!fabric) {
+    throw std::runtime_error("fabric discovery failed through " +
+                             (ca.empty() ? std::string("the first HCA") : "HCA " + ca) +
+                             " port " + std::to_string(options.port) +
+                             " (is the umad device readable? is an SM running?)");
+  }
+  IbndFabric result(fabric);
+  return result;
+}
+
+IbndFabric IbndFabric::load_cache(const std::string& path) {
+  if (!looks_like_ibnd_cache(path))
+    throw std::runtime_error(path + ": not a libibnetdisc cache file");
+  ibnd_fabric_t* fabric = ibnd_load_fabric(path.c_str(), 0);
+  if (!fabric) throw std::runtime_error(path + ": cannot load libibnetdisc cache file");
+  IbndFabric result(fabric);
+  return result;
+}
+
+void IbndFabric::save_cache(const std::string& path) const {
+  // libibnetdisc refuses to overwrite nothing and writes in place: write a sibling, then rename,
+  // so a reader never sees half a file.
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  std::remove(tmp.c_str());
+  if (ibnd_cache_fabric(fabric_.get(), tmp.c_str(), IBND_CACHE_FABRIC_FLAG_DEFAULT) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot write libibnetdisc cache file");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": " + std::strerror(err));
+  }
+}
+
+Fabric IbndFabric::to_fabric() const {
+  Fabric fabric;
+  for (ibnd_node_t* node = fabric_->nodes; node; node = node->next) add_node(fabric, node);
+  for (ibnd_node_t* node = fabric_->nodes; node; node = node->next) {
+    for (int i = 1; node->ports && i <= node->numports; ++i) {
+      const ibnd_port_t* p = node->ports[i];
+      if (!p || !p->remoteport || !p->remoteport->node) continue;
+      fabric.connect({node->guid, static_cast<PortNumber>(i)},
+                     {p->remoteport->node->guid, static_cast<PortNumber>(p->remoteport->portnum)});
+    }
+  }
+  return fabric;
+}
+
+unsigned IbndFabric::max_hops() const { return fabric_->maxhops_discovered; }
+
+bool looks_like_ibnd_cache(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 4> head{};
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  return in.gcount() == static_cast<std::streamsize>(head.size()) && head == kCacheMagic;
+}
+
+}  // namespace ibpm

@@ -1,0 +1,97 @@
+#include "topology/topology.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "dump/ibnetdiscover_parser.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
+#include "dump/ports_report_parser.hpp"
+
+namespace ibpm {
+namespace {
+
+Topology from_dump(ParsedDump dump, const std::string& origin) {
+  Topology topology;
+  topology.fabric = std::move(dump.fabric);
+  topology.warnings = std::move(dump.warnings);
+  topology.origin = origin;
+  return topology;
+}
+
+Topology from_ibnd(IbndFabric ibnd, std::string origin) {
+  Topology topology;
+  topology.fabric = ibnd.to_fabric();
+  topology.origin = std::move(origin);
+  topology.ibnd = std::move(ibnd);
+  return topology;
+}
+
+}  // namespace
+
+TopologyFormat detect_topology_format(const std::string& path) {
+  if (looks_like_ibnd_cache(path)) return TopologyFormat::ibnd_cache;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  std::string line;
+  // The first lines that say something decide; dumps may open with comments or a shell prompt.
+  for (int seen = 0; seen < 8 && std::getline(in, line);) {
+    std::string_view text(line);
+    while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+    if (text.empty() || text.front() == '#') continue;
+    if (looks_like_ports_report(text)) return TopologyFormat::ports_report;
+    ++seen;
+  }
+  return TopologyFormat::ibnetdiscover;
+}
+
+Topology load_topology_file(const std::string& path) {
+  switch (detect_topology_format(path)) {
+    case TopologyFormat::ibnd_cache: return from_ibnd(IbndFabric::load_cache(path), path);
+    case TopologyFormat::ports_report: {
+      std::ifstream in(path);
+      return from_dump(parse_ports_report(in, path), path);
+    }
+    case TopologyFormat::ibnetdiscover: break;
+  }
+  return from_dump(parse_ibnetdiscover_file(path), path);
+}
+
+Topology discover_topology(const DiscoveryOptions& options) {
+  std::string origin = "discovery through " + (options.ca.empty() ? "the first HCA" : options.ca) +
+                       (options.port ? " port " + std::to_string(options.port) : "");
+  return from_ibnd(IbndFabric::discover(options), origin);
+}
+
+Topology acquire_topology(const std::string& cache_path, const DiscoveryOptions& options) {
+  return cache_path.empty() ? discover_topology(options) : load_topology_file(cache_path);
+}
+
+void save_topology(const Topology& topology, const std::string& path) {
+  if (topology.ibnd) {
+    topology.ibnd->save_cache(path);
+    return;
+  }
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+    write_ibnetdiscover(out, topology.fabric);
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+  }
+}
+
+}  // namespace ibpm

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds ibpm and runs its whole test suite (unit tests, tests on the simulated fabric).
+# Usage: scripts/test.sh [--sanitize] [--build-dir DIR] [-- extra ctest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=build
+cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sanitize) build_dir=build-asan; cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DIBPM_SANITIZE=ON) ;;
+    --build-dir) build_dir="$2"; shift ;;
+    --) shift; break ;;
+    *) echo "usage: $0 [--sanitize] [--build-dir DIR] [-- ctest args]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "${CI:-}" = true ] && cmake_args+=(-DIBPM_WERROR=ON)
+
+scripts/install-deps.sh
+cmake -S . -B "$build_dir" "${cmake_args[@]}"
+cmake --build "$build_dir" -j "$(nproc)"
+cd "$build_dir"
+ctest --output-on-failure -j "$(nproc)" "$@"

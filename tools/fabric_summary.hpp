@@ -1,0 +1,12 @@
+// A short description of a fabric for operators: node and link counts, link rates, degraded links.
+#pragma once
+
+#include <ostream>
+
+#include "topology/topology.hpp"
+
+namespace ibpm {
+
+void print_fabric_summary(std::ostream& out, const Topology& topology);
+
+}  // namespace ibpm

@@ -1,0 +1,81 @@
+// ibpm-topology: reads a fabric (live discovery or --cache FILE) and prints its summary, or saves
+// it as a libibnetdisc cache file, an ibnetdiscover dump or an ibsim net file (so any real dump can
+// be simulated).
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+
+#include "dump/ibnetdiscover_writer.hpp"
+#include "dump/ibsim_net_writer.hpp"
+#include "fabric_summary.hpp"
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "topology/topology.hpp"
+
+namespace {
+
+struct Options {
+  ibpm::plugin::FabricOptions fabric;
+  std::string write_cache;
+  std::string write_dump;
+  std::string write_net;
+  bool warnings = false;
+};
+
+template <typename Writer>
+void write_file(const std::string& path, Writer&& write) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    write(out);
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + path);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+}
+
+void run(const Options& options) {
+  ibpm::Topology topology =
+      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  ibpm::print_fabric_summary(std::cout, topology);
+  if (options.warnings)
+    for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";
+  if (!options.write_cache.empty()) {
+    if (!topology.ibnd)
+      throw std::runtime_error("--write-cache needs a fabric from discovery or a cache file");
+    ibpm::save_topology(topology, options.write_cache);
+  }
+  if (!options.write_dump.empty())
+    write_file(options.write_dump,
+               [&](std::ostream& out) { ibpm::write_ibnetdiscover(out, topology.fabric); });
+  if (!options.write_net.empty())
+    write_file(options.write_net,
+               [&](std::ostream& out) { ibpm::write_ibsim_net(out, topology.fabric, {}); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Reads an InfiniBand fabric (live discovery or --cache FILE) and prints its "
+               "summary; optionally saves it in other formats.",
+               "ibpm-topology"};
+  Options options;
+  ibpm::plugin::add_fabric_options(app, options.fabric);
+  app.add_option("--write-cache", options.write_cache, "Save as a libibnetdisc cache file");
+  app.add_option("--write-dump", options.write_dump, "Save as an ibnetdiscover text dump");
+  app.add_option("--write-net", options.write_net, "Save as an ibsim net file");
+  app.add_flag("--warnings", options.warnings, "List what the input had that was read around");
+  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
+  try {
+    app.parse(argc, argv);
+    run(options);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-topology: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
