@@ -1,0 +1,125 @@
+// check_ib_topology offline, on every real dump: a dump compared with itself is OK; the same dump
+// saved as a baseline (--write-baseline) and read back is OK too; bad input is UNKNOWN.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "topology/run_command.hpp"
+
+namespace fs = std::filesystem;
+using ibpm::test::bin;
+using ibpm::test::run_command;
+
+namespace {
+
+fs::path scratch_dir() {
+  fs::path dir = fs::temp_directory_path() / ("ibpm-check-topology-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The real dumps, xz ones decompressed into `scratch`.
+std::vector<fs::path> real_dumps(const fs::path& scratch) {
+  std::vector<fs::path> dumps;
+  for (const auto& entry : fs::directory_iterator(IBPM_REAL_FIXTURES)) {
+    std::string name = entry.path().filename().string();
+    if (name.find(".ibnetdiscover") == std::string::npos) continue;
+    if (entry.path().extension() == ".xz") {
+      fs::path out = scratch / entry.path().stem();
+      std::string cmd = "xz -dc '" + entry.path().string() + "' > '" + out.string() + "'";
+      REQUIRE(std::system(cmd.c_str()) == 0);
+      dumps.push_back(out);
+    } else {
+      dumps.push_back(entry.path());
+    }
+  }
+  std::sort(dumps.begin(), dumps.end());
+  return dumps;
+}
+
+}  // namespace
+
+TEST_CASE("check_ib_topology is OK for every real dump against itself and its saved baseline") {
+  if (!fs::exists(IBPM_REAL_FIXTURES)) {
+    WARN("skipped: " IBPM_REAL_FIXTURES " is absent");
+    return;
+  }
+  fs::path scratch = scratch_dir();
+  auto dumps = real_dumps(scratch);
+  REQUIRE(dumps.size() >= 20);
+  for (const fs::path& dump : dumps) {
+    INFO(dump.filename().string());
+    auto self = run_command({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
+                             dump.string(), "--lost", "critical", "--new", "critical"});
+    CHECK(self.exit_code <= 1);  // OK, or WARNING where a dump has links below the enabled rate
+    CHECK(self.first_line().rfind("IB TOPOLOGY", 0) == 0);
+    const std::string status = self.first_line().substr(0, self.first_line().find(" | "));
+    CHECK(status.find("missing") == std::string::npos);
+    CHECK(status.find("lost") == std::string::npos);
+    CHECK(self.first_line().find("missing_nodes=0;") != std::string::npos);
+    CHECK(self.first_line().find("lost_links=0;") != std::string::npos);
+
+    fs::path baseline = scratch / (dump.filename().string() + ".baseline");
+    auto write = run_command({bin("check_ib_topology"), "--cache", dump.string(),
+                              "--write-baseline", baseline.string()});
+    CHECK(write.exit_code == self.exit_code);
+    auto again = run_command({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
+                              baseline.string(), "--new", "critical"});
+    CHECK(again.exit_code == self.exit_code);
+    CHECK(again.first_line() == self.first_line());
+  }
+  fs::remove_all(scratch);
+}
+
+TEST_CASE("check_ib_topology on bad input says UNKNOWN with the reason") {
+  fs::path scratch = scratch_dir();
+  auto missing = run_command({bin("check_ib_topology"), "--cache", "/nonexistent/dump"});
+  CHECK(missing.exit_code == 3);
+  CHECK(missing.first_line().rfind("IB TOPOLOGY UNKNOWN - ", 0) == 0);
+  CHECK(missing.first_line().find("/nonexistent/dump") != std::string::npos);
+
+  fs::path bad = scratch / "bad.dump";
+  std::ofstream(bad) << "Switch\t36 \"S-0002c90300000001\"\t# \"sw\" base port 0 lid 1 lmc 0\n"
+                        "[x]\t\"H-0002c90300000002\"[1]\n";
+  auto malformed = run_command({bin("check_ib_topology"), "--cache", bad.string()});
+  CHECK(malformed.exit_code == 3);
+  CHECK(malformed.first_line().find(":2:") != std::string::npos);  // the line number
+
+  auto bad_option = run_command({bin("check_ib_topology"), "--lost", "sometimes"});
+  CHECK(bad_option.exit_code == 3);
+  CHECK(bad_option.first_line().rfind("IB TOPOLOGY UNKNOWN", 0) == 0);
+  fs::remove_all(scratch);
+}
+
+TEST_CASE("check_ib_topology reports a changed dump against its baseline, worst state wins") {
+  fs::path scratch = scratch_dir();
+  fs::path base = scratch / "base.dump", now = scratch / "now.dump";
+  const std::string header =
+      "Switch\t8 \"S-0000000000000010\"\t# \"leaf01\" base port 0 lid 1 lmc 0\n";
+  std::ofstream(base) << header
+                      << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 4xHDR\n"
+                         "[2]\t\"H-0000000000000030\"[1](31)\t# \"cn02\" lid 3 4xHDR\n\n"
+                         "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
+                         "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 4xHDR\n\n"
+                         "Ca\t1 \"H-0000000000000030\"\t# \"cn02\"\n"
+                         "[1](31)\t\"S-0000000000000010\"[2]\t# lid 3 lmc 0 \"leaf01\" lid 1 4xHDR\n";
+  // cn02 gone, cn01 trained at 1x.
+  std::ofstream(now) << header
+                     << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 1xHDR\n\n"
+                        "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
+                        "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 1xHDR\n";
+  auto result = run_command({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
+                             base.string(), "--output-format", "text"});
+  CHECK(result.exit_code == 2);
+  CHECK(result.out.find("\\_[CRITICAL] CA cn02 (0x0000000000000030) missing") != std::string::npos);
+  CHECK(result.out.find("\\_[WARNING] link degraded: leaf01[1] <-> cn01[1] runs 1x HDR, expected 4x HDR") !=
+        std::string::npos);
+  CHECK(result.first_line().find("degraded_links=1") != std::string::npos);
+  CHECK(result.first_line().find("missing_nodes=1") != std::string::npos);
+
+  auto relaxed = run_command({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
+                              base.string(), "--lost", "warning", "--degraded", "ok"});
+  CHECK(relaxed.exit_code == 1);
+  fs::remove_all(scratch);
+}
