@@ -1,0 +1,137 @@
+// The ibpm-sim tool as CTest fixtures and the demo use it: generate, start, cmd, exec, stop.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "sim/process.hpp"
+#include "sim_test_support.hpp"
+
+using namespace ibpm::sim;
+using namespace ibpm::sim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+CapturedRun ibpm_sim(std::vector<std::string> args) {
+  SpawnRequest request;
+  request.argv = {IBPM_SIM_BIN};
+  request.argv.insert(request.argv.end(), args.begin(), args.end());
+  return run_captured(request, std::chrono::seconds(120));
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("ibpm-sim generate writes a net file") {
+  fs::path dir = fs::temp_directory_path() / ("ibpm-simcli-gen-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  CapturedRun run =
+      ibpm_sim({"generate", "--hosts", "648", "--radix", "36", "-o", (dir / "f.net").string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("648 hosts, 36 leaves, 18 spines, 1296 links"));
+  std::string net = read_text(dir / "f.net");
+  REQUIRE(net.find("Hca\t1\t\"cn0001\"") < net.find("Switch"));
+
+  run = ibpm_sim({"generate", "--hosts", "8", "--radix", "8", "--speed", "EDR", "--degrade",
+                  "leaf01[5]=1x", "-o", "-"});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("[5]\t\"spine01\"[1]\t# \"spine01\" lid 0 1xEDR"));
+
+  REQUIRE(ibpm_sim({"generate", "--hosts", "649", "--radix", "36", "-o", "-"}).exit_code != 0);
+  REQUIRE(ibpm_sim({"generate", "--hosts", "8", "--degrade", "leaf01=1x", "-o", "-"}).exit_code !=
+          0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("ibpm-sim start, cmd, exec and stop") {
+  IBPM_REQUIRE_SIMULATOR();
+  // Not tmpfs (when /tmp is a disk): clients then run from a separate tmpfs folder.
+  fs::path base = fs::temp_directory_path() / ("ibpm-simcli-" + std::to_string(getpid()));
+  fs::remove_all(base);
+  fs::create_directories(base);
+  fs::path net = base / "f.net";
+  fs::path dir = base / "sim";
+  REQUIRE(ibpm_sim({"generate", "--hosts", "16", "--radix", "8", "-o", net.string()}).exit_code ==
+          0);
+
+  CapturedRun run = ibpm_sim({"start", net.string(), "--dir", dir.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  pid_t ibsim = std::stoi(read_text(dir / "ibsim.pid"));
+  REQUIRE(process_alive(ibsim));
+  REQUIRE_THAT(read_text(dir / "env"),
+               Catch::Contains("export IBSIM_SOCKNAME=") && Catch::Contains("export LD_PRELOAD="));
+  REQUIRE(fs::status(dir / "console").type() == fs::file_type::fifo);
+
+  SECTION("a second start on the same folder is refused") {
+    run = ibpm_sim({"start", net.string(), "--dir", dir.string()});
+    REQUIRE(run.exit_code == 1);
+    REQUIRE_THAT(run.err, Catch::Contains("already running"));
+    // ... and leaves the running one alone.
+    REQUIRE(process_alive(ibsim));
+    REQUIRE(fs::exists(dir / "state"));
+    REQUIRE(ibpm_sim({"exec", "--dir", dir.string(), "--", "ibnetdiscover"}).exit_code == 0);
+  }
+  SECTION("start --replace stops the one running first") {
+    run = ibpm_sim({"start", net.string(), "--dir", dir.string(), "--replace"});
+    REQUIRE(run.exit_code == 0);
+    REQUIRE_FALSE(process_alive(ibsim));
+    ibsim = std::stoi(read_text(dir / "ibsim.pid"));
+    REQUIRE(process_alive(ibsim));
+  }
+  SECTION("cmd, exec") {
+    run = ibpm_sim({"exec", "--dir", dir.string(), "--", "ibnetdiscover"});
+    REQUIRE(run.exit_code == 0);
+    Discovery d = parse_ibnetdiscover(run.out);
+    REQUIRE(d.cas.size() == 16);
+    REQUIRE(d.cas.count("cn0016"));
+    int lid = d.lids.at("leaf03");
+
+    run = ibpm_sim({"cmd", "--dir", dir.string(),
+                    "PerformanceSet \"leaf03\"[2] PortCounters.SymbolErrorCounter=9",
+                    "PerformanceSet \"leaf03\"[2] PortCounters.LinkDownedCounter=3"});
+    REQUIRE(run.exit_code == 0);
+    REQUIRE_THAT(run.out, Catch::Contains("SymbolErrorCounter has been set to 9"));
+
+    fs::path commands = base / "commands";
+    std::ofstream(commands) << "PerformanceSet \"leaf03\"[2] PortCounters.PortRcvErrors=5\n";
+    REQUIRE(ibpm_sim({"cmd", "--dir", dir.string(), "-f", commands.string()}).exit_code == 0);
+
+    run = ibpm_sim({"exec", "--dir", dir.string(), "--", "perfquery", std::to_string(lid), "2"});
+    REQUIRE(run.exit_code == 0);
+    REQUIRE_THAT(run.out, Catch::Contains("SymbolErrorCounter:..............9"));
+    REQUIRE_THAT(run.out, Catch::Contains("PortRcvErrors:...................5"));
+
+    run = ibpm_sim({"cmd", "--dir", dir.string(), "Unlink \"nosuchnode\"[1]"});
+    REQUIRE(run.exit_code == 1);
+    REQUIRE_THAT(run.err, Catch::Contains("not found"));
+
+    // The exit code of the client is passed on.
+    REQUIRE(ibpm_sim({"exec", "--dir", dir.string(), "--", "perfquery", "999", "1"}).exit_code !=
+            0);
+  }
+
+  fs::path clients;
+  {
+    std::ifstream state(dir / "state");
+    for (std::string line; std::getline(state, line);)
+      if (line.starts_with("clients_dir=")) clients = line.substr(12);
+  }
+  run = ibpm_sim({"stop", "--dir", dir.string()});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_FALSE(process_alive(ibsim));
+  REQUIRE_FALSE(fs::exists(dir));
+  REQUIRE_FALSE(clients.empty());
+  REQUIRE_FALSE(fs::exists(clients));
+  REQUIRE(ibpm_sim({"stop", "--dir", dir.string()}).exit_code == 1);
+  fs::remove_all(base);
+}
