@@ -1,0 +1,103 @@
+#include "plugin/cli.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "plugin/timeout.hpp"
+
+#ifndef IBPM_VERSION
+#define IBPM_VERSION "0.1.0"
+#endif
+
+namespace ibpm::plugin {
+namespace {
+
+constexpr int kUnknown = exit_code(State::unknown);
+
+constexpr std::string_view kFooter =
+    "Thresholds use the Monitoring Plugins range syntax: N (alert outside 0..N), N: (below N),\n"
+    "~:N (above N), N:M (outside N..M), @N:M (inside N..M); endpoints are inclusive.\n"
+    "Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also for --help, --version and\n"
+    "usage errors).";
+
+void print(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+// The options every plugin has; parsing fills common and format_name.
+void add_common_options(CLI::App& app, const PluginSpec& spec, CommonOptions& common,
+                        std::string& format_name) {
+  app.set_help_flag("-h,--help", "Print this help and exit (exit code 3)");
+  app.set_version_flag("-V,--version", spec.name + " " + std::string(version()),
+                       "Print the version and exit (exit code 3)");
+  app.add_flag("-v,--verbose", common.verbosity, "More detail (repeatable: -vv, -vvv)");
+  app.add_option("-t,--timeout", common.timeout, "Give up with UNKNOWN after SECONDS (0: never)")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 86400u));
+  app.add_option("--output-format", format_name, "Output as text or json")
+      ->type_name("FORMAT")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  app.footer(std::string(kFooter));
+}
+
+// One line even when the reason spans lines (render_text passes it through one_line).
+int usage_error(const PluginSpec& spec, std::string_view reason) {
+  print(render_text(unknown_check(std::string(reason)), spec.prefix));
+  return kUnknown;
+}
+
+int run_body(const PluginSpec& spec, const CommonOptions& common) {
+  Check check;
+  try {
+    const std::string timeout_message =
+        render(unknown_check("timed out after " + std::to_string(common.timeout) + " s"),
+               spec.prefix, common.format);
+    Timeout timeout(common.timeout, timeout_message);
+    if (!spec.body) throw std::logic_error("no check body");
+    check = spec.body(common);
+  } catch (const std::exception& e) {
+    check = unknown_check(e.what());
+  } catch (...) {
+    check = unknown_check("unknown error");
+  }
+  print(render(check, spec.prefix, common.format));
+  const int code = exit_code(effective_state(check));
+  return code >= 0 && code <= kUnknown ? code : kUnknown;
+}
+
+}  // namespace
+
+std::string_view version() { return IBPM_VERSION; }
+
+int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
+  CommonOptions common;
+  std::string format_name = "text";
+  try {
+    CLI::App app(spec.description, spec.name);
+    add_common_options(app, spec, common, format_name);
+    if (spec.add_options) spec.add_options(app);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      print(app.help());
+      return kUnknown;
+    } catch (const CLI::CallForAllHelp&) {
+      print(app.help("", CLI::AppFormatMode::All));
+      return kUnknown;
+    } catch (const CLI::CallForVersion& e) {
+      print(std::string(e.what()) + "\n");
+      return kUnknown;
+    }
+  } catch (const std::exception& e) {
+    // CLI::ParseError, and anything thrown while the check registered its options.
+    return usage_error(spec, e.what());
+  }
+  common.format = format_name == "json" ? OutputFormat::json : OutputFormat::text;
+  return run_body(spec, common);
+}
+
+}  // namespace ibpm::plugin

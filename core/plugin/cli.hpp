@@ -1,0 +1,55 @@
+// The one adapter between a check's code and the Monitoring Plugins conventions:
+// option parsing, help and version, the timeout, error handling, output and exit code.
+//
+//   int main(int argc, char** argv) {
+//     ibpm::plugin::Thresholds thresholds;
+//     return ibpm::plugin::run_plugin(argc, argv, {
+//         .name = "check_ib_example", .prefix = "IB EXAMPLE", .description = "...",
+//         .add_options = [&](CLI::App& app) { add_threshold_options(app, thresholds); },
+//         .body = [&](const ibpm::plugin::CommonOptions&) { return ...Check...; }});
+//   }
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "plugin/options.hpp"
+#include "plugin/render.hpp"
+#include "plugin/result.hpp"
+
+namespace ibpm::plugin {
+
+// Options every plugin gets from run_plugin.
+struct CommonOptions {
+  int verbosity = 0;                         // -v, repeatable
+  unsigned timeout = 30;                     // -t/--timeout SECONDS, 0 = none
+  OutputFormat format = OutputFormat::text;  // --output-format text|json
+};
+
+struct PluginSpec {
+  std::string name;         // program name, for --help and --version ("check_ib_topology")
+  std::string prefix;       // first word(s) of the output line ("IB TOPOLOGY")
+  std::string description;  // first paragraph of --help
+  std::function<void(CLI::App&)> add_options;       // optional: the check's own options
+  std::function<Check(const CommonOptions&)> body;  // the check itself
+};
+
+// Parses the command line, runs the body under the timeout, prints the result once and
+// returns the exit code for main to return:
+//   -h/--help         help on stdout, 3
+//   -V/--version      "NAME VERSION" on stdout, 3
+//   usage errors      "PREFIX UNKNOWN - <reason>" (one line, always text), 3
+//   body throws       "PREFIX UNKNOWN - <what()>" in the chosen format, 3
+//   timeout           "PREFIX UNKNOWN - timed out after N s" in the chosen format, exit 3
+//                     from the signal handler (see timeout.hpp), the only exit outside main
+//   otherwise         the rendered Check, its effective state as exit code
+// Help, version and usage errors exit 3 (UNKNOWN), as monitoring-plugins does: a check
+// that was not run has no state. Nothing here calls exit() except the timeout handler.
+int run_plugin(int argc, const char* const* argv, const PluginSpec& spec);
+
+// IBPM_VERSION as compiled in (the CMake project version), "0.1.0" without it.
+std::string_view version();
+
+}  // namespace ibpm::plugin

@@ -1,0 +1,32 @@
+// Command-line options shared by the check_ib_* commands, so they all use one table.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "plugin/range.hpp"
+
+namespace ibpm::plugin {
+
+struct FabricOptions {
+  std::string ca;                           // -C/--Ca: HCA name, empty = the first one
+  int port = 0;                             // -P/--Port: HCA port, 0 = the first active one
+  std::string cache;                        // --cache: libibnetdisc cache file to read
+  std::string node_name_map;                // --node-name-map
+  std::string state_dir = "/var/lib/ibpm";  // --state-dir: where checks keep state between runs
+};
+
+// Registers -C/--Ca CA, -P/--Port PORT (0..254), --cache FILE, --node-name-map FILE and
+// --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.
+void add_fabric_options(CLI::App& app, FabricOptions& options);
+
+// An option taking a threshold range (see range.hpp). A malformed range is a parse
+// error naming the option, so it is reported like any other usage error.
+CLI::Option* add_range_option(CLI::App& app, const std::string& name, std::optional<Range>& target,
+                              const std::string& description);
+
+// -w/--warning RANGE and -c/--critical RANGE into thresholds.
+void add_threshold_options(CLI::App& app, Thresholds& thresholds);
+
+}  // namespace ibpm::plugin

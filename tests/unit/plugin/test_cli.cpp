@@ -1,0 +1,159 @@
+// run_plugin end to end: the example plugin as a child process.
+#include <catch2/catch.hpp>
+
+#include "mini_json.hpp"
+#include "plugin/cli.hpp"
+#include "run_process.hpp"
+
+using namespace ibpm::plugin;
+using ibpm::plugin::test::parse_json;
+using ibpm::plugin::test::ProcessResult;
+
+namespace {
+
+ProcessResult run(const std::vector<std::string>& args) {
+  return ibpm::plugin::test::run_process(IBPM_EXAMPLE_PLUGIN, args);
+}
+
+bool starts_with(const std::string& text, std::string_view prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("plugin: OK, WARNING and CRITICAL by thresholds", "[plugin][cli]") {
+  auto r = run({"--value", "5", "-w", "10", "-c", "20"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "IB EXAMPLE OK - value = 5 | value=5;10;20\n\\_[OK] value is 5\n");
+
+  r = run({"--value", "15", "-w", "10", "-c", "20"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.first_line() == "IB EXAMPLE WARNING - value = 15 | value=15;10;20");
+
+  r = run({"--value", "25.5", "-w", "10", "-c", "20"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.first_line() == "IB EXAMPLE CRITICAL - value = 25.5 | value=25.5;10;20");
+
+  r = run({"--value", "20", "-w", "10", "-c", "20"});  // inclusive endpoint
+  CHECK(r.exit_code == 1);
+
+  r = run({"--value", "-3", "-w", "-5:-1", "-c", "~:0"});
+  CHECK(r.exit_code == 0);
+  r = run({"--value", "-0.5", "-w", "-5:-1", "-c", "~:0"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.first_line() == "IB EXAMPLE WARNING - value = -0.5 | value=-0.5;-5:-1;~:0");
+
+  r = run({"--value", "7"});  // no thresholds
+  CHECK(r.exit_code == 0);
+  CHECK(r.first_line() == "IB EXAMPLE OK - value = 7 | value=7");
+}
+
+TEST_CASE("plugin: help and version exit 3", "[plugin][cli]") {
+  for (const char* flag : {"--help", "-h"}) {
+    INFO(flag);
+    const auto r = run({flag});  // --value is required, but not for help
+    CHECK(r.exit_code == 3);
+    for (const char* text :
+         {"Usage", "--warning", "--critical", "--timeout", "--verbose", "--output-format",
+          "--version", "--Ca", "--Port", "--state-dir", "Example check"}) {
+      INFO(text);
+      CHECK(r.out.find(text) != std::string::npos);
+    }
+  }
+  for (const char* flag : {"--version", "-V"}) {
+    INFO(flag);
+    const auto r = run({flag});
+    CHECK(r.exit_code == 3);
+    CHECK(r.out == "check_ib_example " + std::string(version()) + "\n");
+  }
+  CHECK(version() == "0.1.0");
+}
+
+TEST_CASE("plugin: usage errors are one UNKNOWN line", "[plugin][cli]") {
+  const std::vector<std::vector<std::string>> cases{
+      {"--value", "1", "--bogus"},
+      {"--value", "1", "extra"},
+      {},  // --value missing
+      {"--value", "abc"},
+      {"--value", "1", "-w", "10:5"},
+      {"--value", "1", "-c", "abc"},
+      {"--value", "1", "-w", ""},
+      {"--value", "1", "--output-format", "xml"},
+      {"--value", "1", "-t", "abc"},
+      {"--value", "1", "-P", "999"},
+  };
+  for (const auto& args : cases) {
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    INFO(joined);
+    const auto r = run(args);
+    CHECK(r.exit_code == 3);
+    CHECK(starts_with(r.out, "IB EXAMPLE UNKNOWN - "));
+    CHECK(r.line_count() == 1);
+  }
+  const auto r = run({"--value", "1", "-w", "10:5"});
+  CHECK(r.out ==
+        "IB EXAMPLE UNKNOWN - --warning: invalid range '10:5': start 10 is greater than end 5\n");
+}
+
+TEST_CASE("plugin: an exception from the body is UNKNOWN", "[plugin][cli]") {
+  auto r = run({"--value", "1", "--throw", "cannot open /dev/infiniband/umad0"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out == "IB EXAMPLE UNKNOWN - cannot open /dev/infiniband/umad0\n");
+
+  r = run({"--value", "1", "--throw", "two\nlines | pipe"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out == "IB EXAMPLE UNKNOWN - two lines / pipe\n");
+
+  r = run({"--value", "1", "--throw", "boom", "--output-format", "json"});
+  CHECK(r.exit_code == 3);
+  const auto json = parse_json(r.out);
+  CHECK(json["state"].string == "UNKNOWN");
+  CHECK(json["exit_code"].number == 3);
+  CHECK(json["summary"].string == "boom");
+}
+
+TEST_CASE("plugin: hostile output stays on its line", "[plugin][cli]") {
+  const auto r = run({"--value", "1", "--output", "<script>x</script>|a\nb", "--label", "it's"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "IB EXAMPLE OK - it's = 1 | it_s=1\n\\_[OK] <script>x</script>/a b\n");
+}
+
+TEST_CASE("plugin: verbosity and JSON output", "[plugin][cli]") {
+  auto r = run({"--value", "1", "-vvv"});
+  CHECK(r.first_line() == "IB EXAMPLE OK - value = 1 (verbosity 3) | value=1");
+  r = run({"--value", "1", "-v", "--verbose"});
+  CHECK(r.first_line() == "IB EXAMPLE OK - value = 1 (verbosity 2) | value=1");
+
+  r = run({"--value", "15", "-w", "10", "--output-format", "json"});
+  CHECK(r.exit_code == 1);
+  const auto json = parse_json(r.out);
+  CHECK(json["prefix"].string == "IB EXAMPLE");
+  CHECK(json["state"].string == "WARNING");
+  CHECK(json["exit_code"].number == 1);
+  CHECK(json["summary"].string == "value = 15");
+  REQUIRE(json["subchecks"].items.size() == 1);
+  CHECK(json["subchecks"][0]["state"].string == "WARNING");
+  CHECK(json["subchecks"][0]["output"].string == "value is 15");
+  CHECK(json["subchecks"][0]["perfdata"][0]["value"].number == 15);
+  CHECK(json["subchecks"][0]["perfdata"][0]["warn"].string == "10");
+}
+
+TEST_CASE("plugin: the timeout ends a body blocked in a system call", "[plugin][cli]") {
+  auto r = run({"--value", "1", "-t", "1", "--sleep", "5"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out == "IB EXAMPLE UNKNOWN - timed out after 1 s\n");
+  CHECK(r.seconds < 4);  // loose: the body would take 5 s
+
+  r = run({"--value", "1", "--timeout", "1", "--sleep", "5", "--output-format", "json"});
+  CHECK(r.exit_code == 3);
+  const auto json = parse_json(r.out);
+  CHECK(json["state"].string == "UNKNOWN");
+  CHECK(json["summary"].string == "timed out after 1 s");
+
+  r = run({"--value", "1", "-t", "0", "--sleep", "1"});  // 0: no timeout
+  CHECK(r.exit_code == 0);
+  r = run({"--value", "1", "-t", "5", "--sleep", "1"});  // a body that finishes in time
+  CHECK(r.exit_code == 0);
+  CHECK(r.first_line() == "IB EXAMPLE OK - value = 1 | value=1");
+}

@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+
+#include "plugin/options.hpp"
+
+using namespace ibpm::plugin;
+
+TEST_CASE("fabric options: defaults and the shared table", "[plugin][options]") {
+  CLI::App app("test", "check_test");
+  FabricOptions fabric;
+  add_fabric_options(app, fabric);
+
+  SECTION("defaults") {
+    app.parse("", false);
+    CHECK(fabric.ca.empty());
+    CHECK(fabric.port == 0);
+    CHECK(fabric.cache.empty());
+    CHECK(fabric.node_name_map.empty());
+    CHECK(fabric.state_dir == "/var/lib/ibpm");
+  }
+  SECTION("short options") {
+    app.parse("-C mlx5_0 -P 2 --cache /tmp/c --node-name-map /etc/map --state-dir /tmp/s", false);
+    CHECK(fabric.ca == "mlx5_0");
+    CHECK(fabric.port == 2);
+    CHECK(fabric.cache == "/tmp/c");
+    CHECK(fabric.node_name_map == "/etc/map");
+    CHECK(fabric.state_dir == "/tmp/s");
+  }
+  SECTION("long options") {
+    app.parse("--Ca mlx4_1 --Port 1", false);
+    CHECK(fabric.ca == "mlx4_1");
+    CHECK(fabric.port == 1);
+  }
+  SECTION("port range") {
+    CHECK_THROWS_AS(app.parse("-P 255", false), CLI::ValidationError);
+    CHECK_THROWS_AS(app.parse("-P x", false), CLI::ParseError);
+  }
+  SECTION("help lists them in one group") {
+    const std::string help = app.help();
+    CHECK(help.find("Fabric") != std::string::npos);
+    for (const char* name : {"--Ca", "--Port", "--cache", "--node-name-map", "--state-dir"}) {
+      INFO(name);
+      CHECK(help.find(name) != std::string::npos);
+    }
+    CHECK(help.find("/var/lib/ibpm") != std::string::npos);
+  }
+}
+
+TEST_CASE("threshold options parse ranges at parse time", "[plugin][options]") {
+  CLI::App app("test", "check_test");
+  Thresholds thresholds;
+  add_threshold_options(app, thresholds);
+
+  SECTION("absent") {
+    app.parse("", false);
+    CHECK_FALSE(thresholds.warning);
+    CHECK_FALSE(thresholds.critical);
+  }
+  SECTION("short and long") {
+    app.parse("-w 10:20 --critical @5", false);
+    CHECK(thresholds.warning == Range{10, 20, false});
+    CHECK(thresholds.critical == Range{0, 5, true});
+  }
+  SECTION("negative ranges as separate arguments") {
+    app.parse("-w -5:-1 -c ~:-0.5", false);
+    CHECK(thresholds.warning == Range{-5, -1, false});
+    CHECK(thresholds.critical == parse_range("~:-0.5"));
+  }
+  SECTION("with =") {
+    app.parse("--warning=-10: --critical=-20:", false);
+    CHECK(thresholds.warning == parse_range("-10:"));
+    CHECK(thresholds.critical == parse_range("-20:"));
+  }
+  SECTION("a malformed range is a parse error naming it") {
+    try {
+      app.parse("-w 10:5", false);
+      FAIL("no exception");
+    } catch (const CLI::ParseError& e) {
+      CHECK(std::string(e.what()) ==
+            "--warning: invalid range '10:5': start 10 is greater than end 5");
+    }
+    CHECK_THROWS_AS(app.parse("-c abc", false), CLI::ParseError);
+  }
+}

@@ -1,0 +1,99 @@
+#include <catch2/catch.hpp>
+#include <cfloat>
+#include <clocale>
+#include <limits>
+#include <string>
+
+#include "plugin/json.hpp"
+#include "plugin/number.hpp"
+#include "plugin/range.hpp"
+#include "plugin/text.hpp"
+
+using namespace ibpm::plugin;
+using namespace std::string_literals;
+
+namespace {
+const std::string kFffd = "\xEF\xBF\xBD";
+}
+
+TEST_CASE("format_number: shortest round-trip, fixed notation", "[plugin][text]") {
+  CHECK(format_number(3) == "3");
+  CHECK(format_number(-3) == "-3");
+  CHECK(format_number(0.25) == "0.25");
+  CHECK(format_number(-1.5) == "-1.5");
+  CHECK(format_number(0.1) == "0.1");
+  CHECK(format_number(0.1 + 0.2) == "0.30000000000000004");
+  CHECK(format_number(1e6) == "1000000");
+  CHECK(format_number(1e21) == "1000000000000000000000");
+  CHECK(format_number(1e-7) == "0.0000001");
+  CHECK(format_number(4294967296.5) == "4294967296.5");
+  CHECK(format_number(0.0) == "0");
+  CHECK(format_number(-0.0) == "0");
+  const std::string max = format_number(DBL_MAX);
+  CHECK(max.size() == 309);
+  CHECK(max.find('e') == std::string::npos);
+  CHECK(format_number(std::numeric_limits<double>::denorm_min()).find('e') == std::string::npos);
+  CHECK(format_number(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  CHECK(format_number(-std::numeric_limits<double>::infinity()) == "-inf");
+}
+
+TEST_CASE("numbers ignore the C locale", "[plugin][text]") {
+  const char* comma_locales[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "de_DE"};
+  const std::string saved = std::setlocale(LC_ALL, nullptr);
+  const char* used = nullptr;
+  for (const char* name : comma_locales)
+    if (std::setlocale(LC_ALL, name)) {
+      used = name;
+      break;
+    }
+  if (!used) WARN("no decimal-comma locale installed; only the C locale is exercised");
+  CHECK(format_number(0.5) == "0.5");
+  CHECK(parse_range("0.5:1.5") == Range{0.5, 1.5, false});
+  CHECK_THROWS(parse_range("0,5"));
+  std::setlocale(LC_ALL, saved.c_str());
+}
+
+TEST_CASE("valid_utf8 replaces malformed bytes with U+FFFD", "[plugin][text]") {
+  CHECK(valid_utf8("plain ascii") == "plain ascii");
+  CHECK(valid_utf8("gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80") ==
+        "gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80");
+  CHECK(valid_utf8("cut \xC3") == "cut " + kFffd);                         // truncated sequence
+  CHECK(valid_utf8("\x80x") == kFffd + "x");                               // stray continuation
+  CHECK(valid_utf8("\xC0\xAF") == kFffd + kFffd);                          // overlong '/'
+  CHECK(valid_utf8("\xED\xA0\x80") == kFffd + kFffd + kFffd);              // surrogate
+  CHECK(valid_utf8("\xF4\x90\x80\x80") == kFffd + kFffd + kFffd + kFffd);  // > U+10FFFF
+  CHECK(valid_utf8("\xFF") == kFffd);
+  CHECK(valid_utf8("a\0b"s) == "a\0b"s);
+}
+
+TEST_CASE("one_line keeps untrusted text on one output line", "[plugin][text]") {
+  CHECK(one_line("sw01 | rack 3") == "sw01 / rack 3");
+  CHECK(one_line("line1\nline2\r\nline3\tx") == "line1 line2  line3 x");
+  CHECK(one_line("\x1B[31mred\x7F") == " [31mred ");
+  CHECK(one_line("a\xC2\x9B"
+                 "b") == "a b");  // C1 control CSI
+  CHECK(one_line("nul\0byte"s) == "nul byte");
+  CHECK(one_line("<script>alert('x')</script> \"q\"") == "<script>alert('x')</script> \"q\"");
+  CHECK(one_line("caf\xC3\xA9 \xFF") == "caf\xC3\xA9 " + kFffd);
+}
+
+TEST_CASE("json_string escapes exactly what JSON requires", "[plugin][json]") {
+  CHECK(json_string("") == "\"\"");
+  CHECK(json_string("plain") == "\"plain\"");
+  CHECK(json_string("q\"b\\s/") == "\"q\\\"b\\\\s/\"");
+  CHECK(json_string("\n\r\t\b\f") == "\"\\n\\r\\t\\b\\f\"");
+  CHECK(json_string("\x01\x1F\x7F"s) == "\"\\u0001\\u001f\\u007f\"");
+  CHECK(json_string("a\0b"s) == "\"a\\u0000b\"");
+  CHECK(json_string("<script>|</script>") == "\"<script>|</script>\"");
+  CHECK(json_string("gr\xC3\xBC\xC3\x9F \xF0\x9F\x98\x80") ==
+        "\"gr\xC3\xBC\xC3\x9F \xF0\x9F\x98\x80\"");
+  CHECK(json_string("bad \xFF") == "\"bad " + kFffd + "\"");
+}
+
+TEST_CASE("json_number: null for what JSON cannot hold", "[plugin][json]") {
+  CHECK(json_number(2.5) == "2.5");
+  CHECK(json_number(-0.0) == "0");
+  CHECK(json_number(1e6) == "1000000");
+  CHECK(json_number(std::numeric_limits<double>::quiet_NaN()) == "null");
+  CHECK(json_number(std::numeric_limits<double>::infinity()) == "null");
+}
