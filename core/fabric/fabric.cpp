@@ -1,10 +1,23 @@
 #include "fabric/fabric.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 #include "fabric/node_name_map.hpp"
 
 namespace ibpm {
+namespace {
+
+// Port numbers 0..port_count, each entry numbered, nothing known about the new ones yet.
+void grow_ports(Node& node, int port_count) {
+  std::size_t old = node.ports.size();
+  node.port_count = port_count;
+  node.ports.resize(port_count + 1);
+  for (std::size_t i = old; i < node.ports.size(); ++i)
+    node.ports[i].number = static_cast<PortNumber>(i);
+}
+
+}  // namespace
 
 const Port* Node::port(PortNumber number) const {
   if (number >= ports.size() || !ports[number].present) return nullptr;
@@ -14,19 +27,14 @@ const Port* Node::port(PortNumber number) const {
 Node& Fabric::add_node(Guid guid, NodeType type, std::string description, int port_count) {
   if (auto it = by_guid_.find(guid); it != by_guid_.end()) {
     Node& existing = nodes_[it->second];
-    if (port_count > existing.port_count) {
-      existing.port_count = port_count;
-      existing.ports.resize(port_count + 1);
-    }
+    if (port_count > existing.port_count) grow_ports(existing, port_count);
     return existing;
   }
   Node node;
   node.guid = guid;
   node.type = type;
   node.description = std::move(description);
-  node.port_count = port_count;
-  node.ports.resize(port_count + 1);
-  for (int i = 0; i <= port_count; ++i) node.ports[i].number = static_cast<PortNumber>(i);
+  grow_ports(node, port_count);
   by_guid_.emplace(guid, nodes_.size());
   nodes_.push_back(std::move(node));
   return nodes_.back();
@@ -53,16 +61,14 @@ std::size_t Fabric::index_of(Guid guid) const {
 Port& Fabric::port(PortRef ref) {
   Node* n = find(ref.node);
   if (!n) throw std::out_of_range("no node " + format_guid(ref.node));
-  if (ref.port >= n->ports.size()) {
-    std::size_t old = n->ports.size();
-    n->ports.resize(ref.port + 1);
-    for (std::size_t i = old; i < n->ports.size(); ++i)
-      n->ports[i].number = static_cast<PortNumber>(i);
-    n->port_count = ref.port;
-  }
+  if (ref.port >= n->ports.size()) grow_ports(*n, ref.port);
   Port& p = n->ports[ref.port];
   p.present = true;
   return p;
+}
+
+Port* Fabric::find_port_mutable(PortRef ref) {
+  return const_cast<Port*>(std::as_const(*this).find_port(ref));
 }
 
 const Port* Fabric::find_port(PortRef ref) const {
@@ -71,15 +77,18 @@ const Port* Fabric::find_port(PortRef ref) const {
 }
 
 ConnectResult Fabric::connect(PortRef a, PortRef b) {
-  Port& pa = port(a);
-  Port& pb = port(b);
+  // Create both ports before holding references: a self-loop to a higher port number grows
+  // the node's port table and would leave a reference to the first port dangling.
+  port(a);
+  port(b);
+  Port& pa = *find_port_mutable(a);
+  Port& pb = *find_port_mutable(b);
   if (pa.link && pb.link && *pa.link == *pb.link) return ConnectResult::already_known;
   if (pa.link || pb.link || a == b) return ConnectResult::conflict;
   std::size_t index = links_.size();
   links_.push_back({a, b});
-  // port() may have reallocated a node's port table: look both ends up again.
-  port(a).link = index;
-  port(b).link = index;
+  pa.link = index;
+  pb.link = index;
   return ConnectResult::added;
 }
 

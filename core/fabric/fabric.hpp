@@ -87,6 +87,8 @@ class Fabric {
   std::size_t count(NodeType type) const;
 
  private:
+  Port* find_port_mutable(PortRef ref);
+
   std::vector<Node> nodes_;
   std::vector<Link> links_;
   std::unordered_map<Guid, std::size_t> by_guid_;

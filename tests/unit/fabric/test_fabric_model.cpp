@@ -79,3 +79,19 @@ TEST_CASE("names come from the node-name-map first, then the description") {
   CHECK(port_name(f, {kLeaf, 7}, &names) == "ib-leaf-a1[7]");
   CHECK(port_name(f, {0x999, 1}, nullptr) == "0x0000000000000999[1]");
 }
+
+TEST_CASE("a self-loop to a port beyond the table is cabled at both ends") {
+  Fabric f;
+  f.add_node(1, NodeType::sw, "sw", 2);
+  CHECK(f.connect({1, 1}, {1, 200}) == ConnectResult::added);
+  CHECK(f.remote({1, 1}) == PortRef{1, 200});
+  CHECK(f.remote({1, 200}) == PortRef{1, 1});
+}
+
+TEST_CASE("a node re-added with more ports numbers the new ones") {
+  Fabric f;
+  f.add_node(1, NodeType::sw, "sw", 2);
+  const Node& n = f.add_node(1, NodeType::sw, "sw", 6);
+  REQUIRE(n.ports.size() == 7);
+  for (std::size_t i = 0; i < n.ports.size(); ++i) CHECK(n.ports[i].number == i);
+}
