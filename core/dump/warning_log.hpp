@@ -1,0 +1,50 @@
+// Collects parser warnings as "origin:LINE: message", keeping at most a fixed number per kind so a
+// dump with thousands of identical problems (every LID 0) or a garbage file stays small; the rest
+// are summarised by count at the end.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibpm {
+
+enum class WarningKind {
+  junk_line,
+  long_line,
+  bogus_lid,
+  link_speed,
+  link_conflict,
+  unrecorded_node,
+  record_mismatch,
+  port_range,
+  other,
+  count_  // number of kinds
+};
+
+class WarningLog {
+ public:
+  static constexpr std::size_t kMaxPerKind = 25;
+
+  WarningLog(std::string origin, std::vector<std::string>& out)
+      : origin_(std::move(origin)), out_(out) {}
+
+  void add(WarningKind kind, std::size_t line, std::string_view message);
+
+  // Appends one summary line per kind that hit the limit.
+  void finish();
+
+  const std::string& origin() const { return origin_; }
+
+ private:
+  std::string origin_;
+  std::vector<std::string>& out_;
+  std::array<std::size_t, static_cast<std::size_t>(WarningKind::count_)> counts_{};
+};
+
+// At most max_chars of text, with control bytes shown as '?', for quoting input in messages.
+std::string excerpt(std::string_view text, std::size_t max_chars = 60);
+
+}  // namespace ibpm
