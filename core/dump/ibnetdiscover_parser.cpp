@@ -16,32 +16,6 @@ namespace {
 
 using ibnd::LineKind;
 
-NodeType type_of_prefix(char prefix) {
-  switch (prefix) {
-    case 'S':
-      return NodeType::sw;
-    case 'H':
-      return NodeType::ca;
-    case 'R':
-      return NodeType::router;
-    default:
-      return NodeType::unknown;
-  }
-}
-
-char prefix_of_type(NodeType type) {
-  switch (type) {
-    case NodeType::sw:
-      return 'S';
-    case NodeType::ca:
-      return 'H';
-    case NodeType::router:
-      return 'R';
-    case NodeType::unknown:
-      break;
-  }
-  return '?';
-}
 
 std::string node_id(char prefix, Guid guid) {
   return std::string(1, prefix) + "-" + format_guid(guid).substr(2);
@@ -90,7 +64,7 @@ class Builder {
   Node& node(Guid guid) { return *fabric_.find(guid); }
   void grow(Guid guid, NodeType type, int port_count);
   std::string ref_name(PortRef ref) {
-    return node_id(prefix_of_type(node(ref.node).type), ref.node) + "[" + std::to_string(ref.port) +
+    return node_id(ibnd::id_prefix(node(ref.node).type), ref.node) + "[" + std::to_string(ref.port) +
            "]";
   }
 
@@ -210,7 +184,7 @@ void Builder::header(std::string_view text) {
     warn(WarningKind::record_mismatch, "GUID " + format_guid(*pending_.guid) +
                                            " before the header differs from node id " + id +
                                            "; using the id");
-  if (h.id.prefix != prefix_of_type(h.type))
+  if (h.id.prefix != ibnd::id_prefix(h.type))
     warn(WarningKind::record_mismatch, std::string(to_string(h.type)) + " record has the id " + id +
                                            "; keeping the type " + std::string(to_string(h.type)));
 
@@ -282,7 +256,7 @@ void Builder::port_line(std::string_view text) {
   }
 
   const Guid remote_guid = p.remote.guid;
-  const NodeType remote_type = type_of_prefix(p.remote.prefix);
+  const NodeType remote_type = ibnd::type_of_id_prefix(p.remote.prefix);
   auto remote_id = [&] { return node_id(p.remote.prefix, remote_guid); };
   {
     const Node& local = node(local_guid);
@@ -382,7 +356,7 @@ void Builder::finish() {
     const NodeState& st = state_[n.guid];
     if (st.recorded) continue;
     log_.add(WarningKind::unrecorded_node, st.first_line,
-             node_id(prefix_of_type(n.type), n.guid) + " \"" + excerpt(n.description) +
+             node_id(ibnd::id_prefix(n.type), n.guid) + " \"" + excerpt(n.description) +
                  "\" appears only as a peer; created from the reference");
   }
   log_.finish();

@@ -91,4 +91,8 @@ struct LinkTrailer {
 };
 LinkTrailer parse_link_trailer(std::string_view text);
 
+// The letter of a node id ("S-0002c903...", "H-...", "R-..."): S switch, H CA, R router.
+NodeType type_of_id_prefix(char prefix);  // unknown for any other letter
+char id_prefix(NodeType type);            // 'H' for unknown: ibnetdiscover has no other letter
+
 }  // namespace ibpm::ibnd

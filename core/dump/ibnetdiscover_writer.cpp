@@ -3,22 +3,11 @@
 #include <string>
 
 #include "dump/fabric_order.hpp"
+#include "dump/ibnetdiscover_syntax.hpp"
 
 namespace ibpm {
 namespace {
 
-char prefix(NodeType type) {
-  switch (type) {
-    case NodeType::sw:
-      return 'S';
-    case NodeType::router:
-      return 'R';
-    case NodeType::ca:
-    case NodeType::unknown:
-      break;
-  }
-  return 'H';
-}
 
 bool needs_cleaning(std::string_view text) {
   return text.find_first_of("\"\n\r") != std::string_view::npos;
@@ -41,7 +30,7 @@ std::string clean_label(std::string_view text) {
 }
 
 std::string quoted_id(const Node& node) {
-  return std::string("\"") + prefix(node.type) + "-" + hex16(node.guid) + "\"";
+  return std::string("\"") + ibnd::id_prefix(node.type) + "-" + hex16(node.guid) + "\"";
 }
 
 // The GUID switch ports share (printed in parentheses after switchguid=).

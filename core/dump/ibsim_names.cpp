@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "dump/fabric_order.hpp"
+#include "dump/ibnetdiscover_syntax.hpp"
 #include "dump/text_scan.hpp"
 
 namespace ibpm {
@@ -12,18 +13,6 @@ bool safe_char(char c) {
   return c >= 0x20 && c <= 0x7e && c != '"' && c != '#' && c != '@' && c != '=';
 }
 
-char prefix(NodeType type) {
-  switch (type) {
-    case NodeType::sw:
-      return 'S';
-    case NodeType::router:
-      return 'R';
-    case NodeType::ca:
-    case NodeType::unknown:
-      break;
-  }
-  return 'H';
-}
 
 std::string sanitized(std::string_view text, std::size_t max_size) {
   std::string out;
@@ -61,7 +50,7 @@ std::unordered_map<Guid, std::string> ibsim_node_names(const Fabric& fabric) {
     const std::string guid = hex16(n->guid);
     std::string base = sanitized(n->description, kIbsimMaxId - guid.size() - 1);
     std::string name =
-        base.empty() ? std::string(1, prefix(n->type)) + "-" + guid : base + " " + guid;
+        base.empty() ? std::string(1, ibnd::id_prefix(n->type)) + "-" + guid : base + " " + guid;
     // Only a contrived fabric gets here (a description equal to another node's generated id).
     for (int i = 2; taken.contains(name); ++i) {
       std::string suffix = "~" + std::to_string(i);
