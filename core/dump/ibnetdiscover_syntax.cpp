@@ -172,6 +172,23 @@ Attribute parse_attribute(std::string_view line) {
   throw SyntaxError("not an attribute line");
 }
 
+namespace {
+
+// Splits text at its first and last '"': descriptions may hold '#' and '"' themselves, so a
+// quoted description runs to the last quote. One quote only: everything after it is inside.
+struct QuotedSplit {
+  std::string_view before, inside, after;
+};
+QuotedSplit split_at_outer_quotes(std::string_view text) {
+  std::size_t first = text.find('"');
+  std::size_t last = text.rfind('"');
+  if (first == std::string_view::npos) return {text, {}, {}};
+  if (last == first) return {text.substr(0, first), text.substr(first + 1), {}};
+  return {text.substr(0, first), text.substr(first + 1, last - first - 1), text.substr(last + 1)};
+}
+
+}  // namespace
+
 NodeHeader parse_node_header(std::string_view line) {
   const Keyword* k = header_keyword(line);
   if (!k) throw SyntaxError("not a node header");
@@ -188,21 +205,17 @@ NodeHeader parse_node_header(std::string_view line) {
   out.id = read_quoted_id(line, pos);
   std::size_t hash = line.find('#', pos);
   if (hash == std::string_view::npos) return out;
-  std::size_t open = hash + 1;
-  while (open < line.size() && is_space(line[open])) ++open;
-  if (open >= line.size() || line[open] != '"') {
-    out.after_description = line.substr(hash + 1);
+  std::string_view comment = line.substr(hash + 1);
+  std::size_t open = 0;
+  while (open < comment.size() && is_space(comment[open])) ++open;
+  if (open >= comment.size() || comment[open] != '"') {
+    out.after_description = comment;
     return out;
   }
-  // The description runs to the last quote: descriptions may hold '#' and '"' themselves.
-  std::size_t close = line.rfind('"');
+  QuotedSplit split = split_at_outer_quotes(comment);
   out.has_description = true;
-  if (close == open) {
-    out.description = line.substr(open + 1);
-  } else {
-    out.description = line.substr(open + 1, close - open - 1);
-    out.after_description = line.substr(close + 1);
-  }
+  out.description = split.inside;
+  out.after_description = split.after;
   return out;
 }
 
@@ -265,15 +278,11 @@ PortLine parse_port_line(std::string_view line) {
     out.link = trailer;
     return out;
   }
-  std::size_t last = trailer.rfind('"');
-  out.own = trailer.substr(0, first);
+  QuotedSplit split = split_at_outer_quotes(trailer);
+  out.own = split.before;
   out.has_remote_description = true;
-  if (last == first) {
-    out.remote_description = trailer.substr(first + 1);
-  } else {
-    out.remote_description = trailer.substr(first + 1, last - first - 1);
-    out.link = trailer.substr(last + 1);
-  }
+  out.remote_description = split.inside;
+  out.link = split.after;
   return out;
 }
 
