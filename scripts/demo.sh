@@ -27,8 +27,8 @@ step "Installing what is missing"
 scripts/install-deps.sh
 
 step "Building (build/)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBPM_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j "$(nproc)" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$(nproc)" --target ibpm-sim ibpm-topology check_ib_topology >/dev/null
 bin=$root/build/bin
 
 sim=$out/sim
