@@ -3,7 +3,6 @@
 // be simulated).
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 
 #include "dump/ibnetdiscover_writer.hpp"
@@ -11,6 +10,7 @@
 #include "fabric_summary.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "topology/atomic_file.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -22,19 +22,6 @@ struct Options {
   std::string write_net;
   bool warnings = false;
 };
-
-template <typename Writer>
-void write_file(const std::string& path, Writer&& write) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + path);
-    write(out);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + path);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
-}
 
 void run(const Options& options) {
   ibpm::Topology topology =
@@ -48,10 +35,10 @@ void run(const Options& options) {
     ibpm::save_topology(topology, options.write_cache);
   }
   if (!options.write_dump.empty())
-    write_file(options.write_dump,
+    ibpm::replace_file_with(options.write_dump,
                [&](std::ostream& out) { ibpm::write_ibnetdiscover(out, topology.fabric); });
   if (!options.write_net.empty())
-    write_file(options.write_net,
+    ibpm::replace_file_with(options.write_net,
                [&](std::ostream& out) { ibpm::write_ibsim_net(out, topology.fabric, {}); });
 }
 

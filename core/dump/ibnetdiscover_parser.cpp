@@ -62,7 +62,6 @@ class Builder {
   std::optional<Lid> own_lid(std::string_view text, PortRef whose);
   Speed width_speed(std::string_view text);
   Node& node(Guid guid) { return *fabric_.find(guid); }
-  void grow(Guid guid, NodeType type, int port_count);
   std::string ref_name(PortRef ref) {
     return node_id(ibnd::id_prefix(node(ref.node).type), ref.node) + "[" + std::to_string(ref.port) +
            "]";
@@ -82,10 +81,6 @@ class Builder {
 
 void Builder::fail(std::string_view reason) const {
   throw DumpError(log_.origin() + ":" + std::to_string(line_) + ": " + std::string(reason));
-}
-
-void Builder::grow(Guid guid, NodeType type, int port_count) {
-  fabric_.add_node(guid, type, {}, port_count);
 }
 
 void Builder::line(std::string_view raw, std::size_t number, bool truncated) {
@@ -193,7 +188,7 @@ void Builder::header(std::string_view text) {
     fabric_.add_node(guid, h.type, std::string(h.description), h.port_count);
   } else if (st.recorded) {
     warn(WarningKind::record_mismatch, "second record for " + id + "; merged into the first");
-    grow(guid, h.type, h.port_count);
+    fabric_.add_node(guid, h.type, {}, h.port_count);
   } else {
     // Known so far only as somebody's peer: its own record is authoritative.
     Node& n = node(guid);
@@ -205,7 +200,7 @@ void Builder::header(std::string_view text) {
       n.ports[0] = Port{};  // a guessed switch's management port
     n.type = h.type;
     n.description = std::string(h.description);
-    grow(guid, h.type, h.port_count);
+    fabric_.add_node(guid, h.type, {}, h.port_count);
   }
   if (st.first_line == 0) st.first_line = line_;
   st.recorded = true;

@@ -1,15 +1,12 @@
 #include "topology/ibnd_fabric.hpp"
 
 #include <infiniband/ibnetdisc.h>
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 
+#include "topology/atomic_file.hpp"
 #include "topology/port_info.hpp"
 
 namespace ibpm {
@@ -83,19 +80,9 @@ IbndFabric IbndFabric::load_cache(const std::string& path) {
 }
 
 void IbndFabric::save_cache(const std::string& path) const {
-  // libibnetdisc refuses to overwrite nothing and writes in place: write a sibling, then rename,
-  // so a reader never sees half a file.
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  std::remove(tmp.c_str());
-  if (ibnd_cache_fabric(fabric_.get(), tmp.c_str(), IBND_CACHE_FABRIC_FLAG_DEFAULT) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write libibnetdisc cache file");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": " + std::strerror(err));
-  }
+  replace_file(path, [this](const std::string& tmp) {
+    return ibnd_cache_fabric(fabric_.get(), tmp.c_str(), IBND_CACHE_FABRIC_FLAG_DEFAULT) == 0;
+  });
 }
 
 Fabric IbndFabric::to_fabric() const {

@@ -1,9 +1,6 @@
 #include "topology/topology.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -11,6 +8,7 @@
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ports_report_parser.hpp"
+#include "topology/atomic_file.hpp"
 
 namespace ibpm {
 namespace {
@@ -76,22 +74,7 @@ void save_topology(const Topology& topology, const std::string& path) {
     topology.ibnd->save_cache(path);
     return;
   }
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-    write_ibnetdiscover(out, topology.fabric);
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
-  }
+  replace_file_with(path, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
 }
 
 }  // namespace ibpm
