@@ -148,7 +148,7 @@ TEST_CASE("oversubscription moves leaf ports from uplinks to hosts") {
   require_hosts_single_linked(ft);
 }
 
-TEST_CASE("three-level fat tree, full radix-8 layout") {
+TEST_CASE("three-level fat tree / full radix-8 layout") {
   FatTree ft = tree(128, 8, 3);  // k^3/4
   REQUIRE(ft.switches.size() == 3);
   REQUIRE(ft.pods == 8);
@@ -180,7 +180,7 @@ TEST_CASE("three-level fat tree, full radix-8 layout") {
   REQUIRE(ft.switches[2].back() == "core16");
 }
 
-TEST_CASE("three-level fat tree, partial radix-36 layout of 1000 hosts") {
+TEST_CASE("three-level fat tree / partial radix-36 layout of 1000 hosts") {
   FatTree ft = tree(1000, 36, 3);
   REQUIRE(ft.leaves().size() == 56);
   REQUIRE(ft.pods == 4);

@@ -52,7 +52,7 @@ TEST_CASE("ibpm-sim generate writes a net file") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("ibpm-sim start, cmd, exec and stop") {
+TEST_CASE("ibpm-sim start / cmd / exec and stop") {
   IBPM_REQUIRE_SIMULATOR();
   // Not tmpfs (when /tmp is a disk): clients then run from a separate tmpfs folder.
   fs::path base = fs::temp_directory_path() / ("ibpm-simcli-" + std::to_string(getpid()));

@@ -202,7 +202,7 @@ TEST_CASE("a test that throws still cleans up through the destructor") {
   REQUIRE_FALSE(fs::exists(dir));
 }
 
-TEST_CASE("a net file ibsim cannot parse gives its log, and nothing is left running") {
+TEST_CASE("a net file ibsim cannot parse gives its log / and nothing is left running") {
   IBPM_REQUIRE_SIMULATOR();
   std::string broken =
       "Hca\t1\t\"cn01\"\n[1]\t\"nosuchswitch\"[1]\t# \"nosuchswitch\" lid 0 4xHDR\n\n";

@@ -92,7 +92,7 @@ TEST_CASE("check_ib_topology on bad input says UNKNOWN with the reason") {
   fs::remove_all(scratch);
 }
 
-TEST_CASE("check_ib_topology reports a changed dump against its baseline, worst state wins") {
+TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst state wins") {
   fs::path scratch = scratch_dir();
   fs::path base = scratch / "base.dump", now = scratch / "now.dump";
   const std::string header =

@@ -5,7 +5,7 @@
 
 using namespace ibpm;
 
-TEST_CASE("every counter has a width, and a key fit for RRD and perfdata") {
+TEST_CASE("every counter has a width / and a key fit for RRD and perfdata") {
   std::set<std::string_view> keys;
   for (const CounterSpec& s : counter_specs()) {
     INFO(s.name);
@@ -23,7 +23,7 @@ TEST_CASE("every counter has a width, and a key fit for RRD and perfdata") {
   CHECK_FALSE(counter_by_key("nonsense"));
 }
 
-TEST_CASE("counter arithmetic at every width: exact, saturated, reset") {
+TEST_CASE("counter arithmetic at every width: exact / saturated / reset") {
   for (unsigned bits : {4u, 8u, 16u, 32u, 64u}) {
     INFO(bits << " bits");
     const std::uint64_t max = counter_max(bits);

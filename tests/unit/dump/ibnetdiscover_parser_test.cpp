@@ -22,7 +22,7 @@ const Port& port(const Fabric& f, Guid node, PortNumber p) {
 
 }  // namespace
 
-TEST_CASE("standard dump: nodes, ports and links", "[dump][parser]") {
+TEST_CASE("standard dump: nodes / ports and links", "[dump][parser]") {
   ParsedDump d = parse_text(kSample);
   const Fabric& f = d.fabric;
   CHECK(d.warnings.empty());
@@ -99,7 +99,7 @@ TEST_CASE("layout variations give the same fabric", "[dump][parser]") {
   SECTION("no final newline") { same(kSample.substr(0, kSample.size() - 1)); }
 }
 
-TEST_CASE("terminal captures: BOM, prompts, banners and stderr are skipped", "[dump][parser]") {
+TEST_CASE("terminal captures: BOM / prompts / banners and stderr are skipped", "[dump][parser]") {
   const Fabric reference = parse_text(kSample).fabric;
   SECTION("BOM and shell prompt on line 1, CRLF") {
     ParsedDump d =

@@ -30,7 +30,7 @@ std::string first_header(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("ibsim ids: descriptions where unique and safe, else made unique", "[dump][ibsim]") {
+TEST_CASE("ibsim ids: descriptions where unique and safe / else made unique", "[dump][ibsim]") {
   Fabric f;
   f.add_node(0x01, NodeType::sw, "leaf01", 36);
   f.add_node(0x02, NodeType::ca, "MT25408 ConnectX Mellanox Technologies", 2);
@@ -59,7 +59,7 @@ TEST_CASE("ibsim ids: descriptions where unique and safe, else made unique", "[d
   }
 }
 
-TEST_CASE("ibsim net file: headers, ports and width/speed trailers", "[dump][ibsim]") {
+TEST_CASE("ibsim net file: headers / ports and width/speed trailers", "[dump][ibsim]") {
   const Fabric f = parse_text(kSample).fabric;
   const std::string text = net(f);
   // The CA comes first: ibsim attaches the SM and clients to the first node.
@@ -77,7 +77,7 @@ TEST_CASE("ibsim net file: headers, ports and width/speed trailers", "[dump][ibs
   CHECK(text.find("switchguid=") == std::string::npos);
 }
 
-TEST_CASE("ibsim net file: chosen first node, routers, GUIDs, limits", "[dump][ibsim]") {
+TEST_CASE("ibsim net file: chosen first node / routers / GUIDs / limits", "[dump][ibsim]") {
   Fabric f = parse_text(kSample).fabric;
   SECTION("first node by GUID") {
     CHECK(first_header(net(f, {.first_node = 0xf4521403005764b0})) ==

@@ -28,7 +28,7 @@ std::vector<Line> read_all(const std::string& bytes) {
 
 }  // namespace
 
-TEST_CASE("line reader splits LF, CRLF and lone CR", "[dump][line_reader]") {
+TEST_CASE("line reader splits LF / CRLF and lone CR", "[dump][line_reader]") {
   auto lines = read_all("a\nb\r\nc\rd\n\ne");
   REQUIRE(lines.size() == 6);
   CHECK(lines[0].text == "a");

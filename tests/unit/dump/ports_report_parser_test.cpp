@@ -28,7 +28,7 @@ const std::string kOsc =
 
 }  // namespace
 
-TEST_CASE("ports report: nodes, links and unconnected ports", "[dump][ports_report]") {
+TEST_CASE("ports report: nodes / links and unconnected ports", "[dump][ports_report]") {
   ParsedDump d = parse_report(kOsc);
   const Fabric& f = d.fabric;
   CHECK(d.warnings.empty());
@@ -62,7 +62,7 @@ TEST_CASE("ports report: nodes, links and unconnected ports", "[dump][ports_repo
   CHECK(f.node(0x506b4b03005c2740).description == "ib-i4l1s01");
 }
 
-TEST_CASE("ports report: names keep their blanks; conflicts warn", "[dump][ports_report]") {
+TEST_CASE("ports report: names keep their blanks / conflicts warn", "[dump][ports_report]") {
   ParsedDump d = parse_report(
       "CA    78  1 0x946dae0300630bfe 4x HDR - SW    51 81 0x946dae0300630bf6 ( 'Mellanox "
       "Technologies Aggregation Node' - '5FB0405-leaf-IB01 ' )\n"

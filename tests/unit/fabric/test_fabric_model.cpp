@@ -46,7 +46,7 @@ TEST_CASE("a port cabled elsewhere is a conflict and changes nothing") {
   CHECK(f.remote({kHost, 1}) == PortRef{kLeaf, 1});
 }
 
-TEST_CASE("nodes are keyed by GUID, not by description") {
+TEST_CASE("nodes are keyed by GUID / not by description") {
   Fabric f;
   f.add_node(1, NodeType::ca, "same name", 1);
   f.add_node(2, NodeType::ca, "same name", 1);
@@ -70,7 +70,7 @@ TEST_CASE("a port beyond the header's count grows the node instead of failing") 
   CHECK_FALSE(n.port(11));  // nothing known about it
 }
 
-TEST_CASE("names come from the node-name-map first, then the description") {
+TEST_CASE("names come from the node-name-map first / then the description") {
   Fabric f = two_switches_and_a_host();
   NodeNameMap names;
   names.set(kLeaf, "ib-leaf-a1");

@@ -13,7 +13,7 @@ NodeNameMap parse(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("node-name-map lines: quoted, unquoted, comments, tabs") {
+TEST_CASE("node-name-map lines: quoted / unquoted / comments / tabs") {
   NodeNameMap map = parse(
       "# a comment\n"
       "0x0002c90300000001 \"leaf 01 # A\"  # trailing comment\n"

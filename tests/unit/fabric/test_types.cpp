@@ -4,7 +4,7 @@
 
 using namespace ibpm;
 
-TEST_CASE("link capacity follows width, speed and line encoding") {
+TEST_CASE("link capacity follows width / speed and line encoding") {
   // 8b/10b up to QDR
   CHECK(link_capacity_bps(LinkWidth::x1, LinkSpeed::sdr) == 2'000'000'000ull);
   CHECK(link_capacity_bps(LinkWidth::x4, LinkSpeed::sdr) == 8'000'000'000ull);

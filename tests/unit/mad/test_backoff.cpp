@@ -21,7 +21,7 @@ TEST_CASE("the first try waits the bare timeout") {
   CHECK(try_wait(policy, 0, 511ms) == 1000ms);
 }
 
-TEST_CASE("retry k adds 511 ms << (k-1) minus up to 511 ms, as the seed's table says") {
+TEST_CASE("retry k adds 511 ms << (k-1) minus up to 511 ms / as the seed's table says") {
   BackoffPolicy policy{1000ms, 5};
   // +0..0.5 s, +0.5..1 s, +1.5..2 s, +3.5..4 s
   CHECK(try_wait(policy, 1, 511ms) == 1000ms);
@@ -40,7 +40,7 @@ TEST_CASE("jitter outside 0..511 ms is clamped") {
   CHECK(try_wait(policy, 1, -5ms) == 611ms);
 }
 
-TEST_CASE("the schedule stays within timeout x retries, with fewer tries if need be") {
+TEST_CASE("the schedule stays within timeout x retries / with fewer tries if need be") {
   BackoffPolicy policy{1000ms, 3};
   auto waits = backoff_schedule(policy, fixed(0ms));
   // 1000 + 1511 = 2511, the next try would need 2022 ms: shortened to the 489 ms left.

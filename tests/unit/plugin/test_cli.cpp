@@ -21,7 +21,7 @@ bool starts_with(const std::string& text, std::string_view prefix) {
 
 }  // namespace
 
-TEST_CASE("plugin: OK, WARNING and CRITICAL by thresholds", "[plugin][cli]") {
+TEST_CASE("plugin: OK / WARNING and CRITICAL by thresholds", "[plugin][cli]") {
   auto r = run({"--value", "5", "-w", "10", "-c", "20"});
   CHECK(r.exit_code == 0);
   CHECK(r.out == "IB EXAMPLE OK - value = 5 | value=5;10;20\n\\_[OK] value is 5\n");

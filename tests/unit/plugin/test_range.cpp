@@ -38,7 +38,7 @@ TEST_CASE("parse_range reads every form of the guidelines table", "[plugin][rang
   CHECK(parse_range("4294967296.5") == Range{0, 4294967296.5, false});
 }
 
-TEST_CASE("Range::alerts follows the guidelines table, endpoints inclusive", "[plugin][range]") {
+TEST_CASE("Range::alerts follows the guidelines table / endpoints inclusive", "[plugin][range]") {
   const Row rows[] = {
       // 10: alert outside 0..10
       {"10", -1, true},

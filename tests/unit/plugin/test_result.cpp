@@ -83,7 +83,7 @@ TEST_CASE("effective summary", "[plugin][result]") {
   CHECK(effective_state(unknown_check("boom")) == State::unknown);
 }
 
-TEST_CASE("collect_perfdata: the check's, then depth-first", "[plugin][result]") {
+TEST_CASE("collect_perfdata: the check's / then depth-first", "[plugin][result]") {
   const auto all = collect_perfdata(fabric_check());
   REQUIRE(all.size() == 2);
   CHECK(all[0].label == "links");

@@ -16,7 +16,7 @@ namespace {
 const std::string kFffd = "\xEF\xBF\xBD";
 }
 
-TEST_CASE("format_number: shortest round-trip, fixed notation", "[plugin][text]") {
+TEST_CASE("format_number: shortest round-trip / fixed notation", "[plugin][text]") {
   CHECK(format_number(3) == "3");
   CHECK(format_number(-3) == "-3");
   CHECK(format_number(0.25) == "0.25");

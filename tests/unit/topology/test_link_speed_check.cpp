@@ -70,7 +70,7 @@ TEST_CASE("an HDR link running EDR is degraded in speed") {
   CHECK_FALSE(d.width);
 }
 
-TEST_CASE("an end that enables less sets the yardstick, not what the other supports") {
+TEST_CASE("an end that enables less sets the yardstick / not what the other supports") {
   // An EDR HCA on an HDR switch: EDR is the best both enable.
   Fabric f = cable({LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}),
                     speeds({LinkSpeed::edr, LinkSpeed::hdr})},

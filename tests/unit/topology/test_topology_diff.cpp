@@ -68,7 +68,7 @@ TEST_CASE("a lost parallel link is reported with both ends") {
   CHECK(diff.changes[0].text == "link lost: spine01[2] <-> leaf01[20]");
 }
 
-TEST_CASE("a missing node is reported once, with where it was cabled") {
+TEST_CASE("a missing node is reported once / with where it was cabled") {
   Fabric base = baseline_fabric();
   Fabric now = without_link(base, {kLeaf2, 1}, {kHostC, 1});
   // Discovery would not see the host at all any more.
@@ -107,7 +107,7 @@ TEST_CASE("new nodes and new cables between known nodes are reported") {
   CHECK(mentions(diff, ChangeKind::link_new, "spine01[4] <-> leaf02[20]"));
 }
 
-TEST_CASE("a link below the baseline's width is degraded; names from the node-name-map") {
+TEST_CASE("a link below the baseline's width is degraded / names from the node-name-map") {
   Fabric base = baseline_fabric();
   Fabric now = baseline_fabric();
   now.port({kSpine, 3}).width = LinkWidth::x1;
