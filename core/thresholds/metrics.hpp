@@ -1,0 +1,36 @@
+// The metrics a threshold can name: every counter's rate, by its key ("symbol_errors") or its
+// perfquery name ("SymbolErrorCounter", an alias, case-sensitive as perfquery prints it), and
+// three percentages derived from the counters.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "counters/counter.hpp"
+
+namespace ibpm {
+
+enum class MetricKind {
+  rate,        // a counter's increase per second; thresholds take a unit (/s, /min, /h)
+  percentage,  // 0..100; thresholds take a plain range or one ending in '%'
+};
+
+struct Metric {
+  std::string_view name;   // canonical: the counter key, or the percentage's name
+  std::string_view alias;  // the perfquery name for counters, empty for percentages
+  MetricKind kind;
+  std::string_view meaning;  // one line for help text
+};
+
+constexpr std::size_t kMetricCount = kCounterCount + 3;
+
+// The counters in counter_specs() order (index = the Counter's value), then xmit_util,
+// rcv_util and xmit_wait_pct.
+std::span<const Metric, kMetricCount> threshold_metrics();
+
+// The index into threshold_metrics() of a canonical name or alias; nullopt for anything else.
+std::optional<std::size_t> metric_index(std::string_view name);
+
+}  // namespace ibpm
