@@ -8,7 +8,7 @@ packages=(
   g++ cmake make pkg-config xz-utils
   libibmad-dev libibnetdisc-dev libibumad-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev catch2
-  ibsim-utils opensm infiniband-diags
+  ibsim-utils opensm infiniband-diags rrdcached
 )
 
 missing=()

@@ -70,6 +70,16 @@ struct Rate {
 // Per second over `seconds`; nullopt when the interval is not positive.
 std::optional<Rate> rate_of(const CounterDelta& delta, double seconds);
 
+// A set of counters: bit i is Counter i.
+using CounterMask = std::uint32_t;
+constexpr CounterMask counter_bit(Counter counter) {
+  return CounterMask{1} << static_cast<unsigned>(counter);
+}
+constexpr CounterMask kDataCounterMask = counter_bit(Counter::xmit_data) |
+                                         counter_bit(Counter::rcv_data) |
+                                         counter_bit(Counter::xmit_pkts) |
+                                         counter_bit(Counter::rcv_pkts);
+
 // Data counters count 4-octet words; everything else counts events.
 constexpr std::uint64_t to_octets(std::uint64_t words) { return words * 4; }
 

@@ -1,0 +1,105 @@
+#include "state/port_record.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+
+namespace ibpm::state {
+
+namespace {
+
+// Milliseconds, '.' whatever the locale: librrd parses timestamps and values in the C locale.
+std::string format_seconds(double seconds) {
+  char text[64];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, seconds, std::chars_format::fixed, 3);
+  if (ec != std::errc{}) throw std::invalid_argument("time out of range");
+  return std::string(text, end);
+}
+
+template <typename T>
+std::string format_optional(const std::optional<T>& value) {
+  return value ? std::to_string(*value) : "U";
+}
+
+bool unknown(std::string_view text) { return text.empty() || text == "U"; }
+
+[[noreturn]] void bad_value(std::size_t index, std::string_view text) {
+  throw std::invalid_argument("unexpected last value '" + std::string(text) + "' of data source " +
+                              std::string(source_name(index)));
+}
+
+// The whole text as a T, exactly; nullopt for U.
+template <typename T>
+std::optional<T> parse(std::size_t index, std::string_view text) {
+  if (unknown(text)) return std::nullopt;
+  T value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) bad_value(index, text);
+  if constexpr (std::is_floating_point_v<T>)
+    if (!std::isfinite(value)) bad_value(index, text);
+  return value;
+}
+
+}  // namespace
+
+unsigned sample_width(Counter counter, bool extended) {
+  switch (counter) {
+    case Counter::xmit_data:
+    case Counter::rcv_data:
+    case Counter::xmit_pkts:
+    case Counter::rcv_pkts:
+      if (extended) return 64;
+      break;
+    default:
+      break;
+  }
+  return spec(counter).bits;
+}
+
+std::string update_line(const PortRecord& record) {
+  if (!std::isfinite(record.time) || record.time <= 0)
+    throw std::invalid_argument("sample time must be a positive number of seconds");
+  std::string line = format_seconds(record.time);
+  for (std::size_t i = 0; i < kCounterCount; ++i) {
+    const bool saturated = (record.saturated & counter_bit(static_cast<Counter>(i))) != 0;
+    line += ':';
+    line += saturated ? "U" : format_optional(record.raw[i]);
+  }
+  line += ':' + format_seconds(record.time);
+  line += ':' + std::to_string(record.saturated);
+  line += ':' + std::to_string(record.extended ? kSampleExtended : 0);
+  line += ':' + format_optional(record.pma_cap_mask);
+  line += ':' + (record.last_reset ? format_seconds(*record.last_reset) : std::string("U"));
+  line += ':' + std::to_string(record.reset_mask);
+  return line;
+}
+
+PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& last) {
+  auto gauge = [&](Gauge g) -> const std::string& { return last[source_index(g)]; };
+  auto index = [](Gauge g) { return source_index(g); };
+
+  PortRecord record;
+  record.time = parse<double>(index(Gauge::sample_time), gauge(Gauge::sample_time)).value_or(0);
+  record.saturated =
+      parse<std::uint32_t>(index(Gauge::saturated), gauge(Gauge::saturated)).value_or(0);
+  record.extended =
+      (parse<std::uint32_t>(index(Gauge::sample_flags), gauge(Gauge::sample_flags)).value_or(0) &
+       kSampleExtended) != 0;
+  record.pma_cap_mask =
+      parse<std::uint32_t>(index(Gauge::pma_cap_mask), gauge(Gauge::pma_cap_mask));
+  record.last_reset = parse<double>(index(Gauge::last_reset), gauge(Gauge::last_reset));
+  record.reset_mask =
+      parse<std::uint32_t>(index(Gauge::reset_mask), gauge(Gauge::reset_mask)).value_or(0);
+  for (std::size_t i = 0; i < kCounterCount; ++i) {
+    const auto counter = static_cast<Counter>(i);
+    if (record.saturated & counter_bit(counter))
+      record.raw[i] = counter_max(sample_width(counter, record.extended));
+    else
+      record.raw[i] = parse<std::uint64_t>(i, last[i]);
+  }
+  return record;
+}
+
+}  // namespace ibpm::state

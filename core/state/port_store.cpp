@@ -1,0 +1,111 @@
+#include "state/port_store.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "state/directories.hpp"
+
+namespace ibpm::state {
+
+namespace {
+
+std::string resolve_daemon(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  const char* env = std::getenv("RRDCACHED_ADDRESS");
+  return env ? env : "";
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return true;
+  if (errno == ENOENT || errno == ENOTDIR) return false;
+  throw StateError(path + ": " + std::strerror(errno));
+}
+
+// Why a file is not one of ours, or empty. Same data sources in the same order (updates through
+// rrdcached cannot name them) and the same step; the heartbeat and archives may differ.
+std::string foreign_reason(const RrdHeader& header, const RrdLayout& layout) {
+  if (header.step != static_cast<unsigned long>(layout.step.count()))
+    return "step " + std::to_string(header.step) + " s, not " +
+           std::to_string(layout.step.count()) + " s";
+  for (std::size_t i = 0; i < kSourceCount; ++i) {
+    auto found = header.sources.find(source_name(i));
+    if (found == header.sources.end()) return "no data source " + std::string(source_name(i));
+    if (found->second.index != i || found->second.type != source_type(i))
+      return "data source " + std::string(source_name(i)) + " is " + found->second.type + " #" +
+             std::to_string(found->second.index) + ", not " + std::string(source_type(i)) + " #" +
+             std::to_string(i);
+  }
+  if (header.sources.size() != kSourceCount)
+    return std::to_string(header.sources.size()) + " data sources, not " +
+           std::to_string(kSourceCount);
+  return {};
+}
+
+}  // namespace
+
+PortStore::PortStore(StoreOptions options)
+    : options_(std::move(options)), backend_(resolve_daemon(options_.rrdcached)) {
+  validate(options_.layout);
+  if (options_.state_dir.empty()) throw std::invalid_argument("empty state directory");
+}
+
+std::string PortStore::node_dir(Guid node) const {
+  std::string dir = options_.state_dir;
+  if (dir.back() != '/') dir += '/';
+  return dir + format_guid(node);
+}
+
+std::string PortStore::path(Guid node, PortNumber port) const {
+  return node_dir(node) + "/port" + std::to_string(port) + ".rrd";
+}
+
+PortStore::NodeLock PortStore::lock_node(Guid node,
+                                         std::chrono::steady_clock::time_point deadline) const {
+  return NodeLock::acquire(node_dir(node), deadline);
+}
+
+std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
+  const std::string file = path(node, port);
+  if (!file_exists(file)) return std::nullopt;
+  const RrdHeader header = backend_.info(file);
+  if (std::string reason = foreign_reason(header, options_.layout); !reason.empty())
+    throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
+
+  std::array<std::string, kSourceCount> last;
+  for (std::size_t i = 0; i < kSourceCount; ++i)
+    last[i] = header.sources.find(source_name(i))->second.last_ds;
+  // Made but never updated (a run that stopped in between): no previous sample.
+  const std::string& time = last[source_index(Gauge::sample_time)];
+  if (time.empty() || time == "U") return std::nullopt;
+  try {
+    return record_from_last_values(last);
+  } catch (const std::invalid_argument& e) {
+    throw StateError(file + ": " + e.what());
+  }
+}
+
+void PortStore::write(Guid node, PortNumber port, const PortRecord& record) const {
+  const std::string file = path(node, port);
+  std::string line;
+  try {
+    line = update_line(record);
+  } catch (const std::invalid_argument& e) {
+    throw StateError(file + ": " + e.what());
+  }
+  if (!file_exists(file)) {
+    make_directories(node_dir(node));
+    // The file starts just before the first sample, which must come after its start.
+    const auto start = static_cast<std::time_t>(std::floor(record.time)) - 1;
+    backend_.create(file, create_definitions(options_.layout),
+                    static_cast<unsigned long>(options_.layout.step.count()), start);
+  }
+  backend_.update(file, line);
+}
+
+}  // namespace ibpm::state

@@ -1,0 +1,61 @@
+// Per-port state: one RRD file per port, named by node GUID and port number (never by
+// description, which operators rename): STATE_DIR/0x0002c90300a1b2c3/port12.rrd. A run reads what
+// the previous run left (the exact last raw counters, from the file's header), polls, and writes
+// the new sample; RRD turns the raw counters into the rate history for graphs.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "fabric/types.hpp"
+#include "state/node_lock.hpp"
+#include "state/port_record.hpp"
+#include "state/rrd_backend.hpp"
+#include "state/rrd_layout.hpp"
+#include "state/state_error.hpp"
+
+namespace ibpm::state {
+
+struct StoreOptions {
+  std::string state_dir;
+  // rrdcached address ("unix:/path" or host[:port]); empty: RRDCACHED_ADDRESS when set, else the
+  // files are written directly. The daemon must see state_dir under the same path (node locks
+  // and file creation checks are local).
+  std::string rrdcached;
+  RrdLayout layout;
+};
+
+class PortStore {
+ public:
+  // Throws std::invalid_argument for a layout RRD cannot hold (see validate()).
+  explicit PortStore(StoreOptions options);
+
+  std::string path(Guid node, PortNumber port) const;
+  std::string node_dir(Guid node) const;
+  bool uses_daemon() const { return backend_.uses_daemon(); }
+  const RrdLayout& layout() const { return options_.layout; }
+
+  // Exclusive lock on the node's state directory (made when missing), held while a run reads the
+  // previous sample, polls and writes the new one, so that runs on the same node serialize.
+  // Waits until `deadline`, then throws StateError("DIR: locked by another run").
+  using NodeLock = state::NodeLock;
+  NodeLock lock_node(Guid node, std::chrono::steady_clock::time_point deadline) const;
+
+  // What the previous run left: nullopt when there is no file or it holds no sample yet. raw[i]
+  // is the exact last raw reading, or counter_max of its width when its bit is set in
+  // `saturated`, or nullopt. Throws StateError naming the path when the file is unreadable,
+  // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
+  std::optional<PortRecord> read(Guid node, PortNumber port) const;
+
+  // Creates the file when missing (never visible half-written; when another run made it first,
+  // theirs is used), then adds the record. Throws StateError naming the path; an update whose
+  // time is not after the file's last update is refused.
+  void write(Guid node, PortNumber port, const PortRecord& record) const;
+
+ private:
+  StoreOptions options_;
+  RrdBackend backend_;
+};
+
+}  // namespace ibpm::state

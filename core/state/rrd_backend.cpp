@@ -1,0 +1,195 @@
+#include "state/rrd_backend.hpp"
+
+#include <pthread.h>
+#include <rrd.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+// rrd_client.h has no extern "C" of its own.
+extern "C" {
+#include <rrd_client.h>
+}
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <string_view>
+
+#include "state/state_error.hpp"
+
+namespace ibpm::state {
+
+namespace {
+
+// librrd keeps its error text per thread; take it and leave none behind for the next call.
+std::string take_rrd_error(const std::string& path) {
+  const char* text = rrd_get_error();
+  std::string reason = text && *text ? text : "librrd gave no reason";
+  rrd_clear_error();
+  // librrd often starts with the path itself; StateError puts it first anyway.
+  if (reason.starts_with(path + ": ")) reason.erase(0, path.size() + 2);
+  return reason;
+}
+
+[[noreturn]] void fail(const std::string& path, std::string_view action) {
+  throw StateError(path + ": " + std::string(action) + ": " + take_rrd_error(path));
+}
+
+std::vector<const char*> c_strings(const std::vector<std::string>& strings) {
+  std::vector<const char*> pointers;
+  for (const std::string& s : strings) pointers.push_back(s.c_str());
+  return pointers;
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// The rrdc_* calls share one connection per process: keep connect-and-ask sequences together.
+std::mutex& daemon_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+// librrd writes to the daemon's socket without MSG_NOSIGNAL: after a daemon restart the stale
+// connection would kill the process with SIGPIPE. Blocked, the write fails with EPIPE instead
+// (and librrd reconnects); a SIGPIPE raised meanwhile is taken so it never arrives later.
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlocked() {
+    sigset_t pending;
+    sigpending(&pending);
+    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
+      const timespec now{0, 0};
+      sigtimedwait(&pipe_, nullptr, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlocked(const SigpipeBlocked&) = delete;
+  SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+ private:
+  sigset_t pipe_{};
+  sigset_t old_{};
+  bool was_pending_ = false;
+};
+
+// What every daemon call holds: the shared connection to itself, and SIGPIPE at bay.
+struct DaemonCall {
+  std::lock_guard<std::mutex> guard{daemon_mutex()};
+  SigpipeBlocked sigpipe;
+};
+
+void connect(const std::string& address, const std::string& path) {
+  rrd_clear_error();
+  // Reuses the open connection when it goes to the same address.
+  if (rrdc_connect(address.c_str()) != 0)
+    throw StateError(path + ": rrdcached at " + address + ": " + take_rrd_error(path));
+}
+
+// "ds[NAME].FIELD" -> NAME, FIELD; false for other keys.
+bool split_source_key(std::string_view key, std::string_view& name, std::string_view& field) {
+  if (!key.starts_with("ds[")) return false;
+  const std::size_t close = key.find("].");
+  if (close == std::string_view::npos) return false;
+  name = key.substr(3, close - 3);
+  field = key.substr(close + 2);
+  return true;
+}
+
+RrdHeader header_from(const rrd_info_t* info) {
+  RrdHeader header;
+  for (const rrd_info_t* item = info; item; item = item->next) {
+    const std::string_view key = item->key;
+    std::string_view name, field;
+    if (key == "step" && item->type == RD_I_CNT) {
+      header.step = item->value.u_cnt;
+    } else if (split_source_key(key, name, field)) {
+      auto source = header.sources.try_emplace(std::string(name)).first;
+      if (field == "index" && item->type == RD_I_CNT)
+        source->second.index = item->value.u_cnt;
+      else if (field == "type" && item->type == RD_I_STR && item->value.u_str)
+        source->second.type = item->value.u_str;
+      else if (field == "last_ds" && item->type == RD_I_STR && item->value.u_str)
+        source->second.last_ds = item->value.u_str;
+    }
+  }
+  return header;
+}
+
+}  // namespace
+
+RrdBackend::RrdBackend(std::string daemon_address) : daemon_(std::move(daemon_address)) {}
+
+RrdHeader RrdBackend::info(const std::string& path) const {
+  rrd_clear_error();
+  rrd_info_t* info = nullptr;
+  if (uses_daemon()) {
+    DaemonCall call;
+    connect(daemon_, path);
+    if (rrdc_flush(path.c_str()) != 0) fail(path, "cannot flush through rrdcached");
+    info = rrdc_info(path.c_str());
+  } else {
+    info = rrd_info_r(path.c_str());
+  }
+  if (!info) fail(path, "cannot read");
+  RrdHeader header = header_from(info);
+  rrd_info_free(info);
+  return header;
+}
+
+void RrdBackend::create(const std::string& path, const std::vector<std::string>& definitions,
+                        unsigned long step, std::time_t last_update) const {
+  std::vector<const char*> argv = c_strings(definitions);
+  const int argc = static_cast<int>(argv.size());
+  rrd_clear_error();
+  if (uses_daemon()) {
+    DaemonCall call;
+    connect(daemon_, path);
+    // no_overwrite: when another run made the file first, its file stays.
+    if (rrdc_create(path.c_str(), step, last_update, 1, argc, argv.data()) != 0 && !exists(path))
+      fail(path, "cannot create through rrdcached");
+    rrd_clear_error();
+    return;
+  }
+  // rrd_create would rename over a file another run made (and perhaps updated) meanwhile: make
+  // our own under a name nobody else uses, then link it into place only if the name is free.
+  static std::atomic<unsigned> serial{0};
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  // Overwriting is fine here: the name is ours, a leftover can only be from a crash.
+  if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0) {
+    ::unlink(tmp.c_str());
+    fail(path, "cannot create");
+  }
+  if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw StateError(path + ": cannot create: " + std::strerror(err));
+  }
+  ::unlink(tmp.c_str());
+}
+
+void RrdBackend::update(const std::string& path, const std::string& line) const {
+  const char* values[] = {line.c_str()};
+  rrd_clear_error();
+  if (uses_daemon()) {
+    DaemonCall call;
+    connect(daemon_, path);
+    if (rrdc_update(path.c_str(), 1, values) != 0) fail(path, "cannot update through rrdcached");
+    return;
+  }
+  if (rrd_update_r(path.c_str(), nullptr, 1, values) != 0) fail(path, "cannot update");
+}
+
+}  // namespace ibpm::state

@@ -1,0 +1,45 @@
+// librrd behind the three operations the store needs: create, update, read the header. Files are
+// written directly, or through an rrdcached daemon that batches the writes. The daemon's INFO
+// answers from the file as it is on disk, so a read through the daemon first flushes that file's
+// pending updates (one write of that file, not of the whole cache).
+#pragma once
+
+#include <ctime>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ibpm::state {
+
+struct SourceHeader {
+  unsigned long index = 0;
+  std::string type;     // "DERIVE", "GAUGE", ...
+  std::string last_ds;  // the last value written, as written ("U" when unknown)
+};
+
+struct RrdHeader {
+  unsigned long step = 0;
+  std::map<std::string, SourceHeader, std::less<>> sources;
+};
+
+class RrdBackend {
+ public:
+  explicit RrdBackend(std::string daemon_address);  // empty: write the files directly
+  bool uses_daemon() const { return !daemon_.empty(); }
+  const std::string& daemon_address() const { return daemon_; }
+
+  // All throw StateError("PATH: reason").
+  RrdHeader info(const std::string& path) const;
+  // Makes the file unless one is already there (another run's file is kept, not replaced). Other
+  // runs never see a partial file: it is made under a temporary name and linked into place (the
+  // daemon does the same through librrd's own temporary file and rename).
+  void create(const std::string& path, const std::vector<std::string>& definitions,
+              unsigned long step, std::time_t last_update) const;
+  void update(const std::string& path, const std::string& line) const;
+
+ private:
+  std::string daemon_;
+};
+
+}  // namespace ibpm::state

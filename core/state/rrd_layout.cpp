@@ -1,0 +1,58 @@
+#include "state/rrd_layout.hpp"
+
+#include <array>
+#include <stdexcept>
+
+namespace ibpm::state {
+
+namespace {
+constexpr std::array<std::string_view, kGaugeCount> kGaugeNames{
+    "sample_time", "saturated", "sample_flags", "pma_cap_mask", "last_reset", "reset_mask"};
+constexpr long kHour = 3600;
+constexpr long kDay = 24 * kHour;
+}  // namespace
+
+void validate(const RrdLayout& layout) {
+  const long step = layout.step.count();
+  if (step <= 0 || kHour % step != 0)
+    throw std::invalid_argument("RRD step must divide an hour, not " + std::to_string(step) + " s");
+  if (layout.heartbeat.count() <= 0) throw std::invalid_argument("RRD heartbeat must be positive");
+}
+
+std::string_view source_name(std::size_t index) {
+  if (source_is_counter(index)) return spec(static_cast<Counter>(index)).key;
+  return kGaugeNames.at(index - kCounterCount);
+}
+
+std::string_view source_type(std::size_t index) {
+  return source_is_counter(index) ? "DERIVE" : "GAUGE";
+}
+
+std::vector<std::string> create_definitions(const RrdLayout& layout) {
+  validate(layout);
+  const std::string heartbeat = std::to_string(layout.heartbeat.count());
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < kSourceCount; ++i) {
+    // Counters only fall when reset: min 0 makes that an unknown rate, not a negative one.
+    const char* bounds = source_is_counter(i) ? ":0:U" : ":U:U";
+    args.push_back("DS:" + std::string(source_name(i)) + ":" + std::string(source_type(i)) + ":" +
+                   heartbeat + bounds);
+  }
+  const long step = layout.step.count();
+  struct Archive {
+    long steps_per_row;
+    long rows;
+  };
+  const Archive archives[] = {
+      {1, kDay / step},            // a day at full resolution
+      {kHour / step, 4 * 7 * 24},  // four weeks of hours
+      {kDay / step, 365},          // a year of days
+  };
+  for (const char* cf : {"AVERAGE", "MAX"})
+    for (const Archive& a : archives)
+      args.push_back(std::string("RRA:") + cf + ":0.5:" + std::to_string(a.steps_per_row) + ":" +
+                     std::to_string(a.rows));
+  return args;
+}
+
+}  // namespace ibpm::state

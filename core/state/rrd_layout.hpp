@@ -1,0 +1,54 @@
+// The shape of a port's RRD file. Counters are DERIVE data sources fed with raw readings, so the
+// file keeps the exact last reading in its header and computes the rates of the history itself;
+// GAUGEs keep what the next run needs to know about the sample. Archives: AVERAGE and MAX for a
+// day at full resolution, four weeks at one hour, a year at one day.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "counters/counter.hpp"
+
+namespace ibpm::state {
+
+struct RrdLayout {
+  std::chrono::seconds step{60};
+  std::chrono::seconds heartbeat{900};
+};
+
+// Throws std::invalid_argument unless the step divides an hour (so that hours and days are whole
+// numbers of steps) and the heartbeat is positive.
+void validate(const RrdLayout& layout);
+
+// The GAUGE data sources, in file order after the counters.
+enum class Gauge : std::uint8_t {
+  sample_time,   // epoch seconds of the sample, with milliseconds
+  saturated,     // bit i: counter i was at its maximum
+  sample_flags,  // kSampleExtended
+  pma_cap_mask,  // the node's PMA ClassPortInfo CapabilityMask
+  last_reset,    // epoch seconds of ibpm's last counter reset on the port
+  reset_mask,    // bit i: that reset cleared counter i
+};
+constexpr std::size_t kGaugeCount = 6;
+constexpr std::size_t kSourceCount = kCounterCount + kGaugeCount;
+
+// Index of a data source in the file (and in an update line).
+constexpr std::size_t source_index(Counter counter) { return static_cast<std::size_t>(counter); }
+constexpr std::size_t source_index(Gauge gauge) {
+  return kCounterCount + static_cast<std::size_t>(gauge);
+}
+
+// Data source names in file order: the counter keys in Counter order, then the gauges.
+std::string_view source_name(std::size_t index);
+constexpr bool source_is_counter(std::size_t index) { return index < kCounterCount; }
+// "DERIVE" or "GAUGE", as rrd_info reports ds[NAME].type.
+std::string_view source_type(std::size_t index);
+
+// The DS:... and RRA:... arguments for rrd_create.
+std::vector<std::string> create_definitions(const RrdLayout& layout);
+
+}  // namespace ibpm::state

@@ -1,0 +1,113 @@
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "state/port_record.hpp"
+#include "state/rrd_layout.hpp"
+
+using namespace ibpm;
+using namespace ibpm::state;
+using namespace std::chrono_literals;
+
+namespace {
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t colon; (colon = line.find(':', start)) != std::string::npos; start = colon + 1)
+    parts.push_back(line.substr(start, colon - start));
+  parts.push_back(line.substr(start));
+  return parts;
+}
+constexpr std::uint64_t kMax64 = ~std::uint64_t{0};
+}  // namespace
+
+TEST_CASE("the layout: counters as DERIVE then the gauges and archives from the step") {
+  std::vector<std::string> defs = create_definitions(RrdLayout{});
+  REQUIRE(defs.size() == kSourceCount + 6);
+  CHECK(defs[0] == "DS:symbol_errors:DERIVE:900:0:U");
+  CHECK(defs[source_index(Counter::rcv_pkts)] == "DS:rcv_pkts:DERIVE:900:0:U");
+  CHECK(defs[source_index(Gauge::sample_time)] == "DS:sample_time:GAUGE:900:U:U");
+  CHECK(defs[source_index(Gauge::reset_mask)] == "DS:reset_mask:GAUGE:900:U:U");
+  CHECK(defs[kSourceCount + 0] == "RRA:AVERAGE:0.5:1:1440");
+  CHECK(defs[kSourceCount + 1] == "RRA:AVERAGE:0.5:60:672");
+  CHECK(defs[kSourceCount + 2] == "RRA:AVERAGE:0.5:1440:365");
+  CHECK(defs[kSourceCount + 5] == "RRA:MAX:0.5:1440:365");
+  for (std::size_t i = 0; i < kSourceCount; ++i) CHECK(source_name(i).size() <= 19);
+
+  std::vector<std::string> five = create_definitions(RrdLayout{300s, 600s});
+  CHECK(five[0] == "DS:symbol_errors:DERIVE:600:0:U");
+  CHECK(five[kSourceCount + 0] == "RRA:AVERAGE:0.5:1:288");
+  CHECK(five[kSourceCount + 1] == "RRA:AVERAGE:0.5:12:672");
+  CHECK(five[kSourceCount + 2] == "RRA:AVERAGE:0.5:288:365");
+
+  CHECK_THROWS_AS(validate(RrdLayout{7s, 900s}), std::invalid_argument);
+  CHECK_THROWS_AS(validate(RrdLayout{0s, 900s}), std::invalid_argument);
+  CHECK_THROWS_AS(validate(RrdLayout{60s, 0s}), std::invalid_argument);
+}
+
+TEST_CASE("an update line: exact decimals and U for unread or saturated counters") {
+  PortRecord r;
+  r.time = 1700000000.1234;
+  r.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
+  r.raw[source_index(Counter::rcv_data)] = 0;
+  r.raw[source_index(Counter::link_downed)] = 255;
+  r.saturated = counter_bit(Counter::link_downed);
+  r.extended = true;
+  r.last_reset = 1699990000.5;
+  r.reset_mask = 3;
+
+  const std::vector<std::string> values = split(update_line(r));
+  REQUIRE(values.size() == kSourceCount + 1);
+  CHECK(values[0] == "1700000000.123");
+  CHECK(values[1 + source_index(Counter::xmit_data)] == "18446744073709551614");
+  CHECK(values[1 + source_index(Counter::rcv_data)] == "0");
+  CHECK(values[1 + source_index(Counter::link_downed)] == "U");    // saturated
+  CHECK(values[1 + source_index(Counter::symbol_errors)] == "U");  // not read
+  CHECK(values[1 + source_index(Gauge::sample_time)] == "1700000000.123");
+  CHECK(values[1 + source_index(Gauge::saturated)] == "4");
+  CHECK(values[1 + source_index(Gauge::sample_flags)] == "1");
+  CHECK(values[1 + source_index(Gauge::pma_cap_mask)] == "U");
+  CHECK(values[1 + source_index(Gauge::last_reset)] == "1699990000.500");
+  CHECK(values[1 + source_index(Gauge::reset_mask)] == "3");
+
+  r.time = 0;
+  CHECK_THROWS_AS(update_line(r), std::invalid_argument);
+  r.time = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(update_line(r), std::invalid_argument);
+}
+
+TEST_CASE("last values read back exactly and a saturated counter as its maximum") {
+  PortRecord r;
+  r.time = 1700000000.125;
+  r.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
+  r.raw[source_index(Counter::symbol_errors)] = 0;
+  r.raw[source_index(Counter::link_downed)] = counter_max(8);
+  r.raw[source_index(Counter::rcv_pkts)] = kMax64;
+  r.saturated = counter_bit(Counter::link_downed) | counter_bit(Counter::rcv_pkts);
+  r.extended = true;
+  r.pma_cap_mask = 0x5600;
+
+  const std::vector<std::string> values = split(update_line(r));
+  std::array<std::string, kSourceCount> last;
+  for (std::size_t i = 0; i < kSourceCount; ++i) last[i] = values[i + 1];
+  CHECK(record_from_last_values(last) == r);
+
+  // Without PortCountersExtended the packet counters are 32 bits wide.
+  r.extended = false;
+  r.raw[source_index(Counter::rcv_pkts)] = counter_max(32);
+  last[source_index(Gauge::sample_flags)] = "0";
+  CHECK(record_from_last_values(last) == r);
+
+  last[source_index(Counter::xmit_data)] = "1.8e19";
+  CHECK_THROWS_WITH(record_from_last_values(last), Catch::Contains("xmit_data"));
+  last[source_index(Counter::xmit_data)] = "18446744073709551616";  // 2^64
+  CHECK_THROWS_AS(record_from_last_values(last), std::invalid_argument);
+}
+
+TEST_CASE("widths in a sample: 64 bits for extended data and packet counters only") {
+  CHECK(sample_width(Counter::xmit_data, true) == 64);
+  CHECK(sample_width(Counter::rcv_pkts, true) == 64);
+  CHECK(sample_width(Counter::xmit_data, false) == 32);
+  CHECK(sample_width(Counter::xmit_wait, true) == 32);
+  CHECK(sample_width(Counter::symbol_errors, true) == 16);
+}

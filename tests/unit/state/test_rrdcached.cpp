@@ -1,0 +1,155 @@
+#include <fcntl.h>
+#include <rrd.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "state/port_store.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using namespace ibpm;
+using namespace ibpm::state;
+using namespace ibpm::state::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr Guid kNode = 0x0002c90300a1b2c3;
+const char* const kRrdcached = "/usr/bin/rrdcached";
+
+// rrdcached in the foreground, writing to disk only when asked (-w an hour), so that whatever a
+// read sees before then came through the daemon.
+class Rrdcached {
+ public:
+  explicit Rrdcached(const fs::path& dir) : socket_(dir / "rrdcached.sock") {
+    fs::create_directories(dir / "journal");
+    fs::create_directories(dir / "state");
+    const std::string listen = "unix:" + socket_.string();
+    const std::string pidfile = (dir / "rrdcached.pid").string();
+    const std::string journal = (dir / "journal").string();
+    const std::string base = (dir / "state").string();
+    const std::string log = (dir / "rrdcached.log").string();
+    fs::remove(socket_);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // no daemon left behind when a test crashes
+      const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (out >= 0) {
+        ::dup2(out, 1);
+        ::dup2(out, 2);
+      }
+      ::execl(kRrdcached, "rrdcached", "-g", "-l", listen.c_str(), "-p", pidfile.c_str(), "-j",
+              journal.c_str(), "-B", "-b", base.c_str(), "-w", "3600", "-f", "7200",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~Rrdcached() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    std::error_code ignored;
+    fs::remove(socket_, ignored);
+  }
+  Rrdcached(const Rrdcached&) = delete;
+  Rrdcached& operator=(const Rrdcached&) = delete;
+
+  bool wait_until_listening() const {
+    for (auto until = std::chrono::steady_clock::now() + 5s;
+         std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
+      int status = 0;
+      if (pid_ <= 0 || ::waitpid(pid_, &status, WNOHANG) == pid_) return false;
+      if (fs::exists(socket_)) return true;
+    }
+    return false;
+  }
+  std::string address() const { return "unix:" + socket_.string(); }
+
+ private:
+  fs::path socket_;
+  pid_t pid_ = -1;
+};
+
+std::string last_ds_on_disk(const std::string& path, const std::string& source) {
+  rrd_info_t* info = rrd_info_r(path.c_str());
+  std::string value = "(no info)";
+  for (rrd_info_t* item = info; item; item = item->next)
+    if (item->key == "ds[" + source + "].last_ds" && item->type == RD_I_STR)
+      value = item->value.u_str;
+  rrd_info_free(info);
+  rrd_clear_error();
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("through rrdcached: written values are visible before the daemon writes them") {
+  if (!fs::exists(kRrdcached)) {
+    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
+    return;
+  }
+  TempDir dir("rrdcached");
+  auto daemon = std::make_unique<Rrdcached>(dir.path);
+  REQUIRE(daemon->wait_until_listening());
+
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path / "state").string(), daemon->address(), RrdLayout{}});
+  CHECK(store.uses_daemon());
+
+  PortRecord first;
+  first.time = 1700000000.125;
+  first.raw[source_index(Counter::xmit_data)] = ~std::uint64_t{0} - 1;
+  first.raw[source_index(Counter::rcv_data)] = 0;
+  first.pma_cap_mask = 0x5600;
+  store.write(kNode, 3, first);
+  PortRecord second = first;
+  second.time += 60;
+  second.raw[source_index(Counter::rcv_data)] = 42;
+  second.raw[source_index(Counter::link_downed)] = 255;
+  second.saturated = counter_bit(Counter::link_downed);
+  second.last_reset = 1699999000.25;
+  second.reset_mask = 1;
+  store.write(kNode, 3, second);
+
+  const std::string path = store.path(kNode, 3);
+  CHECK(fs::is_regular_file(path));
+  // Still in the daemon's cache: the file on disk has no sample yet.
+  CHECK(last_ds_on_disk(path, "sample_time") == "U");
+
+  CHECK(store.read(kNode, 3) == second);
+  CHECK_THROWS_WITH(store.write(kNode, 3, second), Catch::StartsWith(path + ": "));
+
+  // A second port, and a missing one, through the same connection.
+  store.write(kNode, 4, first);
+  CHECK(store.read(kNode, 4) == first);
+  CHECK_FALSE(store.read(kNode, 5));
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(store.node_dir(kNode)))
+    names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"port3.rrd", "port4.rrd"});
+
+  // A restarted daemon: the old connection is dead. librrd writes to it without MSG_NOSIGNAL,
+  // which would end this process with SIGPIPE unless the store keeps SIGPIPE away.
+  daemon.reset();  // stops it
+  daemon = std::make_unique<Rrdcached>(dir.path);
+  REQUIRE(daemon->wait_until_listening());
+  PortRecord third = second;
+  third.time += 60;
+  third.raw[source_index(Counter::rcv_data)] = 4242;
+  store.write(kNode, 3, third);
+  CHECK(store.read(kNode, 3) == third);
+}
