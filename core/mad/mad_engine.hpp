@@ -1,0 +1,88 @@
+// Many MADs in flight at once through one UmadPort.
+//
+// Queries go out up to `window` at a time. Each try waits for its answer as long as the
+// randomized exponential backoff allows (backoff.hpp); a try that times out is sent again with a
+// fresh transaction id until the query's schedule is spent. Everything stops at the deadline
+// (the plugin's -t), so a dead node costs at most its own schedule, in parallel with the rest.
+//
+// Replies are matched by transaction id. A reply nobody waits for any more (late, duplicate,
+// for another agent's query, malformed) is counted and dropped.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "mad/backoff.hpp"
+#include "mad/umad_port.hpp"
+
+namespace ibpm::mad {
+
+// The attribute data of a MAD: everything after the 64 bytes of MAD and class headers
+// (the PMA's data area; an SMP uses the first 64 bytes).
+constexpr std::size_t kMadDataOffset = 64;
+constexpr std::size_t kMadSize = 256;
+using MadData = std::array<std::uint8_t, kMadSize - kMadDataOffset>;
+
+enum class MadMethod : std::uint8_t { get = 0x01, set = 0x02 };
+
+struct MadQuery {
+  unsigned lid = 0;  // destination LID
+  MgmtClass mgmt_class = MgmtClass::performance;
+  MadMethod method = MadMethod::get;
+  std::uint16_t attribute = 0;
+  std::uint32_t modifier = 0;
+  MadData data{};  // request payload (PortSelect etc.)
+};
+
+enum class ReplyStatus {
+  answered,   // a response arrived; see mad_status
+  timed_out,  // every try timed out, or the deadline came first
+  failed,     // could not be sent at all
+};
+
+struct MadReply {
+  ReplyStatus status = ReplyStatus::timed_out;
+  std::uint16_t mad_status = 0;  // the response's MAD status field (0 = success)
+  MadData data{};
+  int tries = 0;
+  std::chrono::system_clock::time_point received;  // when the answer arrived
+
+  bool ok() const { return status == ReplyStatus::answered && mad_status == 0; }
+};
+
+struct EngineOptions {
+  std::size_t window = 64;  // queries in flight at most
+  BackoffPolicy backoff;    // per-try timeout and retries
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // nothing runs past it
+  std::function<Milliseconds()> jitter = random_jitter();
+};
+
+struct EngineStats {
+  std::size_t sent = 0;       // tries put on the wire
+  std::size_t retries = 0;    // tries after a query's first
+  std::size_t ignored = 0;    // replies matching no outstanding try
+};
+
+class MadEngine {
+ public:
+  explicit MadEngine(const UmadPort& port) : port_(port) {}
+
+  // Runs every query to an answer or to the end of its schedule; replies in query order.
+  std::vector<MadReply> run(const std::vector<MadQuery>& queries, const EngineOptions& options);
+
+  const EngineStats& stats() const { return stats_; }
+
+ private:
+  const UmadPort& port_;
+  EngineStats stats_;
+  std::uint32_t next_tid_ = 0;
+};
+
+// "MAD status 0x000c" style text for a failed reply, "timed out", "send failed".
+std::string describe_failure(const MadReply& reply);
+
+}  // namespace ibpm::mad

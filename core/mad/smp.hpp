@@ -1,0 +1,28 @@
+// Subnet management attributes read by LID-routed SMPs: NodeInfo (who answers at a LID) and
+// PortInfo (a port's state, width and speed right now).
+#pragma once
+
+#include <cstdint>
+
+#include "fabric/fabric.hpp"
+#include "mad/mad_engine.hpp"
+
+namespace ibpm::mad {
+
+struct NodeInfo {
+  Guid node_guid = 0;
+  Guid port_guid = 0;
+  NodeType type = NodeType::unknown;
+  unsigned ports = 0;
+  unsigned local_port = 0;  // the port the SMP came in through
+};
+
+MadQuery node_info_query(unsigned lid);
+NodeInfo decode_node_info(const MadData& data);
+
+MadQuery port_info_query(unsigned lid, unsigned port);
+// State, active and enabled width/speed into `port`. `capability_source` is the PortInfo whose
+// CapabilityMask applies: port 0's for a switch, the port's own for a CA.
+void decode_port_info(const MadData& info, const MadData& capability_source, Port& port);
+
+}  // namespace ibpm::mad
