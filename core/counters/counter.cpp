@@ -43,6 +43,16 @@ std::optional<Counter> counter_by_key(std::string_view key) {
   return std::nullopt;
 }
 
+std::string describe_counters(CounterMask mask) {
+  std::string text;
+  for (const CounterSpec& s : counter_specs()) {
+    if (!(mask & counter_bit(s.id))) continue;
+    if (!text.empty()) text += ", ";
+    text += s.key;
+  }
+  return text;
+}
+
 CounterDelta counter_delta(std::uint64_t previous, std::uint64_t current, unsigned bits) {
   const std::uint64_t max = counter_max(bits);
   if (current > max || previous > max)

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ibpm {
@@ -79,6 +80,9 @@ constexpr CounterMask kDataCounterMask = counter_bit(Counter::xmit_data) |
                                          counter_bit(Counter::rcv_data) |
                                          counter_bit(Counter::xmit_pkts) |
                                          counter_bit(Counter::rcv_pkts);
+
+// "symbol_errors, link_downed": the keys of the counters in `mask`, in table order.
+std::string describe_counters(CounterMask mask);
 
 // Data counters count 4-octet words; everything else counts events.
 constexpr std::uint64_t to_octets(std::uint64_t words) { return words * 4; }

@@ -1,0 +1,92 @@
+// check_ib_node: every cabled port of a node (a switch, typically) in one run, one line per port
+// in the long output, the worst state wins and the summary names the worst ports by both ends.
+#include <algorithm>
+
+#include "poll/port_check.hpp"
+
+namespace {
+
+using ibpm::plugin::Check;
+using ibpm::plugin::State;
+using ibpm::plugin::Subcheck;
+
+// Severity for ordering: CRITICAL, WARNING, UNKNOWN, OK (as plugin::worst ranks them).
+int rank(State state) {
+  switch (state) {
+    case State::critical: return 3;
+    case State::warning: return 2;
+    case State::unknown: return 1;
+    case State::ok: return 0;
+  }
+  return 0;
+}
+
+std::string summary(const std::string& node, const std::vector<Subcheck>& ports, State worst,
+                    std::size_t shown) {
+  std::size_t bad = 0;
+  for (const Subcheck& p : ports) bad += effective_state(p) != State::ok;
+  std::string text = node + ": " + std::to_string(ports.size()) + " ports";
+  if (bad == 0) return text + ", all OK";
+  text += ", " + std::to_string(bad) + " not OK; worst: ";
+  std::vector<const Subcheck*> order;
+  for (const Subcheck& p : ports)
+    if (effective_state(p) == worst) order.push_back(&p);
+  for (std::size_t i = 0; i < order.size() && i < shown; ++i) {
+    if (i) text += "; ";
+    text += order[i]->output;
+    for (const Subcheck& why : order[i]->children)
+      if (why.state && *why.state == worst) text += " - " + why.output;
+  }
+  if (order.size() > shown) text += "; and " + std::to_string(order.size() - shown) + " more";
+  return text;
+}
+
+Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
+          const ibpm::plugin::CommonOptions& common) {
+  const ibpm::poll::NodePoll poll = ibpm::poll::poll_node(options, common, false);
+  const auto settings = ibpm::poll::report_settings(options, poll.thresholds);
+  Check check;
+  State worst = State::ok;
+  for (const ibpm::poll::PortResult& result : poll.results) {
+    Subcheck port = ibpm::poll::port_subcheck(result, settings);
+    worst = ibpm::plugin::worst(worst, effective_state(port));
+    const std::string prefix = "p" + std::to_string(result.target.port) + "_";
+    for (auto& p : ibpm::poll::port_perfdata(result, poll.thresholds, prefix))
+      check.perfdata.push_back(std::move(p));
+    check.subchecks.push_back(std::move(port));
+  }
+  // Worst ports first in the long output too.
+  std::stable_sort(check.subchecks.begin(), check.subchecks.end(),
+                   [](const Subcheck& a, const Subcheck& b) {
+                     return rank(effective_state(a)) > rank(effective_state(b));
+                   });
+  const ibpm::NodeNameMap* names = poll.names ? &*poll.names : nullptr;
+  check.summary = summary(ibpm::display_name(*poll.node, names), check.subchecks, worst, shown);
+  if (poll.rediscovered)
+    check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
+  return check;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ibpm::poll::PortCheckOptions options;
+  std::size_t shown = 3;
+  return ibpm::plugin::run_plugin(
+      argc, argv,
+      {.name = "check_ib_node",
+       .prefix = "IB NODE",
+       .description =
+           "Reads the counters of every cabled port of an InfiniBand node (a switch, typically) "
+           "in one parallel run and checks each port as check_ib_port does: error rates, "
+           "utilization and XmitWait against thresholds, link state, width and speed. One line "
+           "per port in the long output; the worst state wins and the summary names the worst "
+           "ports with both cable ends. Perfdata labels are prefixed with the port (p3_...).",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::poll::add_port_check_options(app, options, false);
+             app.add_option("--summary-ports", shown, "Worst ports named in the status line")
+                 ->capture_default_str();
+           },
+       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); }});
+}

@@ -1,0 +1,41 @@
+// check_ib_port: one port's counters as rates against thresholds, its link state, width and
+// speed; state kept in the port's RRD file between runs.
+#include "poll/port_check.hpp"
+
+namespace {
+
+using ibpm::plugin::Check;
+
+Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::CommonOptions& common) {
+  const ibpm::poll::NodePoll poll = ibpm::poll::poll_node(options, common, true);
+  const ibpm::poll::PortResult& result = poll.results.front();
+  ibpm::plugin::Subcheck port =
+      ibpm::poll::port_subcheck(result, ibpm::poll::report_settings(options, poll.thresholds));
+  Check check;
+  check.state = port.state;
+  check.summary = port.output;
+  check.subchecks = std::move(port.children);
+  if (poll.rediscovered)
+    check.subchecks.push_back({ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
+  check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds);
+  return check;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ibpm::poll::PortCheckOptions options;
+  return ibpm::plugin::run_plugin(
+      argc, argv,
+      {.name = "check_ib_port",
+       .prefix = "IB PORT",
+       .description =
+           "Reads one InfiniBand port's counters (PortCounters, and the 64-bit "
+           "PortCountersExtended where the agent has them), computes their rates since the last "
+           "run (kept in STATE_DIR/<node GUID>/port<N>.rrd), and compares error rates, link "
+           "utilization and XmitWait with thresholds. A port that is not active is CRITICAL, a "
+           "link below its expected width or speed WARNING. The first run only collects a "
+           "baseline.",
+       .add_options = [&](CLI::App& app) { ibpm::poll::add_port_check_options(app, options, true); },
+       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); }});
+}

@@ -1,0 +1,59 @@
+// What check_ib_port and check_ib_node share: their options, finding the node in the topology
+// (re-discovering it when the topology turns out stale), polling its ports with state, and
+// turning the results into subchecks.
+//
+// The topology comes from --cache when given; otherwise from STATE_DIR/topology.cache, which is
+// written by a live discovery the first time and rewritten whenever a LID answers with another
+// GUID than the topology says, or stops answering.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "poll/port_poller.hpp"
+#include "poll/port_report.hpp"
+#include "thresholds/threshold_options.hpp"
+#include "topology/topology.hpp"
+
+namespace ibpm::poll {
+
+struct PortCheckOptions {
+  plugin::FabricOptions fabric;
+  std::string node;                // NODE: GUID, LID or name
+  int port = 0;                    // check_ib_port only
+  RateThresholdOptions thresholds;
+  std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
+  int rrd_step = 60;               // seconds per RRD row
+  std::size_t window = 64;
+  int mad_timeout_ms = 500;
+  int mad_retries = 3;
+  std::optional<double> reset_percent;   // clear counters at this % of their maximum
+  std::optional<double> xmit_wait_tick_ns;
+  plugin::State first_run = plugin::State::ok;
+};
+
+// The options both checks take (NODE, state, MAD timing, thresholds, resets); --port when
+// `with_port`.
+void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_port);
+
+struct NodePoll {
+  Topology topology;
+  std::optional<NodeNameMap> names;
+  const Node* node = nullptr;     // into topology.fabric
+  std::vector<PortResult> results;
+  RateThresholds thresholds;
+  bool rediscovered = false;      // the topology was stale and was discovered again
+};
+
+// Polls the node's port (single_port) or all its cabled ports. Throws with a one-line reason
+// when the node cannot be found or nothing can be polled (the plugin turns it into UNKNOWN).
+NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions& common,
+                   bool single_port);
+
+ReportSettings report_settings(const PortCheckOptions& options, const RateThresholds& thresholds);
+
+}  // namespace ibpm::poll

@@ -1,0 +1,51 @@
+#include "poll/port_rates.hpp"
+
+namespace ibpm::poll {
+
+double default_xmit_wait_tick(double capacity_bps) { return 32.0 / capacity_bps; }
+
+PortRates compute_rates(const std::optional<state::PortRecord>& previous,
+                        const state::PortRecord& current, std::optional<double> capacity_bps,
+                        std::optional<double> xmit_wait_tick) {
+  PortRates rates;
+  rates.capacity_bps = capacity_bps;
+  for (const CounterSpec& s : counter_specs()) {
+    const auto i = static_cast<std::size_t>(s.id);
+    const unsigned bits = state::sample_width(s.id, current.extended);
+    if (current.raw[i] && *current.raw[i] >= counter_max(bits)) rates.saturated |= counter_bit(s.id);
+  }
+  rates.baseline = !previous || !(current.time > previous->time);
+  if (rates.baseline) return rates;
+  rates.interval = current.time - previous->time;
+
+  for (const CounterSpec& s : counter_specs()) {
+    const auto i = static_cast<std::size_t>(s.id);
+    const auto& before = previous->raw[i];
+    const auto& now = current.raw[i];
+    // A data counter read from the other attribute than last time is another counter.
+    const bool same_source = !(kDataCounterMask & counter_bit(s.id)) ||
+                             previous->extended == current.extended;
+    if (!before || !now || !same_source) continue;
+    const CounterDelta delta =
+        counter_delta(*before, *now, state::sample_width(s.id, current.extended));
+    if (delta.kind == DeltaKind::reset) rates.reset_seen |= counter_bit(s.id);
+    rates.rate[i] = rate_of(delta, rates.interval);
+  }
+
+  if (capacity_bps && *capacity_bps > 0) {
+    auto percent_of_capacity = [&](Counter data) -> std::optional<double> {
+      const auto r = rates.of(data);
+      if (!r) return std::nullopt;
+      return r->per_second * 32.0 / *capacity_bps * 100.0;  // 4-octet words to bits
+    };
+    rates.xmit_util_pct = percent_of_capacity(Counter::xmit_data);
+    rates.rcv_util_pct = percent_of_capacity(Counter::rcv_data);
+    if (const auto wait = rates.of(Counter::xmit_wait)) {
+      const double tick = xmit_wait_tick ? *xmit_wait_tick : default_xmit_wait_tick(*capacity_bps);
+      rates.xmit_wait_pct = wait->per_second * tick * 100.0;
+    }
+  }
+  return rates;
+}
+
+}  // namespace ibpm::poll

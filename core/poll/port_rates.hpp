@@ -1,0 +1,39 @@
+// From two samples of a port to rates: every counter per second (a lower bound when the counter
+// is saturated, counted from zero when someone else reset it), link utilization per direction
+// and the share of the interval the port waited to transmit (PortXmitWait).
+#pragma once
+
+#include <array>
+#include <optional>
+
+#include "counters/counter.hpp"
+#include "state/port_record.hpp"
+
+namespace ibpm::poll {
+
+// How long one PortXmitWait tick lasts, in seconds, when the operator does not say: the time
+// the link needs to send one 4-octet data word, the unit PortXmitData counts in. At that tick,
+// PortXmitWait and PortXmitData together can account for at most the whole interval.
+double default_xmit_wait_tick(double capacity_bps);
+
+struct PortRates {
+  bool baseline = false;  // no usable previous sample: nothing to compare with yet
+  double interval = 0;    // seconds between the samples
+  std::array<std::optional<Rate>, kCounterCount> rate;  // per second; nullopt when unknown
+  CounterMask saturated = 0;    // at their maximum now: their rates are lower bounds
+  CounterMask reset_seen = 0;   // lower than before, not reset by us: counted from zero
+  std::optional<double> xmit_util_pct;  // PortXmitData / capacity
+  std::optional<double> rcv_util_pct;
+  std::optional<double> xmit_wait_pct;  // PortXmitWait ticks x tick / interval
+  std::optional<double> capacity_bps;
+
+  std::optional<Rate> of(Counter counter) const { return rate[static_cast<std::size_t>(counter)]; }
+};
+
+// capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
+// PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).
+PortRates compute_rates(const std::optional<state::PortRecord>& previous,
+                        const state::PortRecord& current, std::optional<double> capacity_bps,
+                        std::optional<double> xmit_wait_tick = std::nullopt);
+
+}  // namespace ibpm::poll

@@ -1,0 +1,193 @@
+#include "poll/port_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "plugin/number.hpp"
+#include "thresholds/rate_range.hpp"
+
+namespace ibpm::poll {
+
+namespace {
+
+using plugin::Perfdata;
+using plugin::State;
+using plugin::Subcheck;
+
+// Data counters are reported in octets: the PMA counts 4-octet words.
+double reported_rate(Counter counter, double per_second) {
+  return spec(counter).data_words ? static_cast<double>(to_octets(1)) * per_second : per_second;
+}
+
+std::string percent(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", value);
+  return text;
+}
+
+std::string format_epoch(double epoch_seconds) {
+  const auto seconds = static_cast<std::time_t>(epoch_seconds);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string link_text(const Port& live) {
+  if (live.state != PortState::active) return "port " + std::string(to_string(live.state));
+  std::string text;
+  if (live.width) text += to_string(*live.width);
+  if (live.speed) text += " " + std::string(to_string(*live.speed));
+  return text.empty() ? "active" : text;
+}
+
+// Below what the topology saw when it was cached, or below the best the port enables.
+std::string degradation(const PortTarget& target, const Port& live) {
+  if (live.state != PortState::active) return "";
+  auto below = [](auto live_value, auto reference) {
+    return live_value && reference && static_cast<int>(*live_value) < static_cast<int>(*reference);
+  };
+  std::optional<LinkWidth> best_width;
+  if (!live.widths_enabled.empty()) best_width = live.widths_enabled.max();
+  std::optional<LinkWidth> expected_width = target.width;
+  if (below(expected_width, best_width) || !expected_width) expected_width = best_width;
+  const bool width = below(live.width, expected_width);
+  const bool speed = below(live.speed, target.speed);
+  if (!width && !speed) return "";
+  std::string expected;
+  if (expected_width) expected += to_string(*expected_width);
+  if (target.speed) expected += " " + std::string(to_string(*target.speed));
+  return "link degraded: " + link_text(live) + ", expected " + expected;
+}
+
+void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
+                std::string_view metric, double value, const std::string& shown, bool bound) {
+  const State state = thresholds.evaluate(metric, value);
+  if (state == State::ok) return;
+  worst = plugin::worst(worst, state);
+  port.children.push_back(Subcheck{state,
+                                   std::string(metric) + " " + (bound ? ">= " : "") + shown +
+                                       " (" + thresholds.describe(metric) + ")",
+                                   {}, {}});
+}
+
+}  // namespace
+
+std::string format_rate(double per_second) {
+  struct Unit {
+    double factor;
+    const char* suffix;
+  };
+  const Unit units[] = {{1, "/s"}, {60, "/min"}, {3600, "/h"}};
+  for (const Unit& u : units) {
+    const double value = per_second * u.factor;
+    if (value >= 1 || u.factor == 3600) {
+      char text[48];
+      std::snprintf(text, sizeof text, value >= 100 ? "%.0f%s" : "%.3g%s", value, u.suffix);
+      return text;
+    }
+  }
+  return "0/s";
+}
+
+std::string cable_name(const PortTarget& target) {
+  return target.remote_name.empty() ? target.name : target.name + " <-> " + target.remote_name;
+}
+
+Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
+  Subcheck port;
+  const PortSample& sample = result.sample;
+  std::string line = cable_name(result.target) + ": ";
+  if (!result.state_error.empty()) {
+    port.state = State::unknown;
+    port.output = line + "state file: " + result.state_error;
+    return port;
+  }
+  if (!sample.answered) {
+    port.state = State::unknown;
+    port.output = line + "unreachable at LID " + std::to_string(result.target.lid) + " (" +
+                  sample.error + ")";
+    return port;
+  }
+  State worst = State::ok;
+  if (sample.live) {
+    line += link_text(*sample.live);
+    if (sample.live->state != PortState::active) worst = settings.port_down;
+    if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
+      worst = plugin::worst(worst, settings.degraded);
+      port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});
+    }
+  } else {
+    line += "link state unknown";
+  }
+
+  const PortRates& rates = result.rates;
+  if (rates.baseline) {
+    worst = plugin::worst(worst, settings.first_run);
+    line += ", collecting baseline (first sample)";
+  } else {
+    if (rates.xmit_util_pct) line += ", xmit " + percent(*rates.xmit_util_pct);
+    if (rates.rcv_util_pct) line += ", rcv " + percent(*rates.rcv_util_pct);
+    if (rates.xmit_wait_pct) line += ", xmit wait " + percent(*rates.xmit_wait_pct);
+    const RateThresholds& thresholds = *settings.thresholds;
+    for (const CounterSpec& s : counter_specs()) {
+      const auto r = rates.of(s.id);
+      if (!r) continue;
+      const double value = reported_rate(s.id, r->per_second);
+      add_metric(port, worst, thresholds, s.key, value, format_rate(value), r->lower_bound);
+    }
+    if (rates.xmit_util_pct)
+      add_metric(port, worst, thresholds, "xmit_util", *rates.xmit_util_pct,
+                 percent(*rates.xmit_util_pct), false);
+    if (rates.rcv_util_pct)
+      add_metric(port, worst, thresholds, "rcv_util", *rates.rcv_util_pct,
+                 percent(*rates.rcv_util_pct), false);
+    if (rates.xmit_wait_pct)
+      add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct,
+                 percent(*rates.xmit_wait_pct), false);
+    if (rates.saturated)
+      port.children.push_back(Subcheck{State::ok, "saturated counters (rates are lower bounds): " +
+                                                      describe_counters(rates.saturated), {}, {}});
+    if (rates.reset_seen)
+      port.children.push_back(Subcheck{State::ok, "reset by someone else since the last run "
+                                                  "(counted from zero): " +
+                                                      describe_counters(rates.reset_seen), {}, {}});
+  }
+  if (result.cleared)
+    port.children.push_back(Subcheck{State::ok, "cleared by this run (close to their maximum): " +
+                                                    describe_counters(result.cleared), {}, {}});
+  else if (result.record.last_reset)
+    port.children.push_back(
+        Subcheck{State::ok, "last cleared by ibpm at " + format_epoch(*result.record.last_reset) +
+                                ": " + describe_counters(result.record.reset_mask), {}, {}});
+  port.state = worst;
+  port.output = line;
+  return port;
+}
+
+std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
+                                    const std::string& prefix) {
+  std::vector<Perfdata> items;
+  const PortRates& rates = result.rates;
+  if (!result.sample.answered || rates.baseline) return items;
+  auto item = [&](std::string_view metric, double value, std::string uom,
+                  std::optional<double> max, bool rate) {
+    Perfdata p{prefix + std::string(metric), value, std::move(uom), {}, {}, 0.0, max};
+    if (const MetricThreshold* t = thresholds.find(metric)) {
+      auto convert = [rate](const RateRange& r) { return rate ? to_per_second(r) : r.range; };
+      if (t->warning) p.warn = convert(*t->warning);
+      if (t->critical) p.crit = convert(*t->critical);
+    }
+    items.push_back(std::move(p));
+  };
+  for (const CounterSpec& s : counter_specs())
+    if (const auto r = rates.of(s.id)) item(s.key, reported_rate(s.id, r->per_second), "", {}, true);
+  if (rates.xmit_util_pct) item("xmit_util", *rates.xmit_util_pct, "%", 100.0, false);
+  if (rates.rcv_util_pct) item("rcv_util", *rates.rcv_util_pct, "%", 100.0, false);
+  if (rates.xmit_wait_pct) item("xmit_wait_pct", *rates.xmit_wait_pct, "%", 100.0, false);
+  return items;
+}
+
+}  // namespace ibpm::poll

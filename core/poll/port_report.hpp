@@ -1,0 +1,40 @@
+// A polled port as Nagios sees it: its state, one line naming both cable ends, the link and
+// every rate that crossed a threshold, and perfdata for every rate.
+//
+// States: a port that is not active is CRITICAL; a link below the width or speed the topology
+// saw (or the port enables) is WARNING; an unreachable port or an unreadable state file is
+// UNKNOWN; the first run has nothing to compare with ("collecting baseline", OK by default);
+// otherwise the worst threshold crossed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plugin/result.hpp"
+#include "poll/port_poller.hpp"
+#include "thresholds/rate_thresholds.hpp"
+
+namespace ibpm::poll {
+
+struct ReportSettings {
+  const RateThresholds* thresholds = nullptr;
+  plugin::State first_run = plugin::State::ok;  // state while collecting the baseline
+  plugin::State port_down = plugin::State::critical;
+  plugin::State degraded = plugin::State::warning;
+};
+
+// "12/s", "3.5/min", "40/h": the largest unit in which the rate is at least 1.
+std::string format_rate(double per_second);
+
+// "leaf01[3] <-> spine02[1]" (one end when the topology shows no cable).
+std::string cable_name(const PortTarget& target);
+
+// The port's subcheck: state, one-line output, one child per alerting metric.
+plugin::Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings);
+
+// Perfdata of every rate (per second; data in octets per second), utilization and XmitWait %,
+// with warn/crit from the thresholds. `prefix` goes before each label ("p3_" for a node check).
+std::vector<plugin::Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
+                                            const std::string& prefix = "");
+
+}  // namespace ibpm::poll
