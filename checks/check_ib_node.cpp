@@ -21,23 +21,33 @@ int rank(State state) {
   return 0;
 }
 
-std::string summary(const std::string& node, const std::vector<Subcheck>& ports, State worst,
+struct PortLine {
+  std::string cable;  // both ends, for the summary
+  Subcheck check;
+};
+
+// "leaf01: 36 ports, 2 not OK; worst: leaf01[3] <-> spine02[1] rcv_errors 27/s (...)".
+std::string summary(const std::string& node, const std::vector<PortLine>& ports, State worst,
                     std::size_t shown) {
   std::size_t bad = 0;
-  for (const Subcheck& p : ports) bad += effective_state(p) != State::ok;
+  for (const PortLine& p : ports) bad += effective_state(p.check) != State::ok;
   std::string text = node + ": " + std::to_string(ports.size()) + " ports";
   if (bad == 0) return text + ", all OK";
   text += ", " + std::to_string(bad) + " not OK; worst: ";
-  std::vector<const Subcheck*> order;
-  for (const Subcheck& p : ports)
-    if (effective_state(p) == worst) order.push_back(&p);
-  for (std::size_t i = 0; i < order.size() && i < shown; ++i) {
-    if (i) text += "; ";
-    text += order[i]->output;
-    for (const Subcheck& why : order[i]->children)
-      if (why.state && *why.state == worst) text += " - " + why.output;
+  std::size_t named = 0, more = 0;
+  for (const PortLine& p : ports) {
+    if (effective_state(p.check) != worst) continue;
+    if (named == shown) {
+      ++more;
+      continue;
+    }
+    text += (named++ ? "; " : "") + p.cable;
+    std::string why;
+    for (const Subcheck& reason : p.check.children)
+      if (reason.state && *reason.state == worst) why += (why.empty() ? " " : ", ") + reason.output;
+    text += why.empty() ? ": " + p.check.output.substr(p.cable.size() + 2) : why;
   }
-  if (order.size() > shown) text += "; and " + std::to_string(order.size() - shown) + " more";
+  if (more) text += "; and " + std::to_string(more) + " more";
   return text;
 }
 
@@ -47,21 +57,22 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   const auto settings = ibpm::poll::report_settings(options, poll.thresholds);
   Check check;
   State worst = State::ok;
+  std::vector<PortLine> ports;
   for (const ibpm::poll::PortResult& result : poll.results) {
     Subcheck port = ibpm::poll::port_subcheck(result, settings);
     worst = ibpm::plugin::worst(worst, effective_state(port));
     const std::string prefix = "p" + std::to_string(result.target.port) + "_";
     for (auto& p : ibpm::poll::port_perfdata(result, poll.thresholds, prefix))
       check.perfdata.push_back(std::move(p));
-    check.subchecks.push_back(std::move(port));
+    ports.push_back({ibpm::poll::cable_name(result.target), std::move(port)});
   }
-  // Worst ports first in the long output too.
-  std::stable_sort(check.subchecks.begin(), check.subchecks.end(),
-                   [](const Subcheck& a, const Subcheck& b) {
-                     return rank(effective_state(a)) > rank(effective_state(b));
-                   });
+  // Worst ports first, in the long output too.
+  std::stable_sort(ports.begin(), ports.end(), [](const PortLine& a, const PortLine& b) {
+    return rank(effective_state(a.check)) > rank(effective_state(b.check));
+  });
   const ibpm::NodeNameMap* names = poll.names ? &*poll.names : nullptr;
-  check.summary = summary(ibpm::display_name(*poll.node, names), check.subchecks, worst, shown);
+  check.summary = summary(ibpm::display_name(*poll.node, names), ports, worst, shown);
+  for (PortLine& p : ports) check.subchecks.push_back(std::move(p.check));
   if (poll.rediscovered)
     check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
   return check;
