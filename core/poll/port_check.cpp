@@ -4,6 +4,8 @@
 #include <map>
 
 #include "mad/umad_port.hpp"
+#include "poll/topology_slice.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
 #include "topology/atomic_file.hpp"
 
 namespace ibpm::poll {
@@ -12,8 +14,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// An ibnetdiscover dump rather than a libibnetdisc cache file: ibpm reads a dump several times
+// faster than ibnd_load_fabric reads its cache, and every check run reads it.
 std::string state_cache_path(const PortCheckOptions& options) {
-  return (std::filesystem::path(options.fabric.state_dir) / "topology.cache").string();
+  return (std::filesystem::path(options.fabric.state_dir) / "topology.ibnetdiscover").string();
 }
 
 // --cache, else the state directory's cache, else a discovery that fills that cache.
@@ -25,7 +29,7 @@ Topology load_topology(const PortCheckOptions& options, bool force_discovery) {
   if (!force_discovery && std::filesystem::exists(cache)) return load_topology_file(cache);
   Topology topology = discover_topology(discovery);
   std::filesystem::create_directories(options.fabric.state_dir);
-  save_topology(topology, cache);
+  replace_file_with(cache, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
   return topology;
 }
 
@@ -139,9 +143,22 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
 
   // Discovery opens the umad port itself, so ours is open only while polling (under
   // libumad2sim, two ports open at once in one process do not survive the first one closing).
-  poll.topology = load_topology(options, false);
+  const SliceKey slice_key{options.fabric.state_dir, options.node,
+                           options.fabric.cache.empty() ? state_cache_path(options)
+                                                        : options.fabric.cache,
+                           options.fabric.node_name_map};
+  std::optional<Topology> slice = load_slice(slice_key);
+  poll.topology = slice ? std::move(*slice) : load_topology(options, false);
   for (int pass = 0;; ++pass) {
-    poll.node = &resolve_node(poll.topology.fabric, names, options.node);
+    try {
+      poll.node = &resolve_node(poll.topology.fabric, names, options.node);
+    } catch (const TargetError&) {
+      if (!slice) throw;
+      slice.reset();  // an odd slice: the whole topology decides
+      poll.topology = load_topology(options, false);
+      poll.node = &resolve_node(poll.topology.fabric, names, options.node);
+    }
+    if (!slice) save_slice(slice_key, poll.topology.fabric, *poll.node);
     const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
     {
       mad::UmadPort umad(options.fabric.ca, options.fabric.port);
@@ -151,6 +168,7 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
     if (pass > 0 || !any_stale(poll.results)) break;
     // The LID answers as another node, or not at all: learn the fabric again and retry once.
     poll.topology = load_topology(options, true);
+    slice.reset();
     poll.rediscovered = true;
     if (!options.fabric.cache.empty()) poll.topology.origin += " (--cache was stale)";
   }

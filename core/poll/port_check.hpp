@@ -2,7 +2,7 @@
 // (re-discovering it when the topology turns out stale), polling its ports with state, and
 // turning the results into subchecks.
 //
-// The topology comes from --cache when given; otherwise from STATE_DIR/topology.cache, which is
+// The topology comes from --cache when given; otherwise from STATE_DIR/topology.ibnetdiscover, which is
 // written by a live discovery the first time and rewritten whenever a LID answers with another
 // GUID than the topology says, or stops answering.
 #pragma once

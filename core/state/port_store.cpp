@@ -29,14 +29,14 @@ bool file_exists(const std::string& path) {
 
 // Why a file is not one of ours, or empty. Same data sources in the same order (updates through
 // rrdcached cannot name them) and the same step; the heartbeat and archives may differ.
-std::string foreign_reason(const RrdHeader& header, const RrdLayout& layout) {
-  if (header.step != static_cast<unsigned long>(layout.step.count()))
-    return "step " + std::to_string(header.step) + " s, not " +
-           std::to_string(layout.step.count()) + " s";
+// Ours when it has our data sources in our order. Types are compared when the header says them
+// (read through rrdcached); the step is not: files made with another --rrd-step are ours too.
+std::string foreign_reason(const RrdHeader& header) {
   for (std::size_t i = 0; i < kSourceCount; ++i) {
     auto found = header.sources.find(source_name(i));
     if (found == header.sources.end()) return "no data source " + std::string(source_name(i));
-    if (found->second.index != i || found->second.type != source_type(i))
+    const bool type_differs = !found->second.type.empty() && found->second.type != source_type(i);
+    if (found->second.index != i || type_differs)
       return "data source " + std::string(source_name(i)) + " is " + found->second.type + " #" +
              std::to_string(found->second.index) + ", not " + std::string(source_type(i)) + " #" +
              std::to_string(i);
@@ -74,7 +74,7 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   const std::string file = path(node, port);
   if (!file_exists(file)) return std::nullopt;
   const RrdHeader header = backend_.info(file);
-  if (std::string reason = foreign_reason(header, options_.layout); !reason.empty())
+  if (std::string reason = foreign_reason(header); !reason.empty())
     throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
 
   std::array<std::string, kSourceCount> last;
