@@ -41,7 +41,7 @@ struct MadQuery {
 enum class ReplyStatus {
   answered,   // a response arrived; see mad_status
   timed_out,  // every try timed out, or the deadline came first
-  failed,     // could not be sent at all
+  failed,     // could not be encoded, or the port refused every try
 };
 
 struct MadReply {
@@ -74,6 +74,7 @@ class MadEngine {
   // Runs every query to an answer or to the end of its schedule; replies in query order.
   std::vector<MadReply> run(const std::vector<MadQuery>& queries, const EngineOptions& options);
 
+  // Totals over every run() of this engine.
   const EngineStats& stats() const { return stats_; }
 
  private:
@@ -82,7 +83,8 @@ class MadEngine {
   std::uint32_t next_tid_ = 0;
 };
 
-// "MAD status 0x000c" style text for a failed reply, "timed out", "send failed".
+// Why a reply is not ok(): "MAD status 0x000c", "no answer after 4 tries", "MAD could not be
+// sent".
 std::string describe_failure(const MadReply& reply);
 
 }  // namespace ibpm::mad

@@ -1,0 +1,153 @@
+// mad_probe: the MAD queries named on the command line, in one MadEngine run, one line per reply.
+// test_mad_live runs it as a client of ibsim (the MAD engine needs libumad2sim preloaded).
+//
+//   mad_probe [--window N] [--timeout MS] [--retries N] [--deadline MS] [--caps MASK]
+//             [--ready-file PATH --go-file PATH --done-file PATH] QUERY...
+//   QUERY   pc:LID:PORT          PortCounters (decoded with capability mask MASK, default 0x1200)
+//           pcx:LID:PORT         PortCountersExtended
+//           cpi:LID              PMA ClassPortInfo
+//           reset:LID:PORT:MASK  PortCounters Set clearing the counters in MASK (a CounterMask)
+//
+// With --ready-file and --go-file it creates the first once attached to the simulator and waits
+// for the second before the run (so a test can freeze ibsim in between); --done-file is created
+// when the run is over (libumad2sim needs ibsim again to detach at exit).
+//
+// Output, in query order, then one stats line (the deadline counts from just before the run):
+//   reply 0 pc:2:5 answered mad_status=0x0000 tries=1 port_select=5 SymbolErrorCounter=0 ...
+//   reply 1 cpi:4 answered mad_status=0x0000 tries=1 capmask=4608
+//   reply 2 pc:49136:1 timed_out mad_status=0x0000 tries=2
+//   stats queries=3 sent=4 retries=1 ignored=0 elapsed_ms=412
+#include <CLI/CLI.hpp>
+#include <infiniband/mad.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "mad/mad_engine.hpp"
+#include "mad/pma.hpp"
+
+using namespace ibpm;
+using namespace ibpm::mad;
+
+namespace {
+
+struct Parsed {
+  std::string kind;
+  MadQuery query;
+};
+
+Parsed parse_query(const std::string& text) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ':');) parts.push_back(part);
+  auto number = [&](std::size_t i) {
+    if (i >= parts.size()) throw std::invalid_argument("query '" + text + "' is too short");
+    return static_cast<unsigned>(std::stoul(parts[i], nullptr, 0));
+  };
+  const std::string& kind = parts.empty() ? text : parts[0];
+  if (kind == "pc") return {kind, port_counters_query(number(1), number(2))};
+  if (kind == "pcx") return {kind, port_counters_extended_query(number(1), number(2))};
+  if (kind == "cpi") return {kind, class_port_info_query(number(1))};
+  if (kind == "reset") return {kind, reset_port_counters_query(number(1), number(2), number(3))};
+  throw std::invalid_argument("unknown query '" + text + "'");
+}
+
+std::string status_name(ReplyStatus status) {
+  switch (status) {
+    case ReplyStatus::answered: return "answered";
+    case ReplyStatus::timed_out: return "timed_out";
+    case ReplyStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+void print_values(const std::string& kind, const MadData& data, const PmaCapabilities& caps) {
+  auto* raw = const_cast<std::uint8_t*>(data.data());
+  if (kind == "cpi") {
+    std::printf(" capmask=%u", decode_class_port_info(data).mask);
+    return;
+  }
+  CounterValues values;
+  if (kind == "pcx") {
+    std::printf(" port_select=%u", mad_get_field(raw, 0, IB_PC_EXT_PORT_SELECT_F));
+    decode_port_counters_extended(data, values);
+  } else {
+    std::printf(" port_select=%u", mad_get_field(raw, 0, IB_PC_PORT_SELECT_F));
+    decode_port_counters(data, caps, values);
+  }
+  for (const CounterSpec& s : counter_specs())
+    if (const auto& v = values[static_cast<std::size_t>(s.id)])
+      std::printf(" %.*s=%llu", static_cast<int>(s.name.size()), s.name.data(),
+                  static_cast<unsigned long long>(*v));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Runs PMA queries through the MAD engine and prints the replies"};
+  std::size_t window = 64;
+  int timeout_ms = 1000, retries = 3, deadline_ms = 0;
+  std::string caps_text = "0x1200";
+  std::string ready_file, go_file, done_file;
+  std::vector<std::string> texts;
+  app.add_option("--window", window, "Queries in flight");
+  app.add_option("--timeout", timeout_ms, "Per-try timeout in ms");
+  app.add_option("--retries", retries, "Retries after the first try");
+  app.add_option("--deadline", deadline_ms, "Deadline in ms from the start (0: none)");
+  app.add_option("--caps", caps_text, "PMA capability mask used to decode PortCounters");
+  app.add_option("--ready-file", ready_file, "Created once the HCA port is open");
+  app.add_option("--go-file", go_file, "Waited for (up to 60 s) before the run");
+  app.add_option("--done-file", done_file, "Created when the run is over");
+  app.add_option("queries", texts, "pc:LID:PORT pcx:LID:PORT cpi:LID reset:LID:PORT:MASK")
+      ->required();
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    std::vector<Parsed> parsed;
+    for (const std::string& text : texts) parsed.push_back(parse_query(text));
+    std::vector<MadQuery> queries;
+    for (const Parsed& p : parsed) queries.push_back(p.query);
+    const PmaCapabilities caps{static_cast<std::uint16_t>(std::stoul(caps_text, nullptr, 0))};
+
+    UmadPort umad("", 0);
+    MadEngine engine(umad);
+    if (!ready_file.empty()) std::ofstream(ready_file) << "ready\n";
+    if (!go_file.empty()) {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (!std::filesystem::exists(go_file)) {
+        if (std::chrono::steady_clock::now() > give_up) throw std::runtime_error("no " + go_file);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    }
+    EngineOptions options;
+    options.window = window;
+    options.backoff.timeout = Milliseconds{timeout_ms};
+    options.backoff.retries = retries;
+    const auto start = std::chrono::steady_clock::now();
+    if (deadline_ms > 0) options.deadline = start + Milliseconds{deadline_ms};
+    const std::vector<MadReply> replies = engine.run(queries, options);
+    const auto elapsed = std::chrono::duration_cast<Milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    if (!done_file.empty()) std::ofstream(done_file) << "done\n";
+
+    for (std::size_t i = 0; i < replies.size(); ++i) {
+      const MadReply& r = replies[i];
+      std::printf("reply %zu %s %s mad_status=0x%04x tries=%d", i, texts[i].c_str(),
+                  status_name(r.status).c_str(), r.mad_status, r.tries);
+      if (r.ok()) print_values(parsed[i].kind, r.data, caps);
+      std::printf("\n");
+    }
+    const EngineStats& stats = engine.stats();
+    std::printf("stats queries=%zu sent=%zu retries=%zu ignored=%zu elapsed_ms=%lld\n",
+                replies.size(), stats.sent, stats.retries, stats.ignored,
+                static_cast<long long>(elapsed.count()));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mad_probe: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,339 @@
+// The PMA and SMP codecs without a fabric: requests are checked against the IBA layout (through
+// libibmad's field getters and, where it matters, the raw bytes), replies are encoded with
+// libibmad's setters and decoded back.
+#include <catch2/catch.hpp>
+#include <infiniband/mad.h>
+
+#include "mad/pma.hpp"
+#include "mad/smp.hpp"
+
+using namespace ibpm;
+using namespace ibpm::mad;
+
+namespace {
+
+std::uint32_t get(const MadQuery& query, MAD_FIELDS field) {
+  return mad_get_field(const_cast<std::uint8_t*>(query.data.data()), 0, field);
+}
+
+void set(MadData& data, MAD_FIELDS field, std::uint32_t value) {
+  mad_set_field(data.data(), 0, field, value);
+}
+
+void set64(MadData& data, MAD_FIELDS field, std::uint64_t value) {
+  mad_set_field64(data.data(), 0, field, value);
+}
+
+// Each counter's PortCounters field, written here independently of pma.cpp's table.
+MAD_FIELDS field_of(Counter counter) {
+  switch (counter) {
+    case Counter::symbol_errors: return IB_PC_ERR_SYM_F;
+    case Counter::link_error_recovery: return IB_PC_LINK_RECOVERS_F;
+    case Counter::link_downed: return IB_PC_LINK_DOWNED_F;
+    case Counter::rcv_errors: return IB_PC_ERR_RCV_F;
+    case Counter::rcv_remote_physical_errors: return IB_PC_ERR_PHYSRCV_F;
+    case Counter::rcv_switch_relay_errors: return IB_PC_ERR_SWITCH_REL_F;
+    case Counter::xmit_discards: return IB_PC_XMT_DISCARDS_F;
+    case Counter::xmit_constraint_errors: return IB_PC_ERR_XMTCONSTR_F;
+    case Counter::rcv_constraint_errors: return IB_PC_ERR_RCVCONSTR_F;
+    case Counter::local_link_integrity_errors: return IB_PC_ERR_LOCALINTEG_F;
+    case Counter::excessive_buffer_overrun_errors: return IB_PC_ERR_EXCESS_OVR_F;
+    case Counter::vl15_dropped: return IB_PC_VL15_DROPPED_F;
+    case Counter::xmit_wait: return IB_PC_XMT_WAIT_F;
+    case Counter::xmit_data: return IB_PC_XMT_BYTES_F;
+    case Counter::rcv_data: return IB_PC_RCV_BYTES_F;
+    case Counter::xmit_pkts: return IB_PC_XMT_PKTS_F;
+    case Counter::rcv_pkts: return IB_PC_RCV_PKTS_F;
+  }
+  throw std::logic_error("unknown counter");
+}
+
+// IBA PortCounters: CounterSelect bit of each counter, -1 for PortXmitWait (CounterSelect2 bit 0).
+int select_bit(Counter counter) {
+  switch (counter) {
+    case Counter::symbol_errors: return 0;
+    case Counter::link_error_recovery: return 1;
+    case Counter::link_downed: return 2;
+    case Counter::rcv_errors: return 3;
+    case Counter::rcv_remote_physical_errors: return 4;
+    case Counter::rcv_switch_relay_errors: return 5;
+    case Counter::xmit_discards: return 6;
+    case Counter::xmit_constraint_errors: return 7;
+    case Counter::rcv_constraint_errors: return 8;
+    case Counter::local_link_integrity_errors: return 9;
+    case Counter::excessive_buffer_overrun_errors: return 10;
+    case Counter::vl15_dropped: return 11;
+    case Counter::xmit_data: return 12;
+    case Counter::rcv_data: return 13;
+    case Counter::xmit_pkts: return 14;
+    case Counter::rcv_pkts: return 15;
+    case Counter::xmit_wait: return -1;
+  }
+  throw std::logic_error("unknown counter");
+}
+
+constexpr PmaCapabilities kAll{kPmaExtendedWidth | kPmaXmitWait};
+
+}  // namespace
+
+TEST_CASE("port_counters_query puts PortSelect where IB_PC_PORT_SELECT_F reads it") {
+  for (unsigned port : {1u, 17u, 36u, 255u}) {
+    INFO("port " << port);
+    MadQuery query = port_counters_query(0x1234, port);
+    CHECK(query.lid == 0x1234);
+    CHECK(query.mgmt_class == MgmtClass::performance);
+    CHECK(query.method == MadMethod::get);
+    CHECK(query.attribute == 0x12);
+    CHECK(query.modifier == 0);
+    CHECK(get(query, IB_PC_PORT_SELECT_F) == port);
+    CHECK(query.data[1] == port);  // IBA: PortSelect is byte 1 of the attribute
+    CHECK(get(query, IB_PC_COUNTER_SELECT_F) == 0);
+  }
+}
+
+TEST_CASE("port_counters_extended_query and class_port_info_query address the right attribute") {
+  MadQuery ext = port_counters_extended_query(7, 23);
+  CHECK(ext.lid == 7);
+  CHECK(ext.mgmt_class == MgmtClass::performance);
+  CHECK(ext.method == MadMethod::get);
+  CHECK(ext.attribute == 0x1D);
+  CHECK(get(ext, IB_PC_EXT_PORT_SELECT_F) == 23);
+  CHECK(ext.data[1] == 23);
+  CHECK(get(ext, IB_PC_EXT_COUNTER_SELECT_F) == 0);
+
+  MadQuery cpi = class_port_info_query(9);
+  CHECK(cpi.lid == 9);
+  CHECK(cpi.mgmt_class == MgmtClass::performance);
+  CHECK(cpi.method == MadMethod::get);
+  CHECK(cpi.attribute == 0x01);
+  CHECK(cpi.data == MadData{});
+}
+
+TEST_CASE("reset_port_counters_query sets exactly the CounterSelect bit of each counter") {
+  for (const CounterSpec& s : counter_specs()) {
+    INFO(s.name);
+    const int bit = select_bit(s.id);
+    const unsigned want_select = bit >= 0 ? 1u << bit : 0u;
+    const unsigned want_select2 = bit < 0 ? 1u : 0u;
+    MadQuery query = reset_port_counters_query(0x42, 5, counter_bit(s.id));
+    CHECK(query.lid == 0x42);
+    CHECK(query.mgmt_class == MgmtClass::performance);
+    CHECK(query.method == MadMethod::set);
+    CHECK(query.attribute == 0x12);
+    CHECK(get(query, IB_PC_PORT_SELECT_F) == 5);
+    CHECK(get(query, IB_PC_COUNTER_SELECT_F) == want_select);
+    CHECK(get(query, IB_PC_COUNTER_SELECT2_F) == want_select2);
+    // IBA bytes: CounterSelect 2..3 (big-endian), CounterSelect2 18.
+    CHECK(query.data[2] == (want_select >> 8));
+    CHECK(query.data[3] == (want_select & 0xff));
+    CHECK(query.data[18] == want_select2);
+    // A Set writes the counter fields it selects: they must all be zero.
+    for (std::size_t i = 4; i < 44; ++i)
+      if (i != 18) CHECK(query.data[i] == 0);
+    CHECK(counter_select(counter_bit(s.id)) == want_select);
+    CHECK(counter_select2(counter_bit(s.id)) == want_select2);
+  }
+}
+
+TEST_CASE("reset_port_counters_query with every counter or none") {
+  CounterMask all = 0;
+  for (const CounterSpec& s : counter_specs()) all |= counter_bit(s.id);
+  MadQuery every = reset_port_counters_query(1, 2, all);
+  CHECK(get(every, IB_PC_COUNTER_SELECT_F) == 0xffff);
+  CHECK(get(every, IB_PC_COUNTER_SELECT2_F) == 1);
+
+  MadQuery none = reset_port_counters_query(1, 2, 0);
+  CHECK(none.method == MadMethod::set);
+  CHECK(get(none, IB_PC_COUNTER_SELECT_F) == 0);
+  CHECK(get(none, IB_PC_COUNTER_SELECT2_F) == 0);
+
+  MadQuery data_only = reset_port_counters_query(1, 2, kDataCounterMask);
+  CHECK(get(data_only, IB_PC_COUNTER_SELECT_F) == 0xf000);
+  CHECK(get(data_only, IB_PC_COUNTER_SELECT2_F) == 0);
+}
+
+TEST_CASE("reset_port_counters_extended_query selects the 64-bit data counters") {
+  const std::pair<Counter, unsigned> bits[] = {{Counter::xmit_data, 0},
+                                               {Counter::rcv_data, 1},
+                                               {Counter::xmit_pkts, 2},
+                                               {Counter::rcv_pkts, 3}};
+  for (auto [counter, bit] : bits) {
+    INFO(spec(counter).name);
+    MadQuery query = reset_port_counters_extended_query(3, 4, counter_bit(counter));
+    CHECK(query.method == MadMethod::set);
+    CHECK(query.attribute == 0x1D);
+    CHECK(get(query, IB_PC_EXT_PORT_SELECT_F) == 4);
+    CHECK(get(query, IB_PC_EXT_COUNTER_SELECT_F) == (1u << bit));
+  }
+  // Error counters have no 64-bit form: nothing selected.
+  MadQuery errors = reset_port_counters_extended_query(3, 4, counter_bit(Counter::symbol_errors));
+  CHECK(get(errors, IB_PC_EXT_COUNTER_SELECT_F) == 0);
+}
+
+TEST_CASE("decode_port_counters reads every field with distinct values") {
+  // Nonzero, distinct per field, fitting the field's width (the two 4-bit fields share a byte).
+  auto pattern = [](const CounterSpec& s) -> std::uint64_t {
+    const auto i = static_cast<std::uint64_t>(s.id);
+    switch (s.bits) {
+      case 4: return i % 15 + 1;
+      case 8: return 0x10 + i;
+      case 16: return 0x1000 + i * 0x111;
+      default: return 0x10000000 + i * 0x01010101;
+    }
+  };
+  MadData data{};
+  for (const CounterSpec& s : counter_specs())
+    set(data, field_of(s.id), static_cast<std::uint32_t>(pattern(s)));
+  CounterValues values;
+  decode_port_counters(data, kAll, values);
+  for (const CounterSpec& s : counter_specs()) {
+    INFO(s.name);
+    REQUIRE(values[static_cast<std::size_t>(s.id)].has_value());
+    CHECK(*values[static_cast<std::size_t>(s.id)] == pattern(s));
+  }
+}
+
+TEST_CASE("decode_port_counters reads each field at its maximum alone") {
+  for (const CounterSpec& s : counter_specs()) {
+    INFO(s.name << " (" << s.bits << " bits)");
+    MadData data{};
+    set(data, field_of(s.id), static_cast<std::uint32_t>(counter_max(s.bits)));
+    CounterValues values;
+    decode_port_counters(data, kAll, values);
+    for (const CounterSpec& other : counter_specs()) {
+      INFO("reading " << other.name);
+      REQUIRE(values[static_cast<std::size_t>(other.id)].has_value());
+      CHECK(*values[static_cast<std::size_t>(other.id)] ==
+            (other.id == s.id ? counter_max(s.bits) : 0));
+    }
+  }
+}
+
+TEST_CASE("decode_port_counters follows the IBA byte layout") {
+  MadData data{};
+  data[4] = 0x12, data[5] = 0x34;                                   // SymbolErrorCounter
+  data[6] = 0x56;                                                   // LinkErrorRecoveryCounter
+  data[19] = 0xa5;                                                  // LocalLinkIntegrity | ExcessiveBufferOverrun
+  data[22] = 0xbe, data[23] = 0xef;                                 // VL15Dropped
+  data[24] = 0xfe, data[25] = 0xdc, data[26] = 0xba, data[27] = 0x98;  // PortXmitData
+  data[40] = 0x01, data[41] = 0x02, data[42] = 0x03, data[43] = 0x04;  // PortXmitWait
+  CounterValues values;
+  decode_port_counters(data, kAll, values);
+  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 0x1234u);
+  CHECK(values[static_cast<std::size_t>(Counter::link_error_recovery)] == 0x56u);
+  CHECK(values[static_cast<std::size_t>(Counter::local_link_integrity_errors)] == 0xau);
+  CHECK(values[static_cast<std::size_t>(Counter::excessive_buffer_overrun_errors)] == 0x5u);
+  CHECK(values[static_cast<std::size_t>(Counter::vl15_dropped)] == 0xbeefu);
+  CHECK(values[static_cast<std::size_t>(Counter::xmit_data)] == 0xfedcba98u);
+  CHECK(values[static_cast<std::size_t>(Counter::xmit_wait)] == 0x01020304u);
+  CHECK(values[static_cast<std::size_t>(Counter::rcv_errors)] == 0u);
+}
+
+TEST_CASE("decode_port_counters leaves PortXmitWait empty without capability bit 12") {
+  MadData data{};
+  set(data, IB_PC_XMT_WAIT_F, 1234);
+  set(data, IB_PC_ERR_SYM_F, 9);
+  CounterValues values;
+  values[static_cast<std::size_t>(Counter::xmit_wait)] = 77;  // a stale reading must go
+  decode_port_counters(data, PmaCapabilities{kPmaExtendedWidth}, values);
+  CHECK_FALSE(values[static_cast<std::size_t>(Counter::xmit_wait)].has_value());
+  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 9u);
+
+  decode_port_counters(data, PmaCapabilities{kPmaXmitWait}, values);
+  CHECK(values[static_cast<std::size_t>(Counter::xmit_wait)] == 1234u);
+}
+
+TEST_CASE("decode_port_counters_extended replaces the data counters with 64-bit values") {
+  constexpr std::uint64_t kMax = ~std::uint64_t{0};
+  MadData data{};
+  set64(data, IB_PC_EXT_XMT_BYTES_F, kMax);
+  set64(data, IB_PC_EXT_RCV_BYTES_F, (std::uint64_t{1} << 40) + 5);
+  set64(data, IB_PC_EXT_XMT_PKTS_F, 0x0123456789abcdefULL);
+  set64(data, IB_PC_EXT_RCV_PKTS_F, std::uint64_t{1} << 32);
+  CounterValues values;
+  values[static_cast<std::size_t>(Counter::symbol_errors)] = 3;  // not in the extended attribute
+  values[static_cast<std::size_t>(Counter::xmit_data)] = 11;    // the 32-bit reading, replaced
+  decode_port_counters_extended(data, values);
+  CHECK(values[static_cast<std::size_t>(Counter::xmit_data)] == kMax);
+  CHECK(values[static_cast<std::size_t>(Counter::rcv_data)] == (std::uint64_t{1} << 40) + 5);
+  CHECK(values[static_cast<std::size_t>(Counter::xmit_pkts)] == 0x0123456789abcdefULL);
+  CHECK(values[static_cast<std::size_t>(Counter::rcv_pkts)] == std::uint64_t{1} << 32);
+  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 3u);
+  CHECK_FALSE(values[static_cast<std::size_t>(Counter::xmit_wait)].has_value());
+  // IBA: PortXmitData is bytes 8..15, big-endian.
+  CHECK(data[8] == 0xff);
+  MadData raw{};
+  raw[15] = 0x2a;
+  CounterValues from_raw;
+  decode_port_counters_extended(raw, from_raw);
+  CHECK(from_raw[static_cast<std::size_t>(Counter::xmit_data)] == 42u);
+}
+
+TEST_CASE("decode_class_port_info reads the capability bits") {
+  MadData data{};
+  set(data, IB_CPI_CAPMASK_F, 0x1200);  // what ibsim's CAs answer
+  PmaCapabilities ca = decode_class_port_info(data);
+  CHECK(ca.mask == 0x1200);
+  CHECK(ca.extended());
+  CHECK(ca.xmit_wait());
+  CHECK(data[2] == 0x12);  // IBA: CapabilityMask is bytes 2..3
+  CHECK(data[3] == 0x00);
+
+  set(data, IB_CPI_CAPMASK_F, 0x0400);  // extended without the IETF counters
+  CHECK(decode_class_port_info(data).extended());
+  CHECK_FALSE(decode_class_port_info(data).xmit_wait());
+
+  set(data, IB_CPI_CAPMASK_F, 0x0100);  // AllPortSelect only: a PMA from before IBA 1.2
+  CHECK_FALSE(decode_class_port_info(data).extended());
+  CHECK_FALSE(decode_class_port_info(data).xmit_wait());
+
+  set(data, IB_CPI_CAPMASK_F, 0xffff);
+  CHECK(decode_class_port_info(data).mask == 0xffff);
+  CHECK(decode_class_port_info(MadData{}).mask == 0);
+}
+
+TEST_CASE("decode_node_info reads GUIDs type ports and local port") {
+  MadData data{};
+  set64(data, IB_NODE_GUID_F, 0x0002c90300a1b2c3ULL);
+  set64(data, IB_NODE_PORT_GUID_F, 0x0002c90300a1b2c4ULL);
+  set(data, IB_NODE_TYPE_F, 2);
+  set(data, IB_NODE_NPORTS_F, 36);
+  set(data, IB_NODE_LOCAL_PORT_F, 17);
+  NodeInfo info = decode_node_info(data);
+  CHECK(info.node_guid == 0x0002c90300a1b2c3ULL);
+  CHECK(info.port_guid == 0x0002c90300a1b2c4ULL);
+  CHECK(info.type == NodeType::sw);
+  CHECK(info.ports == 36);
+  CHECK(info.local_port == 17);
+
+  set(data, IB_NODE_TYPE_F, 1);
+  CHECK(decode_node_info(data).type == NodeType::ca);
+  set(data, IB_NODE_TYPE_F, 3);
+  CHECK(decode_node_info(data).type == NodeType::router);
+  set(data, IB_NODE_TYPE_F, 4);
+  CHECK(decode_node_info(data).type == NodeType::unknown);
+
+  MadQuery query = node_info_query(0x33);
+  CHECK(query.lid == 0x33);
+  CHECK(query.mgmt_class == MgmtClass::subnet);
+  CHECK(query.attribute == 0x11);
+}
+
+TEST_CASE("describe_failure names what went wrong") {
+  MadReply reply;
+  reply.status = ReplyStatus::timed_out;
+  reply.tries = 1;
+  CHECK(describe_failure(reply) == "no answer after 1 try");
+  reply.tries = 3;
+  CHECK(describe_failure(reply) == "no answer after 3 tries");
+  reply.status = ReplyStatus::failed;
+  CHECK(describe_failure(reply) == "MAD could not be sent");
+  reply.status = ReplyStatus::answered;
+  reply.mad_status = 0x000c;
+  CHECK(describe_failure(reply) == "MAD status 0x000c");
+  CHECK_FALSE(reply.ok());
+  reply.mad_status = 0x001c;
+  CHECK(describe_failure(reply) == "MAD status 0x001c");
+  reply.mad_status = 0;
+  CHECK(reply.ok());
+}
