@@ -75,6 +75,8 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   for (PortLine& p : ports) check.subchecks.push_back(std::move(p.check));
   if (poll.rediscovered)
     check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
+  if (common.verbosity > 0)
+    check.subchecks.push_back({State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   return check;
 }
 

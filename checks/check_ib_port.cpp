@@ -17,6 +17,8 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
   check.subchecks = std::move(port.children);
   if (poll.rediscovered)
     check.subchecks.push_back({ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
+  if (common.verbosity > 0)
+    check.subchecks.push_back({ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds);
   return check;
 }

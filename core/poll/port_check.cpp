@@ -43,6 +43,14 @@ std::vector<PortTarget> targets_of(const PortCheckOptions& options, const NodePo
   return targets;
 }
 
+const Node* find_node(const Fabric& fabric, const NodeNameMap* names, const std::string& text) {
+  try {
+    return &resolve_node(fabric, names, text);
+  } catch (const TargetError&) {
+    return nullptr;
+  }
+}
+
 bool any_stale(const std::vector<PortResult>& results) {
   for (const PortResult& r : results)
     if (r.sample.stale_topology(r.target)) return true;
@@ -93,7 +101,8 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
       ->group(mad);
   app.add_option("--mad-timeout", options.mad_timeout_ms,
                  "Milliseconds the first try of a query waits; retries wait longer (randomized "
-                 "exponential backoff), all within -t")
+                 "exponential backoff); all tries of a query within --mad-timeout x "
+                 "--mad-retries, and within -t")
       ->check(CLI::Range(1, 60000))
       ->capture_default_str()
       ->group(mad);
@@ -108,6 +117,11 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
       ->type_name("NS")
       ->group(mad);
   add_rate_threshold_options(app, options.thresholds);
+}
+
+std::string describe(const mad::EngineStats& stats) {
+  return "MADs: " + std::to_string(stats.sent) + " sent, " + std::to_string(stats.retries) +
+         " retries, " + std::to_string(stats.ignored) + " ignored replies";
 }
 
 ReportSettings report_settings(const PortCheckOptions& options, const RateThresholds& thresholds) {
@@ -153,9 +167,16 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
     try {
       poll.node = &resolve_node(poll.topology.fabric, names, options.node);
     } catch (const TargetError&) {
-      if (!slice) throw;
-      slice.reset();  // an odd slice: the whole topology decides
-      poll.topology = load_topology(options, false);
+      if (slice) {
+        slice.reset();  // an odd slice: the whole topology decides
+        poll.topology = load_topology(options, false);
+      }
+      if (!find_node(poll.topology.fabric, names, options.node) && options.fabric.cache.empty() &&
+          !poll.rediscovered) {
+        // The saved topology may be older than the node: learn the fabric again, once.
+        poll.topology = load_topology(options, true);
+        poll.rediscovered = true;
+      }
       poll.node = &resolve_node(poll.topology.fabric, names, options.node);
     }
     if (!slice) save_slice(slice_key, poll.topology.fabric, *poll.node);
@@ -164,10 +185,22 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
       mad::UmadPort umad(options.fabric.ca, options.fabric.port);
       mad::MadEngine engine(umad);
       poll.results = poll_ports(engine, store, targets, settings);
+      poll.mad_stats.sent += engine.stats().sent;
+      poll.mad_stats.retries += engine.stats().retries;
+      poll.mad_stats.ignored += engine.stats().ignored;
     }
     if (pass > 0 || !any_stale(poll.results)) break;
     // The LID answers as another node, or not at all: learn the fabric again and retry once.
-    poll.topology = load_topology(options, true);
+    {
+      Topology fresh = discover_topology(DiscoveryOptions{options.fabric.ca, options.fabric.port, 0, 0});
+      // A node that only went silent is missing from the new discovery as well: keep this pass's
+      // results (unreachable) and the saved topology, which a partial discovery must not replace.
+      if (!find_node(fresh.fabric, names, options.node)) break;
+      std::filesystem::create_directories(options.fabric.state_dir);
+      replace_file_with(state_cache_path(options),
+                        [&](std::ostream& out) { write_ibnetdiscover(out, fresh.fabric); });
+      poll.topology = std::move(fresh);
+    }
     slice.reset();
     poll.rediscovered = true;
     if (!options.fabric.cache.empty()) poll.topology.origin += " (--cache was stale)";

@@ -47,7 +47,11 @@ struct NodePoll {
   std::vector<PortResult> results;
   RateThresholds thresholds;
   bool rediscovered = false;      // the topology was stale and was discovered again
+  mad::EngineStats mad_stats;     // over the whole run
 };
+
+// "MADs: 5 sent, 2 retries, 0 ignored replies", for -v.
+std::string describe(const mad::EngineStats& stats);
 
 // Polls the node's port (single_port) or all its cabled ports. Throws with a one-line reason
 // when the node cannot be found or nothing can be polled (the plugin turns it into UNKNOWN).

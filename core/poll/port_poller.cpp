@@ -1,6 +1,7 @@
 #include "poll/port_poller.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "poll/counter_reset.hpp"
@@ -11,9 +12,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Sample times as the RRD keeps them (milliseconds): rates are computed with the times as stored.
+double stored_time(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
+
 state::PortRecord record_of(const PortSample& sample, const std::optional<state::PortRecord>& previous) {
   state::PortRecord record;
-  record.time = sample.time;
+  record.time = stored_time(sample.time);
+  // Strictly after the previous sample as stored (RRD refuses anything else), even when two
+  // runs sample within the same millisecond.
+  if (previous && record.time <= previous->time) record.time = stored_time(previous->time + 0.001);
   record.extended = sample.extended;
   record.pma_cap_mask = sample.caps.mask;
   for (const CounterSpec& s : counter_specs()) {
@@ -57,7 +64,8 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     }
     state::PortRecord cleared = r.record;
     // Strictly after the sample: RRD refuses an update that is not later than the last.
-    cleared.time = std::max(to_epoch_seconds(replies[q].received), r.record.time + 0.001);
+    cleared.time = std::max(stored_time(to_epoch_seconds(replies[q].received)),
+                            stored_time(r.record.time + 0.001));
     for (const CounterSpec& s : counter_specs())
       if (r.cleared & counter_bit(s.id)) cleared.raw[static_cast<std::size_t>(s.id)] = 0;
     cleared.saturated &= ~r.cleared;

@@ -76,6 +76,7 @@ void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
 }  // namespace
 
 std::string format_rate(double per_second) {
+  if (per_second == 0) return "0/s";
   struct Unit {
     double factor;
     const char* suffix;
@@ -89,7 +90,7 @@ std::string format_rate(double per_second) {
       return text;
     }
   }
-  return "0/s";
+  return "0/s";  // not reached: the last unit always formats
 }
 
 std::string cable_name(const PortTarget& target) {

@@ -16,7 +16,8 @@ std::optional<unsigned> parse_lid(std::string_view text) {
 const Node* node_with_lid(const Fabric& fabric, unsigned lid) {
   for (const Node& node : fabric.nodes())
     for (const Port& port : node.ports)
-      if (port.present && port.lid && *port.lid == lid) return &node;
+      if (port.present && port.lid && lid >= *port.lid && lid - *port.lid < (1u << port.lmc))
+        return &node;
   return nullptr;
 }
 
