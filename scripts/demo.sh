@@ -28,7 +28,8 @@ scripts/install-deps.sh
 
 step "Building (build/)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc)" --target ibpm-sim ibpm-topology check_ib_topology >/dev/null
+cmake --build build -j "$(nproc)" --target ibpm-sim ibpm-topology check_ib_topology \
+  check_ib_port check_ib_node >/dev/null
 bin=$root/build/bin
 
 sim=$out/sim
@@ -54,6 +55,18 @@ on_fabric "$bin/ibpm-topology" --write-cache "$out/fabric.cache" --write-dump "$
 step "check_ib_topology: saving the baseline, then checking against it"
 as_nagios "$bin/check_ib_topology" --write-baseline "$out/baseline.cache"
 as_nagios "$bin/check_ib_topology" --baseline "$out/baseline.cache"
+
+step "check_ib_node on leaf02: the first run collects a baseline in RRD files"
+state=$out/state
+rm -rf "$state"
+as_nagios "$bin/check_ib_node" -n leaf02 --state-dir "$state"
+
+step "Symbol errors and 16 GB received on leaf02 port 2, then the node and the port again"
+"$bin/ibpm-sim" cmd --dir "$sim" 'PerformanceSet "leaf02"[2] PortCounters.SymbolErrorCounter=40' \
+  'PerformanceSet "leaf02"[2] PortCountersExtended.PortRcvData=4000000000' >/dev/null
+sleep 1
+as_nagios "$bin/check_ib_node" -n leaf02 --state-dir "$state"
+as_nagios "$bin/check_ib_port" -n leaf02 -p 2 --state-dir "$state" -v
 
 step "Pulling the cable of leaf01's first uplink"
 uplink=$((radix / 2 + 1))
