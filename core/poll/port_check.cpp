@@ -20,16 +20,24 @@ std::string state_cache_path(const PortCheckOptions& options) {
   return (std::filesystem::path(options.fabric.state_dir) / "topology.ibnetdiscover").string();
 }
 
+Topology discover(const PortCheckOptions& options) {
+  return discover_topology(DiscoveryOptions{options.fabric.ca, options.fabric.port, 0, 0});
+}
+
+void save_state_topology(const PortCheckOptions& options, const Fabric& fabric) {
+  std::filesystem::create_directories(options.fabric.state_dir);
+  replace_file_with(state_cache_path(options),
+                    [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+}
+
 // --cache, else the state directory's cache, else a discovery that fills that cache.
 Topology load_topology(const PortCheckOptions& options, bool force_discovery) {
-  const DiscoveryOptions discovery{options.fabric.ca, options.fabric.port, 0, 0};
   if (!force_discovery && !options.fabric.cache.empty())
     return load_topology_file(options.fabric.cache);
   const std::string cache = state_cache_path(options);
   if (!force_discovery && std::filesystem::exists(cache)) return load_topology_file(cache);
-  Topology topology = discover_topology(discovery);
-  std::filesystem::create_directories(options.fabric.state_dir);
-  replace_file_with(cache, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
+  Topology topology = discover(options);
+  save_state_topology(options, topology.fabric);
   return topology;
 }
 
@@ -192,13 +200,11 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
     if (pass > 0 || !any_stale(poll.results)) break;
     // The LID answers as another node, or not at all: learn the fabric again and retry once.
     {
-      Topology fresh = discover_topology(DiscoveryOptions{options.fabric.ca, options.fabric.port, 0, 0});
+      Topology fresh = discover(options);
       // A node that only went silent is missing from the new discovery as well: keep this pass's
       // results (unreachable) and the saved topology, which a partial discovery must not replace.
       if (!find_node(fresh.fabric, names, options.node)) break;
-      std::filesystem::create_directories(options.fabric.state_dir);
-      replace_file_with(state_cache_path(options),
-                        [&](std::ostream& out) { write_ibnetdiscover(out, fresh.fabric); });
+      save_state_topology(options, fresh.fabric);
       poll.topology = std::move(fresh);
     }
     slice.reset();

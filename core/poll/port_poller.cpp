@@ -23,12 +23,8 @@ state::PortRecord record_of(const PortSample& sample, const std::optional<state:
   if (previous && record.time <= previous->time) record.time = stored_time(previous->time + 0.001);
   record.extended = sample.extended;
   record.pma_cap_mask = sample.caps.mask;
-  for (const CounterSpec& s : counter_specs()) {
-    const auto i = static_cast<std::size_t>(s.id);
-    record.raw[i] = sample.values[i];
-    if (record.raw[i] && *record.raw[i] >= counter_max(state::sample_width(s.id, sample.extended)))
-      record.saturated |= counter_bit(s.id);
-  }
+  record.raw = sample.values;
+  record.saturated = at_maximum(sample.values, sample.extended);
   if (previous) {  // the last reset stays on record until the next one
     record.last_reset = previous->last_reset;
     record.reset_mask = previous->reset_mask;

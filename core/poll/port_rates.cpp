@@ -4,16 +4,22 @@ namespace ibpm::poll {
 
 double default_xmit_wait_tick(double capacity_bps) { return 32.0 / capacity_bps; }
 
+CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCount>& values,
+                       bool extended) {
+  CounterMask mask = 0;
+  for (const CounterSpec& s : counter_specs()) {
+    const auto& value = values[static_cast<std::size_t>(s.id)];
+    if (value && *value >= counter_max(state::sample_width(s.id, extended))) mask |= counter_bit(s.id);
+  }
+  return mask;
+}
+
 PortRates compute_rates(const std::optional<state::PortRecord>& previous,
                         const state::PortRecord& current, std::optional<double> capacity_bps,
                         std::optional<double> xmit_wait_tick) {
   PortRates rates;
   rates.capacity_bps = capacity_bps;
-  for (const CounterSpec& s : counter_specs()) {
-    const auto i = static_cast<std::size_t>(s.id);
-    const unsigned bits = state::sample_width(s.id, current.extended);
-    if (current.raw[i] && *current.raw[i] >= counter_max(bits)) rates.saturated |= counter_bit(s.id);
-  }
+  rates.saturated = at_maximum(current.raw, current.extended);
   rates.baseline = !previous || !(current.time > previous->time);
   if (rates.baseline) return rates;
   rates.interval = current.time - previous->time;

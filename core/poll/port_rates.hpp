@@ -30,6 +30,11 @@ struct PortRates {
   std::optional<Rate> of(Counter counter) const { return rate[static_cast<std::size_t>(counter)]; }
 };
 
+// The counters of a reading that stand at their maximum (the width depends on `extended` for
+// the data and packet counters).
+CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCount>& values,
+                       bool extended);
+
 // capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
 // PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).
 PortRates compute_rates(const std::optional<state::PortRecord>& previous,
