@@ -56,7 +56,12 @@ Topology load_topology_file(const std::string& path) {
     }
     case TopologyFormat::ibnetdiscover: break;
   }
-  return from_dump(parse_ibnetdiscover_file(path), path);
+  Topology topology = from_dump(parse_ibnetdiscover_file(path), path);
+  // The dump parser reads around lines it does not know (terminal captures have plenty), so a
+  // file that is no dump at all comes out empty rather than malformed.
+  if (topology.fabric.nodes().empty())
+    throw std::runtime_error(path + ": no InfiniBand nodes in it (not an ibnetdiscover dump?)");
+  return topology;
 }
 
 Topology discover_topology(const DiscoveryOptions& options) {
