@@ -14,26 +14,16 @@
 
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "poll/poll_options.hpp"
 #include "poll/port_poller.hpp"
 #include "poll/port_report.hpp"
-#include "thresholds/threshold_options.hpp"
 #include "topology/topology.hpp"
 
 namespace ibpm::poll {
 
-struct PortCheckOptions {
-  plugin::FabricOptions fabric;
-  std::string node;                // NODE: GUID, LID or name
-  int port = 0;                    // check_ib_port only
-  RateThresholdOptions thresholds;
-  std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
-  int rrd_step = 60;               // seconds per RRD row
-  std::size_t window = 64;
-  int mad_timeout_ms = 500;
-  int mad_retries = 3;
-  std::optional<double> reset_percent;   // clear counters at this % of their maximum
-  std::optional<double> xmit_wait_tick_ns;
-  plugin::State first_run = plugin::State::ok;
+struct PortCheckOptions : PollOptions {
+  std::string node;  // NODE: GUID, LID or name
+  int port = 0;      // check_ib_port only
 };
 
 // The options both checks take (NODE, state, MAD timing, thresholds, resets); --port when
@@ -50,14 +40,11 @@ struct NodePoll {
   mad::EngineStats mad_stats;     // over the whole run
 };
 
-// "MADs: 5 sent, 2 retries, 0 ignored replies", for -v.
-std::string describe(const mad::EngineStats& stats);
-
 // Polls the node's port (single_port) or all its cabled ports. Throws with a one-line reason
 // when the node cannot be found or nothing can be polled (the plugin turns it into UNKNOWN).
 NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions& common,
                    bool single_port);
 
-ReportSettings report_settings(const PortCheckOptions& options, const RateThresholds& thresholds);
+ReportSettings report_settings(const PollOptions& options, const RateThresholds& thresholds);
 
 }  // namespace ibpm::poll

@@ -21,6 +21,7 @@ struct PollSettings {
   std::optional<double> reset_fraction;      // clear counters at or above this share of max
   std::optional<double> xmit_wait_tick;      // seconds per PortXmitWait tick (default: word time)
   bool write_state = true;
+  bool probe_nodes_first = false;            // see sample_ports
 };
 
 struct PortResult {

@@ -15,11 +15,6 @@ using plugin::Perfdata;
 using plugin::State;
 using plugin::Subcheck;
 
-// Data counters are reported in octets: the PMA counts 4-octet words.
-double reported_rate(Counter counter, double per_second) {
-  return spec(counter).data_words ? static_cast<double>(to_octets(1)) * per_second : per_second;
-}
-
 std::string percent(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f %%", value);
@@ -74,6 +69,10 @@ void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
 }
 
 }  // namespace
+
+double reported_rate(Counter counter, double per_second) {
+  return spec(counter).data_words ? static_cast<double>(to_octets(1)) * per_second : per_second;
+}
 
 std::string format_rate(double per_second) {
   if (per_second == 0) return "0/s";

@@ -23,6 +23,10 @@ struct ReportSettings {
   plugin::State degraded = plugin::State::warning;
 };
 
+// A counter's rate as reports and thresholds give it: data counters in octets per second (the
+// PMA counts 4-octet words), the others as counted.
+double reported_rate(Counter counter, double per_second);
+
 // "12/s", "3.5/min", "40/h": the largest unit in which the rate is at least 1.
 std::string format_rate(double per_second);
 

@@ -64,15 +64,32 @@ bool PortSample::stale_topology(const PortTarget& target) const {
 
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
-                                     const mad::EngineOptions& options) {
+                                     const mad::EngineOptions& options,
+                                     bool probe_nodes_first) {
   std::vector<PortSample> samples(targets.size());
   KnownCapabilities caps = known;
 
+  // NodeInfo per LID: who answers there (and whether anything does).
+  std::map<unsigned, MadReply> node_replies;
+  if (probe_nodes_first) {
+    Round probe;
+    for (const PortTarget& t : targets)
+      if (!probe.node_info.contains(t.lid)) probe.node_info[t.lid] = probe.add(mad::node_info_query(t.lid));
+    const std::vector<MadReply> replies = engine.run(probe.queries, options);
+    for (const auto& [lid, q] : probe.node_info) node_replies[lid] = replies[q];
+  }
+  const auto silent = [&](unsigned lid) {
+    const auto r = node_replies.find(lid);
+    return r != node_replies.end() && !r->second.ok();
+  };
+
   Round first;
+  std::set<unsigned> agents;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
-    if (!first.node_info.contains(t.lid)) {
-      first.node_info[t.lid] = first.add(mad::node_info_query(t.lid));
+    if (silent(t.lid)) continue;
+    if (agents.insert(t.lid).second) {  // the first port of this LID
+      if (!probe_nodes_first) first.node_info[t.lid] = first.add(mad::node_info_query(t.lid));
       if (t.type == NodeType::sw) first.switch_port0[t.lid] = first.add(mad::port_info_query(t.lid, 0));
       if (!caps.contains(t.lid))
         first.class_port_info[t.lid] = first.add(mad::class_port_info_query(t.lid));
@@ -82,6 +99,7 @@ std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<P
       first.add_counters(i, t, known_caps->second);
   }
   const std::vector<MadReply> replies = engine.run(first.queries, options);
+  for (const auto& [lid, q] : first.node_info) node_replies[lid] = replies[q];
 
   std::set<unsigned> learnt;
   std::map<unsigned, std::string> cpi_errors;
@@ -98,7 +116,11 @@ std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<P
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
     PortSample& sample = samples[i];
-    if (const MadReply& r = replies[first.node_info.at(t.lid)]; r.ok())
+    if (silent(t.lid)) {
+      sample.error = "NodeInfo: " + mad::describe_failure(node_replies.at(t.lid));
+      continue;
+    }
+    if (const MadReply& r = node_replies.at(t.lid); r.ok())
       sample.node_info = mad::decode_node_info(r.data);
     if (const MadReply& r = replies[first.port_info.at(i)]; r.ok()) {
       const auto port0 = first.switch_port0.find(t.lid);

@@ -37,9 +37,14 @@ struct PortSample {
 // Capabilities known per LID (from the state of an earlier run).
 using KnownCapabilities = std::map<unsigned, mad::PmaCapabilities>;
 
+// With probe_nodes_first, one NodeInfo per LID goes out alone first, and the ports of a LID that
+// does not answer are not queried at all: a dead node then holds one slot of the window for its
+// backoff budget instead of one per query (what a whole-fabric sweep needs). Without it, one
+// round trip less (what a check of one node wants).
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
-                                     const mad::EngineOptions& options);
+                                     const mad::EngineOptions& options,
+                                     bool probe_nodes_first = false);
 
 double to_epoch_seconds(std::chrono::system_clock::time_point time);
 

@@ -1,0 +1,87 @@
+#include "poll/poll_options.hpp"
+
+namespace ibpm::poll {
+
+void add_poll_options(CLI::App& app, PollOptions& options) {
+  const std::string state = "State";
+  app.add_option("--rrdcached", options.rrdcached,
+                 "rrdcached address for the RRD writes (default: $RRDCACHED_ADDRESS when set)")
+      ->type_name("ADDR")
+      ->group(state);
+  app.add_option("--rrd-step", options.rrd_step, "Seconds per row of newly created RRD files")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str()
+      ->group(state);
+  app.add_option_function<std::string>(
+         "--first-run",
+         [&options](const std::string& text) {
+           options.first_run = text == "unknown" ? plugin::State::unknown : plugin::State::ok;
+         },
+         "State of a run with no previous sample to compare with: ok or unknown")
+      ->check(CLI::IsMember({"ok", "unknown"}))
+      ->default_str("ok")
+      ->group(state);
+  app.add_option("--reset-counters", options.reset_percent,
+                 "Clear error counters (and 32-bit data counters) at or above this % of their "
+                 "maximum, e.g. 75; default: never")
+      ->check(CLI::Range(1.0, 100.0))
+      ->type_name("PERCENT")
+      ->group(state);
+  const std::string mad = "MAD";
+  app.add_option("--window", options.window, "Queries in flight at most")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str()
+      ->group(mad);
+  app.add_option("--mad-timeout", options.mad_timeout_ms,
+                 "Milliseconds the first try of a query waits; retries wait longer (randomized "
+                 "exponential backoff); all tries of a query within --mad-timeout x "
+                 "--mad-retries, and within -t")
+      ->check(CLI::Range(1, 60000))
+      ->capture_default_str()
+      ->group(mad);
+  app.add_option("--mad-retries", options.mad_retries, "Retries of a query that timed out")
+      ->check(CLI::Range(0, 20))
+      ->capture_default_str()
+      ->group(mad);
+  app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
+                 "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: the time the link "
+                 "takes to send 4 octets)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("NS")
+      ->group(mad);
+  add_rate_threshold_options(app, options.thresholds);
+}
+
+PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
+                           std::chrono::steady_clock::time_point start) {
+  PollSettings settings;
+  settings.engine.window = options.window;
+  settings.engine.backoff = {mad::Milliseconds(options.mad_timeout_ms), options.mad_retries};
+  // Leave a little of -t for writing the state and the output.
+  if (common.timeout > 0)
+    settings.engine.deadline = start + std::chrono::milliseconds(common.timeout * 1000 * 9 / 10);
+  if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;
+  if (options.xmit_wait_tick_ns) settings.xmit_wait_tick = *options.xmit_wait_tick_ns * 1e-9;
+  return settings;
+}
+
+state::StoreOptions store_options(const PollOptions& options) {
+  state::StoreOptions store;
+  store.state_dir = options.fabric.state_dir;
+  store.rrdcached = options.rrdcached;
+  store.layout.step = std::chrono::seconds(options.rrd_step);
+  return store;
+}
+
+std::string describe(const mad::EngineStats& stats) {
+  return "MADs: " + std::to_string(stats.sent) + " sent, " + std::to_string(stats.retries) +
+         " retries, " + std::to_string(stats.ignored) + " ignored replies";
+}
+
+void accumulate(mad::EngineStats& a, const mad::EngineStats& b) {
+  a.sent += b.sent;
+  a.retries += b.retries;
+  a.ignored += b.ignored;
+}
+
+}  // namespace ibpm::poll

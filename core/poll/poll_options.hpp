@@ -1,0 +1,48 @@
+// The options every polling command shares (check_ib_port, check_ib_node, check_ib_fabric):
+// the fabric, where state lives, MAD timing, counter resets and thresholds; and what they
+// become for the poller and the store.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "poll/port_poller.hpp"
+#include "state/port_store.hpp"
+#include "thresholds/threshold_options.hpp"
+
+namespace ibpm::poll {
+
+struct PollOptions {
+  plugin::FabricOptions fabric;
+  RateThresholdOptions thresholds;
+  std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
+  int rrd_step = 60;               // seconds per RRD row
+  std::size_t window = 64;
+  int mad_timeout_ms = 500;
+  int mad_retries = 3;
+  std::optional<double> reset_percent;   // clear counters at this % of their maximum
+  std::optional<double> xmit_wait_tick_ns;
+  plugin::State first_run = plugin::State::ok;
+};
+
+// The "State" and "MAD" option groups and the thresholds (the fabric options are separate, so
+// each command can place its own options between them).
+void add_poll_options(CLI::App& app, PollOptions& options);
+
+// What the poller needs, for a run that started at `start` under the common -t.
+PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
+                           std::chrono::steady_clock::time_point start);
+
+state::StoreOptions store_options(const PollOptions& options);
+
+// "MADs: 5 sent, 2 retries, 0 ignored replies", for -v.
+std::string describe(const mad::EngineStats& stats);
+
+// Adds b's counts to a.
+void accumulate(mad::EngineStats& a, const mad::EngineStats& b);
+
+}  // namespace ibpm::poll
