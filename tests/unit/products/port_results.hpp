@@ -1,0 +1,57 @@
+// Polled ports built by hand: answered, with rates over a 10 s interval, and variations of them.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "poll/port_poller.hpp"
+
+namespace ibpm::products::test {
+
+inline std::size_t at(Counter c) { return static_cast<std::size_t>(c); }
+
+// An answered switch port whose every rate is 0 over 10 s, utilization 0 %.
+inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
+                                   std::string remote = "spine01[1]") {
+  poll::PortResult r;
+  r.target.node = 0x0002c90300001234;
+  r.target.type = NodeType::sw;
+  r.target.port = port;
+  r.target.lid = 17;
+  r.target.name = name + "[" + std::to_string(port) + "]";
+  r.target.remote_name = std::move(remote);
+  r.sample.answered = true;
+  r.sample.time = 1714564800.25;
+  for (auto& value : r.sample.values) value = 1000;
+  r.rates.interval = 10;
+  for (auto& rate : r.rates.rate) rate = Rate{0, false};
+  r.rates.xmit_util_pct = 0;
+  r.rates.rcv_util_pct = 0;
+  r.rates.xmit_wait_pct = 0;
+  r.rates.capacity_bps = 200e9;
+  return r;
+}
+
+inline poll::PortResult with_rate(poll::PortResult r, Counter counter, double per_second,
+                                  bool lower_bound = false) {
+  r.rates.rate[at(counter)] = Rate{per_second, lower_bound};
+  if (lower_bound) r.rates.saturated |= counter_bit(counter);
+  return r;
+}
+
+inline poll::PortResult baseline_port(PortNumber port) {
+  poll::PortResult r = quiet_port(port);
+  r.rates = poll::PortRates{};
+  r.rates.baseline = true;
+  return r;
+}
+
+inline poll::PortResult unanswered_port(PortNumber port) {
+  poll::PortResult r = quiet_port(port);
+  r.sample = poll::PortSample{};
+  r.sample.error = "no answer after 4 tries";
+  r.rates = poll::PortRates{};
+  return r;
+}
+
+}  // namespace ibpm::products::test
