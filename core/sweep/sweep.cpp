@@ -1,0 +1,200 @@
+#include "sweep/sweep.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "delegation/delegation_file.hpp"
+#include "mad/umad_port.hpp"
+#include "poll/state_topology.hpp"
+
+namespace ibpm::sweep {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Each polled node's state directory stays locked (one descriptor) for the whole sweep.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+// The topology to sweep: --cache as it is; the state topology, discovered again once it is
+// older than --rediscover-after (a failed discovery keeps the old one, and says so).
+Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
+  if (!options.fabric.cache.empty()) return load_topology_file(options.fabric.cache);
+  const std::string path = poll::state_topology_path(options.fabric);
+  std::error_code error;
+  const auto written = std::filesystem::last_write_time(path, error);
+  if (!error && options.rediscover_after_s > 0 &&
+      std::filesystem::file_time_type::clock::now() - written >
+          std::chrono::seconds(options.rediscover_after_s)) {
+    try {
+      Topology fresh = poll::load_topology(options.fabric, true);
+      result.rediscovered = true;
+      result.topology_note = "topology older than " + std::to_string(options.rediscover_after_s) +
+                             " s: discovered again";
+      return fresh;
+    } catch (const std::exception& e) {
+      result.topology_note = std::string("discovery failed, swept the saved topology: ") + e.what();
+    }
+  }
+  return poll::load_topology(options.fabric, false);
+}
+
+std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
+                                         const Fabric& fabric, const NodeNameMap* names,
+                                         const std::vector<std::string>& nodes) {
+  if (nodes.empty()) return targets;
+  std::set<Guid> wanted;
+  for (const std::string& text : nodes) wanted.insert(poll::resolve_node(fabric, names, text).guid);
+  std::erase_if(targets, [&](const poll::PortTarget& t) { return !wanted.contains(t.node); });
+  return targets;
+}
+
+// This collector's share of the targets (all of them for 1/1 without a delegation file).
+std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric& fabric,
+                                       const NodeNameMap* names,
+                                       std::vector<poll::PortTarget> targets,
+                                       std::vector<std::size_t>& loads) {
+  const delegation::ShardSpec& shard = options.shard;
+  delegation::DelegationFile file;
+  if (!options.delegation_file.empty())
+    file = delegation::load_delegation_file(options.delegation_file, fabric, names);
+  if (file.shards && *file.shards != shard.count)
+    throw std::runtime_error(options.delegation_file + " is written for " +
+                             std::to_string(*file.shards) + " shards, not " +
+                             std::to_string(shard.count));
+  if (shard.count == 1 && file.pins.empty()) {
+    loads = {targets.size()};
+    return targets;
+  }
+  const std::vector<unsigned> assignment =
+      delegation::assign_shards(fabric, targets, shard.count, file, options.assign);
+  loads = delegation::shard_loads(assignment, shard.count);
+  std::vector<poll::PortTarget> mine;
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    if (assignment[i] == shard.index) mine.push_back(std::move(targets[i]));
+  return mine;
+}
+
+// A LID that answers as another node: the topology is out of date (silence is not: a dead
+// node is reported as unreachable, the topology check tells whether it left the fabric).
+bool answered_by_another_node(const std::vector<poll::PortResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const poll::PortResult& r) {
+    return r.sample.node_info && r.sample.node_info->node_guid != r.target.node;
+  });
+}
+
+void note_read_times(SweepResult& result) {
+  for (const poll::PortResult& r : result.results) {
+    if (!r.sample.answered) continue;
+    result.first_read = std::min(result.first_read.value_or(r.sample.time), r.sample.time);
+    result.last_read = std::max(result.last_read.value_or(r.sample.time), r.sample.time);
+  }
+}
+
+}  // namespace
+
+void add_sweep_options(CLI::App& app, SweepOptions& options) {
+  const std::string group = "Sweep";
+  app.add_option_function<std::string>(
+         "--type", [&options](const std::string& text) { options.types = parse_node_filter(text); },
+         "Nodes whose cabled ports are polled: all, switches or cas")
+      ->default_str("all")
+      ->check(CLI::IsMember({"all", "switches", "switch", "cas", "ca"}))
+      ->group(group);
+  app.add_option_function<std::string>(
+         "--shard",
+         [&options](const std::string& text) { options.shard = delegation::parse_shard(text); },
+         "Poll only share K of N of the fabric's ports (every collector computes the same split "
+         "from the topology; shares 1..N cover every port once)")
+      ->type_name("K/N")
+      ->group(group);
+  app.add_option("--delegation", options.delegation_file,
+                 "Delegation file: pins of switches or ports to shards, collectors' HCAs")
+      ->type_name("FILE")
+      ->group(group);
+  app.add_option_function<std::string>(
+         "--assign",
+         [&options](const std::string& text) {
+           options.assign = text == "nearest" ? delegation::AssignMode::nearest
+                                              : delegation::AssignMode::even;
+         },
+         "How unpinned nodes are split: even (ports spread evenly, stable when switches come "
+         "and go) or nearest (each node to the collector fewest hops away; collectors named in "
+         "the delegation file)")
+      ->check(CLI::IsMember({"even", "nearest"}))
+      ->default_str("even")
+      ->group(group);
+  app.add_option("--rediscover-after", options.rediscover_after_s,
+                 "Discover the fabric again when the saved topology is older than this many "
+                 "seconds (0: never; not with --cache)")
+      ->check(CLI::Range(0, 365 * 86400))
+      ->capture_default_str()
+      ->type_name("SECONDS")
+      ->group(group);
+}
+
+SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& common) {
+  const Clock::time_point start = Clock::now();
+  SweepResult result;
+  result.started = poll::to_epoch_seconds(std::chrono::system_clock::now());
+  raise_open_file_limit();
+  result.thresholds = resolve_thresholds(options.thresholds);
+  if (!options.fabric.node_name_map.empty())
+    result.names = NodeNameMap::load(options.fabric.node_name_map);
+
+  poll::PollSettings settings = poll::poll_settings(options, common, start);
+  settings.probe_nodes_first = true;
+  if (options.clear_counters) settings.reset_fraction = 0.0;
+  const state::PortStore store(poll::store_options(options));
+
+  result.topology = sweep_topology(options, result);
+  for (int pass = 0;; ++pass) {
+    const Fabric& fabric = result.topology.fabric;
+    FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
+    all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options.nodes);
+    result.fabric_ports = all.targets.size();
+    result.without_lid = std::move(all.without_lid);
+    std::vector<poll::PortTarget> targets =
+        shard_of(options, fabric, result.name_map(), std::move(all.targets), result.shard_loads);
+    if (targets.empty())
+      throw std::runtime_error(result.fabric_ports == 0
+                                   ? "no cabled ports to poll in " + result.topology.origin
+                                   : "shard " + std::to_string(options.shard.index) + "/" +
+                                         std::to_string(options.shard.count) + " has no ports");
+
+    const Clock::time_point poll_start = Clock::now();
+    {
+      // Open only while polling: a discovery opens its own (see port_check.cpp).
+      mad::UmadPort umad(options.fabric.ca, options.fabric.port);
+      mad::MadEngine engine(umad);
+      result.results = poll::poll_ports(engine, store, targets, settings);
+      poll::accumulate(result.mad_stats, engine.stats());
+    }
+    result.poll_duration = seconds_since(poll_start);
+    if (pass > 0 || !options.fabric.cache.empty() || !answered_by_another_node(result.results))
+      break;
+    // Ports answered as other nodes were not written; learn the fabric and sweep once more.
+    result.topology = poll::load_topology(options.fabric, true);
+    result.rediscovered = true;
+    result.topology_note = "a LID answered as another node: discovered again";
+  }
+  note_read_times(result);
+  result.duration = seconds_since(start);
+  return result;
+}
+
+}  // namespace ibpm::sweep

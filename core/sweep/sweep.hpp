@@ -1,0 +1,59 @@
+// One sweep: the whole fabric (or this collector's shard of it) polled in one run through the
+// MAD engine, every port's RRD written, the same thresholds as the port checks evaluated.
+//
+// The topology comes from --cache, else STATE_DIR/topology.ibnetdiscover (discovered and saved
+// the first time, and again when it is older than --rediscover-after or when a LID answers as
+// another node than the topology says).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "delegation/delegation.hpp"
+#include "plugin/cli.hpp"
+#include "poll/poll_options.hpp"
+#include "sweep/fabric_targets.hpp"
+#include "thresholds/rate_thresholds.hpp"
+#include "topology/topology.hpp"
+
+namespace ibpm::sweep {
+
+struct SweepOptions : poll::PollOptions {
+  NodeFilter types = NodeFilter::all;
+  std::vector<std::string> nodes;       // only these nodes (GUID, LID or name); empty: all
+  delegation::ShardSpec shard;          // K/N; 1/1 polls everything
+  std::string delegation_file;          // pins and collectors
+  delegation::AssignMode assign = delegation::AssignMode::even;
+  int rediscover_after_s = 3600;        // age of the state topology that triggers a discovery
+  bool clear_counters = false;          // clear every error counter of the polled ports
+};
+
+// --type, --shard, --delegation, --assign, --rediscover-after (the "Sweep" group). Call after
+// add_fabric_options; add_poll_options is separate.
+void add_sweep_options(CLI::App& app, SweepOptions& options);
+
+struct SweepResult {
+  Topology topology;
+  std::optional<NodeNameMap> names;
+  RateThresholds thresholds;
+  std::size_t fabric_ports = 0;                 // ports of the chosen types in the whole fabric
+  std::vector<std::string> without_lid;         // cabled ports that cannot be queried
+  std::vector<poll::PortResult> results;        // this shard's ports
+  std::vector<std::size_t> shard_loads;         // ports per shard (shard 1 first)
+  double started = 0;                           // epoch seconds
+  double duration = 0;                          // seconds, topology to state written
+  double poll_duration = 0;                     // seconds in the MAD engine and the state
+  std::optional<double> first_read, last_read;  // epoch seconds of the earliest/latest counters
+  mad::EngineStats mad_stats;
+  bool rediscovered = false;
+  std::string topology_note;                    // why it was discovered again, when it was
+
+  const NodeNameMap* name_map() const { return names ? &*names : nullptr; }
+};
+
+// Throws with a one-line reason when there is nothing to poll or the topology cannot be had.
+SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& common);
+
+}  // namespace ibpm::sweep

@@ -1,0 +1,44 @@
+// What a sweep leaves behind besides the RRD files:
+//   - events: a line per port whose state changed since the last sweep, to syslog (and/or a
+//     file), naming both cable ends;
+//   - --csv FILE: every sample appended (one row per port and sweep);
+//   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (counts, timing,
+//     ports not OK, unreachable nodes, fabric totals, rate histograms) for the dashboard and
+//     other tools, replaced atomically;
+//   - --histograms: the rate histograms in the long output.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "plugin/result.hpp"
+#include "sweep/sweep.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace ibpm::sweep {
+
+struct OutputOptions {
+  bool syslog = true;                  // --no-syslog turns events to syslog off
+  std::string syslog_facility = "daemon";
+  std::string events_file;             // also append events here
+  std::string csv;                     // append samples here
+  bool histograms = false;             // print them in the long output
+};
+
+void add_output_options(CLI::App& app, OutputOptions& options);
+
+// STATE_DIR/sweep/fabric.json, or shard-K-of-N.json.
+std::string summary_path(const SweepOptions& options);
+
+// The sweep summary as JSON (see the header comment).
+std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
+                         const std::vector<PortVerdict>& verdicts);
+
+// Writes every output; returns lines for the long output (histograms, event counts, and an
+// UNKNOWN line for an output that could not be written: the sweep itself still counts).
+std::vector<plugin::Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
+                                            const SweepResult& sweep,
+                                            const std::vector<PortVerdict>& verdicts);
+
+}  // namespace ibpm::sweep

@@ -1,0 +1,244 @@
+#include "sweep/sweep_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+
+#include "plugin/number.hpp"
+
+namespace ibpm::sweep {
+
+namespace {
+
+using plugin::Perfdata;
+using plugin::State;
+using plugin::Subcheck;
+
+// CRITICAL, WARNING, UNKNOWN, OK (as plugin::worst ranks them).
+int rank(State state) {
+  switch (state) {
+    case State::critical: return 3;
+    case State::warning: return 2;
+    case State::unknown: return 1;
+    case State::ok: return 0;
+  }
+  return 0;
+}
+
+// The sum of the port's error rates (per second), to order ports of the same state.
+double error_rate(const poll::PortResult& result) {
+  double sum = 0;
+  for (const CounterSpec& s : counter_specs())
+    if (const auto r = result.rates.of(s.id); s.error && r) sum += r->per_second;
+  return sum;
+}
+
+// What set the port's state: its children of that state ("symbol_errors 12/s > 10/s"), else
+// its line without the cable ("unreachable at LID 23 (...)", "Down").
+std::string reason_of(const Subcheck& check, State state, const std::string& cable) {
+  std::string why;
+  for (const Subcheck& child : check.children)
+    if (child.state && *child.state == state) why += (why.empty() ? "" : ", ") + child.output;
+  if (!why.empty()) return why;
+  return check.output.size() > cable.size() + 2 ? check.output.substr(cable.size() + 2) : check.output;
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, seconds < 10 ? "%.3f s" : "%.1f s", seconds);
+  return text;
+}
+
+// "12:00:00.123" (UTC).
+std::string clock_text(double epoch) {
+  const auto whole = static_cast<std::time_t>(std::floor(epoch));
+  std::tm tm{};
+  gmtime_r(&whole, &tm);
+  char text[32];
+  std::snprintf(text, sizeof text, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>((epoch - static_cast<double>(whole)) * 1000));
+  return text;
+}
+
+struct UnreachableNode {
+  std::string name;  // first port's node, as the topology names it
+  unsigned lid = 0;
+  std::size_t ports = 0;
+  std::string error;
+};
+
+// Nodes none of whose swept ports answered, in fabric order.
+std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& verdicts) {
+  std::map<Guid, bool> answered;
+  for (const PortVerdict& v : verdicts) answered[v.result->target.node] |= v.result->sample.answered;
+  std::vector<UnreachableNode> nodes;
+  std::map<Guid, std::size_t> index;
+  for (const PortVerdict& v : verdicts) {
+    const poll::PortTarget& t = v.result->target;
+    if (answered[t.node] || !v.result->state_error.empty()) continue;
+    auto [it, added] = index.try_emplace(t.node, nodes.size());
+    if (added)
+      nodes.push_back({t.name.substr(0, t.name.rfind('[')), t.lid, 0, v.result->sample.error});
+    ++nodes[it->second].ports;
+  }
+  return nodes;
+}
+
+Subcheck timing_line(const SweepResult& sweep) {
+  std::string text = "sweep " + seconds_text(sweep.duration) + " (polling and state " +
+                     seconds_text(sweep.poll_duration) + ")";
+  if (sweep.first_read)
+    text += "; counters read from " + clock_text(*sweep.first_read) + " to " +
+            clock_text(*sweep.last_read) + " UTC, " +
+            seconds_text(*sweep.last_read - *sweep.first_read) + " apart";
+  return {State::ok, text, {}, {}};
+}
+
+}  // namespace
+
+std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings) {
+  std::vector<PortVerdict> verdicts;
+  verdicts.reserve(sweep.results.size());
+  for (const poll::PortResult& result : sweep.results) {
+    PortVerdict v;
+    v.result = &result;
+    v.cable = poll::cable_name(result.target);
+    v.check = poll::port_subcheck(result, settings.port);
+    if (!result.sample.answered && result.state_error.empty()) v.check.state = settings.unreachable;
+    v.state = effective_state(v.check);
+    if (v.state != State::ok) v.reason = reason_of(v.check, v.state, v.cable);
+    verdicts.push_back(std::move(v));
+  }
+  return verdicts;
+}
+
+SweepCounts count_ports(const std::vector<PortVerdict>& verdicts) {
+  SweepCounts counts;
+  for (const PortVerdict& v : verdicts) {
+    const poll::PortResult& r = *v.result;
+    if (!r.sample.answered) {
+      ++counts.unreachable;
+      continue;
+    }
+    ++counts.polled;
+    if (v.state == State::warning || v.state == State::critical) ++counts.in_error;
+    if (r.rates.saturated) ++counts.saturated;
+    if (r.rates.baseline) ++counts.baseline;
+  }
+  counts.unreachable_nodes = unreachable_nodes(verdicts).size();
+  return counts;
+}
+
+std::string shard_label(const SweepOptions& options) {
+  if (options.shard.count == 1 && options.delegation_file.empty()) return "";
+  return "shard " + std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count);
+}
+
+plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
+                          const std::vector<PortVerdict>& verdicts,
+                          const SweepReportSettings& settings, int verbosity) {
+  plugin::Check check;
+  const SweepCounts counts = count_ports(verdicts);
+
+  // Ports not OK, worst first (unreachable nodes are listed on their own below).
+  std::vector<const PortVerdict*> bad;
+  State worst = State::ok;
+  for (const PortVerdict& v : verdicts) {
+    worst = plugin::worst(worst, v.state);
+    if (v.state != State::ok && (v.result->sample.answered || !v.result->state_error.empty()))
+      bad.push_back(&v);
+  }
+  std::stable_sort(bad.begin(), bad.end(), [](const PortVerdict* a, const PortVerdict* b) {
+    if (rank(a->state) != rank(b->state)) return rank(a->state) > rank(b->state);
+    return error_rate(*a->result) > error_rate(*b->result);
+  });
+  check.state = worst;
+
+  std::string summary = shard_label(options);
+  if (!summary.empty())
+    summary += ": " + std::to_string(verdicts.size()) + " of " + std::to_string(sweep.fabric_ports) + " ports, ";
+  summary += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
+  if (counts.baseline == counts.polled && counts.polled > 0) summary += ", collecting baseline";
+  if (counts.in_error + counts.saturated + counts.unreachable == 0 && bad.empty()) {
+    summary += ": all OK";
+  } else {
+    summary += ": " + std::to_string(counts.in_error) + " in error, " +
+               std::to_string(counts.saturated) + " saturated, " +
+               std::to_string(counts.unreachable) + " unreachable";
+    if (counts.unreachable_nodes)
+      summary += " (" + std::to_string(counts.unreachable_nodes) +
+                 (counts.unreachable_nodes == 1 ? " node)" : " nodes)");
+    for (std::size_t i = 0; i < bad.size() && i < settings.summary_ports; ++i)
+      summary += (i ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
+  }
+  check.summary = summary;
+
+  for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
+    check.subchecks.push_back(bad[i]->check);
+  if (bad.size() > settings.worst)
+    check.subchecks.push_back({State::ok, std::to_string(bad.size() - settings.worst) +
+                                              " more ports not OK (--worst N shows more)", {}, {}});
+  const std::vector<UnreachableNode> dead = unreachable_nodes(verdicts);
+  for (std::size_t i = 0; i < dead.size() && i < settings.worst; ++i)
+    check.subchecks.push_back({settings.unreachable,
+                               dead[i].name + " unreachable at LID " + std::to_string(dead[i].lid) +
+                                   " (" + std::to_string(dead[i].ports) +
+                                   (dead[i].ports == 1 ? " port): " : " ports): ") + dead[i].error,
+                               {}, {}});
+  if (dead.size() > settings.worst)
+    check.subchecks.push_back(
+        {settings.unreachable, std::to_string(dead.size() - settings.worst) + " more nodes unreachable", {}, {}});
+  if (!sweep.without_lid.empty())
+    check.subchecks.push_back({State::ok, std::to_string(sweep.without_lid.size()) +
+                                              " cabled ports have no LID in the topology (not polled), e.g. " +
+                                              sweep.without_lid.front(), {}, {}});
+  check.subchecks.push_back(timing_line(sweep));
+  if (!sweep.topology_note.empty()) check.subchecks.push_back({State::ok, sweep.topology_note, {}, {}});
+  if (verbosity > 0) {
+    check.subchecks.push_back({State::ok, "topology: " + sweep.topology.origin, {}, {}});
+    check.subchecks.push_back({State::ok, poll::describe(sweep.mad_stats), {}, {}});
+    if (sweep.shard_loads.size() > 1) {
+      std::string loads = "ports per shard:";
+      for (std::size_t load : sweep.shard_loads) loads += " " + std::to_string(load);
+      check.subchecks.push_back({State::ok, loads, {}, {}});
+    }
+  }
+  check.perfdata = sweep_perfdata(sweep, verdicts);
+  return check;
+}
+
+std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {
+  const SweepCounts counts = count_ports(verdicts);
+  auto count = [](std::string label, std::size_t value) {
+    return Perfdata{std::move(label), static_cast<double>(value), "", {}, {}, 0.0, {}};
+  };
+  std::vector<Perfdata> items{count("ports", verdicts.size()),
+                              count("ports_polled", counts.polled),
+                              count("ports_error", counts.in_error),
+                              count("ports_saturated", counts.saturated),
+                              count("ports_unreachable", counts.unreachable),
+                              count("nodes_unreachable", counts.unreachable_nodes)};
+  // Fabric totals: each counter's rate summed over the ports that have one (per second; data
+  // in octets per second: xmit_data is the aggregate bandwidth sent).
+  for (const CounterSpec& s : counter_specs()) {
+    double sum = 0;
+    bool any = false;
+    for (const PortVerdict& v : verdicts)
+      if (const auto r = v.result->rates.of(s.id)) {
+        sum += poll::reported_rate(s.id, r->per_second);
+        any = true;
+      }
+    if (any) items.push_back(Perfdata{std::string(s.key), sum, "", {}, {}, 0.0, {}});
+  }
+  items.push_back(Perfdata{"sweep_time", sweep.duration, "s", {}, {}, 0.0, {}});
+  items.push_back(Perfdata{"poll_time", sweep.poll_duration, "s", {}, {}, 0.0, {}});
+  if (sweep.first_read)
+    items.push_back(Perfdata{"read_spread", *sweep.last_read - *sweep.first_read, "s", {}, {}, 0.0, {}});
+  items.push_back(count("mads", sweep.mad_stats.sent));
+  items.push_back(count("mad_retries", sweep.mad_stats.retries));
+  return items;
+}
+
+}  // namespace ibpm::sweep

@@ -1,0 +1,60 @@
+// A sweep as Nagios sees it:
+//   IB FABRIC CRITICAL - 2592 ports polled in 0.21 s: 3 in error, 1 saturated, 1 unreachable
+//   (1 node); worst: leaf01[3] <-> spine02[1] symbol_errors 12/s
+// The long output lists the worst ports (both cable ends, the offending counter and rate), the
+// unreachable nodes, and when the counters were read; perfdata gives fabric totals.
+//
+// Port states are those of check_ib_node, except that an unreachable node counts as
+// --unreachable (WARNING by default): one host powered off is not an unknown fabric.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plugin/result.hpp"
+#include "poll/port_report.hpp"
+#include "sweep/sweep.hpp"
+
+namespace ibpm::sweep {
+
+struct SweepReportSettings {
+  poll::ReportSettings port;
+  plugin::State unreachable = plugin::State::warning;
+  std::size_t worst = 10;   // ports (and unreachable nodes) named in the long output
+  std::size_t summary_ports = 1;  // worst ports named in the status line
+};
+
+// One port's verdict.
+struct PortVerdict {
+  const poll::PortResult* result = nullptr;
+  plugin::Subcheck check;   // as check_ib_node shows the port
+  plugin::State state = plugin::State::ok;
+  std::string cable;        // "leaf01[3] <-> spine02[1]"
+  std::string reason;       // the metrics that set the state ("symbol_errors 12/s > 10/s")
+};
+
+std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings);
+
+struct SweepCounts {
+  std::size_t polled = 0;       // ports with counters read
+  std::size_t in_error = 0;     // polled ports that are WARNING or CRITICAL
+  std::size_t saturated = 0;    // polled ports with a counter at its maximum
+  std::size_t unreachable = 0;  // ports whose counters could not be read
+  std::size_t unreachable_nodes = 0;
+  std::size_t baseline = 0;     // polled ports with no earlier sample yet
+};
+
+SweepCounts count_ports(const std::vector<PortVerdict>& verdicts);
+
+// "shard 2/4" or "" for a whole-fabric sweep.
+std::string shard_label(const SweepOptions& options);
+
+plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
+                          const std::vector<PortVerdict>& verdicts,
+                          const SweepReportSettings& settings, int verbosity);
+
+// Fabric totals: port counts, summed error rates per counter, aggregate bandwidth, timing.
+std::vector<plugin::Perfdata> sweep_perfdata(const SweepResult& sweep,
+                                             const std::vector<PortVerdict>& verdicts);
+
+}  // namespace ibpm::sweep

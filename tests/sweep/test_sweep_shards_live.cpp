@@ -1,0 +1,74 @@
+// Shards of a sweep on a live fabric: --shard K/N for K = 1..N poll disjoint sets of ports whose
+// union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "checks/check_support.hpp"
+#include "sim/sim_test_support.hpp"
+#include "sweep/csv_table.hpp"
+
+using namespace ibpm::checks::test;
+using ibpm::sweep::test::read_csv;
+
+namespace {
+
+std::set<std::string> polled_ports(const StateDir& state, const std::string& csv) {
+  std::set<std::string> ports;
+  for (const auto& row : read_csv(state.path() + "/" + csv).rows) ports.insert(row.at("port_name"));
+  return ports;
+}
+
+CheckRun sweep(LiveFabric& live, const StateDir& state, const std::string& csv,
+               std::vector<std::string> more) {
+  std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--csv",
+                                state.path() + "/" + csv};
+  args.insert(args.end(), more.begin(), more.end());
+  return live.run("check_ib_fabric", args);
+}
+
+}  // namespace
+
+TEST_CASE("Shards 1 to N of a sweep together poll every port of a full sweep exactly once") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-shards");
+  const CheckRun full = sweep(live, state, "full.csv", {});
+  INFO(full.out);
+  REQUIRE(full.exit_code == 0);
+  const std::set<std::string> everything = polled_ports(state, "full.csv");
+  REQUIRE(everything.size() == 144);
+
+  const int n = 3;
+  std::multiset<std::string> union_of_shards;
+  for (int k = 1; k <= n; ++k) {
+    const std::string csv = "shard" + std::to_string(k) + ".csv";
+    const CheckRun run = sweep(live, state, csv, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
+    INFO(run.out);
+    CHECK(run.exit_code == 0);
+    CHECK(run.first_line().rfind("IB FABRIC OK - shard " + std::to_string(k) + "/3: ", 0) == 0);
+    const std::set<std::string> mine = polled_ports(state, csv);
+    CHECK(mine.size() > 144 / n / 2);  // spread, not all on one collector
+    CHECK(perf_value(run, "ports") == static_cast<double>(mine.size()));
+    union_of_shards.insert(mine.begin(), mine.end());
+  }
+  CHECK(union_of_shards.size() == everything.size());  // disjoint
+  CHECK(std::set<std::string>(union_of_shards.begin(), union_of_shards.end()) == everything);
+}
+
+TEST_CASE("The sweep can be narrowed to switch ports or to CA ports") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-types");
+  const CheckRun switches = sweep(live, state, "switches.csv", {"--type", "switches"});
+  INFO(switches.out);
+  CHECK(switches.exit_code == 0);
+  const auto switch_ports = polled_ports(state, "switches.csv");
+  CHECK(switch_ports.size() == 108);
+  for (const std::string& p : switch_ports) CHECK(p.rfind("cn", 0) != 0);
+  const CheckRun cas = sweep(live, state, "cas.csv", {"--type", "cas"});
+  CHECK(cas.exit_code == 0);
+  const auto ca_ports = polled_ports(state, "cas.csv");
+  CHECK(ca_ports.size() == 36);
+  for (const std::string& p : ca_ports) CHECK(p.rfind("cn", 0) == 0);
+}
