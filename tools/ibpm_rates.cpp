@@ -1,0 +1,102 @@
+// ibpm-rates: the operator's console view: current rates of the ports of one or more nodes, of
+// a node type, or of the whole fabric, read now and compared with the last stored sample (or
+// with a sample taken --interval seconds before). --clear-counters clears the error counters
+// of those ports after reading them, recorded in their state as check_ib_port --reset-counters
+// does.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "plugin/cli.hpp"
+#include "rates_table.hpp"
+#include "sweep/sweep_report.hpp"
+
+namespace {
+
+struct Options {
+  ibpm::sweep::SweepOptions sweep;
+  unsigned timeout = 60;
+  double interval = 0;
+  std::string format = "table";
+  std::string sort = "fabric";
+  std::size_t top = 0;
+};
+
+ibpm::tools::RatesSort parse_sort(const std::string& text) {
+  if (text == "errors") return ibpm::tools::RatesSort::errors;
+  if (text == "traffic") return ibpm::tools::RatesSort::traffic;
+  return ibpm::tools::RatesSort::fabric;
+}
+
+void run(const Options& options) {
+  ibpm::plugin::CommonOptions common;
+  common.timeout = options.timeout;
+  if (options.interval > 0) {
+    // A fresh first sample, so the rates cover exactly the interval (counters untouched).
+    ibpm::sweep::SweepOptions first = options.sweep;
+    first.clear_counters = false;
+    ibpm::sweep::run_sweep(first, common);
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.interval));
+  }
+  const ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options.sweep, common);
+  ibpm::sweep::SweepReportSettings settings;
+  settings.port.thresholds = &sweep.thresholds;
+  const auto verdicts = ibpm::sweep::judge_ports(sweep, settings);
+  const auto ports = ibpm::tools::ordered_ports(verdicts, parse_sort(options.sort), options.top);
+  if (options.format == "json") {
+    ibpm::tools::print_rates_json(std::cout, ports);
+    return;
+  }
+  ibpm::tools::print_rates_table(std::cout, ports);
+  std::size_t cleared = 0;
+  for (const auto& r : sweep.results) cleared += r.cleared != 0;
+  if (options.sweep.clear_counters)
+    std::cout << "cleared the error counters of " << cleared << " ports (recorded in their state)\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Prints the current rates of InfiniBand ports: of the nodes given with --node, "
+               "of a node type, or of the whole fabric. Rates are against the last sample in "
+               "the state directory (the checks' RRD files), or against a sample taken "
+               "--interval seconds earlier; each run stores its sample there too.",
+               "ibpm-rates"};
+  Options options;
+  ibpm::plugin::add_fabric_options(app, options.sweep.fabric);
+  app.add_option("-n,--node", options.sweep.nodes,
+                 "Only this node (GUID, LID or name); repeat for more")
+      ->type_name("NODE");
+  ibpm::sweep::add_sweep_options(app, options.sweep);
+  app.add_option("--interval", options.interval,
+                 "Take a first sample, wait this many seconds, and report the rates over them")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->type_name("SECONDS");
+  app.add_flag("--clear-counters", options.sweep.clear_counters,
+               "After reading, clear the error counters (and 32-bit data counters) of these "
+               "ports; recorded in their state");
+  app.add_option("--format", options.format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  app.add_option("--sort", options.sort, "fabric (topology order), errors or traffic")
+      ->check(CLI::IsMember({"fabric", "errors", "traffic"}))
+      ->capture_default_str();
+  app.add_option("--top", options.top, "Only the first N ports after sorting (0: all)");
+  app.add_option("-t,--timeout", options.timeout, "Seconds a run may take")->capture_default_str();
+  ibpm::poll::add_poll_options(app, options.sweep);
+  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    run(options);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-rates: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
