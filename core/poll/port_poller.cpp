@@ -5,7 +5,6 @@
 #include <map>
 
 #include "poll/counter_reset.hpp"
-#include "poll/parallel_for.hpp"
 
 namespace ibpm::poll {
 
@@ -73,14 +72,6 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
   return after;
 }
 
-// Threads for the RRD reads and writes: librrd's file functions are reentrant, each port has its
-// own file, and the node locks are already held. Through rrdcached the calls share one
-// connection, so they stay on one thread; a few files are not worth a thread.
-unsigned file_threads(const state::PortStore& store, std::size_t files) {
-  if (store.uses_daemon() || files < 64) return 1;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-}
-
 }  // namespace
 
 std::optional<double> live_capacity(const PortSample& sample) {
@@ -106,17 +97,14 @@ std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStor
   if (settings.write_state)
     for (Guid node : nodes) locks.push_back(store.lock_node(node, lock_deadline));
 
-  const unsigned threads = file_threads(store, targets.size());
-  parallel_for(targets.size(), threads, [&](std::size_t i) {
+  KnownCapabilities known;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
     results[i].target = targets[i];
     try {
       results[i].previous = store.read(targets[i].node, targets[i].port);
     } catch (const state::StateError& e) {
       results[i].state_error = e.what();
     }
-  });
-  KnownCapabilities known;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
     if (results[i].previous && results[i].previous->pma_cap_mask)
       known[targets[i].lid] =
           mad::PmaCapabilities{static_cast<std::uint16_t>(*results[i].previous->pma_cap_mask)};
@@ -136,10 +124,10 @@ std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStor
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
 
   if (!settings.write_state) return results;
-  parallel_for(results.size(), threads, [&](std::size_t i) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     // A file we could not read is not overwritten: it may be someone else's.
-    if (!r.sample.answered || !r.state_error.empty()) return;
+    if (!r.sample.answered || !r.state_error.empty()) continue;
     try {
       store.write(r.target.node, r.target.port, r.record);
       if (const auto it = after_reset.find(i); it != after_reset.end()) {
@@ -150,7 +138,7 @@ std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStor
     } catch (const state::StateError& e) {
       r.state_error = e.what();
     }
-  });
+  }
   return results;
 }
 
