@@ -9,18 +9,6 @@ namespace {
 using ibpm::plugin::Check;
 using ibpm::plugin::State;
 using ibpm::plugin::Subcheck;
-
-// Severity for ordering: CRITICAL, WARNING, UNKNOWN, OK (as plugin::worst ranks them).
-int rank(State state) {
-  switch (state) {
-    case State::critical: return 3;
-    case State::warning: return 2;
-    case State::unknown: return 1;
-    case State::ok: return 0;
-  }
-  return 0;
-}
-
 struct PortLine {
   std::string cable;  // both ends, for the summary
   Subcheck check;
@@ -68,7 +56,8 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   }
   // Worst ports first, in the long output too.
   std::stable_sort(ports.begin(), ports.end(), [](const PortLine& a, const PortLine& b) {
-    return rank(effective_state(a.check)) > rank(effective_state(b.check));
+    return ibpm::plugin::severity(effective_state(a.check)) >
+           ibpm::plugin::severity(effective_state(b.check));
   });
   const ibpm::NodeNameMap* names = poll.names ? &*poll.names : nullptr;
   check.summary = summary(ibpm::display_name(*poll.node, names), ports, worst, shown);

@@ -16,17 +16,6 @@ using plugin::Perfdata;
 using plugin::State;
 using plugin::Subcheck;
 
-// CRITICAL, WARNING, UNKNOWN, OK (as plugin::worst ranks them).
-int rank(State state) {
-  switch (state) {
-    case State::critical: return 3;
-    case State::warning: return 2;
-    case State::unknown: return 1;
-    case State::ok: return 0;
-  }
-  return 0;
-}
-
 // The sum of the port's error rates (per second), to order ports of the same state.
 double error_rate(const poll::PortResult& result) {
   double sum = 0;
@@ -151,7 +140,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
       bad.push_back(&v);
   }
   std::stable_sort(bad.begin(), bad.end(), [](const PortVerdict* a, const PortVerdict* b) {
-    if (rank(a->state) != rank(b->state)) return rank(a->state) > rank(b->state);
+    if (plugin::severity(a->state) != plugin::severity(b->state))
+      return plugin::severity(a->state) > plugin::severity(b->state);
     return error_rate(*a->result) > error_rate(*b->result);
   });
   check.state = worst;
