@@ -9,6 +9,7 @@ namespace {
 using ibpm::plugin::Check;
 using ibpm::plugin::State;
 using ibpm::plugin::Subcheck;
+
 struct PortLine {
   std::string cable;  // both ends, for the summary
   Subcheck check;
