@@ -1,15 +1,13 @@
 #include "delegation/delegation_file.hpp"
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string_view>
 
 #include "delegation/port_list.hpp"
 #include "delegation/shard_spec.hpp"
+#include "plugin/input_file.hpp"
 #include "poll/target.hpp"
 
 namespace ibpm::delegation {
@@ -233,17 +231,7 @@ DelegationFile parse_delegation_file(std::istream& in, const std::string& origin
 
 DelegationFile load_delegation_file(const std::string& path, const Fabric& fabric,
                                     const NodeNameMap* names) {
-  // A directory opens fine and then reads as empty; it is not a delegation file.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw std::runtime_error(path + ": cannot read (is a directory)");
-  errno = 0;
-  std::ifstream in(path);
-  if (!in) {
-    const int error = errno;
-    throw std::runtime_error(path + ": cannot read" +
-                             (error != 0 ? " (" + std::string(std::strerror(error)) + ")" : ""));
-  }
+  std::ifstream in = plugin::open_input_file(path);
   return parse_delegation_file(in, path, fabric, names);
 }
 

@@ -10,13 +10,11 @@
 // (also after the fields); blank lines are ignored; CRLF line ends are accepted. Later lines
 // override earlier ones. A line with an unknown metric, a bad range, a rate unit on a
 // percentage, or not exactly three fields is an error naming the file and line.
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
 
+#include "plugin/input_file.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 namespace ibpm {
@@ -62,17 +60,7 @@ void RateThresholds::load_stream(std::istream& in, const std::string& origin) {
 }
 
 void RateThresholds::load_file(const std::string& path) {
-  // A directory opens fine and then reads as empty; it is not a thresholds file.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw std::runtime_error(path + ": cannot read (is a directory)");
-  errno = 0;
-  std::ifstream in(path);
-  if (!in) {
-    const int error = errno;
-    throw std::runtime_error(path + ": cannot read" +
-                             (error != 0 ? " (" + std::string(std::strerror(error)) + ")" : ""));
-  }
+  std::ifstream in = plugin::open_input_file(path);
   load_stream(in, path);
 }
 
