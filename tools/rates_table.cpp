@@ -17,13 +17,6 @@ double rate(const sweep::PortVerdict& v, Counter counter) {
   return r ? poll::reported_rate(counter, r->per_second) : 0.0;
 }
 
-double error_sum(const sweep::PortVerdict& v) {
-  double sum = 0;
-  for (const CounterSpec& s : counter_specs())
-    if (s.error) sum += rate(v, s.id);
-  return sum;
-}
-
 double traffic(const sweep::PortVerdict& v) {
   return rate(v, Counter::xmit_data) + rate(v, Counter::rcv_data);
 }
@@ -67,7 +60,9 @@ std::vector<const sweep::PortVerdict*> ordered_ports(const std::vector<sweep::Po
   for (const sweep::PortVerdict& v : verdicts) ports.push_back(&v);
   if (sort == RatesSort::errors)
     std::stable_sort(ports.begin(), ports.end(),
-                     [](auto* a, auto* b) { return error_sum(*a) > error_sum(*b); });
+                     [](auto* a, auto* b) {
+                       return sweep::error_rate(*a->result) > sweep::error_rate(*b->result);
+                     });
   if (sort == RatesSort::traffic)
     std::stable_sort(ports.begin(), ports.end(),
                      [](auto* a, auto* b) { return traffic(*a) > traffic(*b); });

@@ -72,16 +72,17 @@ std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric
   delegation::DelegationFile file;
   if (!options.delegation_file.empty())
     file = delegation::load_delegation_file(options.delegation_file, fabric, names);
-  if (file.shards && *file.shards != shard.count)
-    throw std::runtime_error(options.delegation_file + " is written for " +
-                             std::to_string(*file.shards) + " shards, not " +
-                             std::to_string(shard.count));
-  if (shard.count == 1 && file.pins.empty()) {
+  if (shard.count == 1 && options.delegation_file.empty()) {
     loads = {targets.size()};
     return targets;
   }
-  const std::vector<unsigned> assignment =
-      delegation::assign_shards(fabric, targets, shard.count, file, options.assign);
+  std::vector<unsigned> assignment;
+  try {
+    assignment = delegation::assign_shards(fabric, targets, shard.count, file, options.assign);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(options.delegation_file.empty() ? e.what()
+                                                             : options.delegation_file + ": " + e.what());
+  }
   loads = delegation::shard_loads(assignment, shard.count);
   std::vector<poll::PortTarget> mine;
   for (std::size_t i = 0; i < targets.size(); ++i)

@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "plugin/json.hpp"
-#include "products/histogram.hpp"
 #include "products/event_log.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
@@ -95,7 +94,8 @@ std::string summary_path(const SweepOptions& options) {
 }
 
 std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
-                         const std::vector<PortVerdict>& verdicts) {
+                         const std::vector<PortVerdict>& verdicts,
+                         const std::vector<products::Histogram>& histograms) {
   const SweepCounts counts = count_ports(verdicts);
   std::string json = "{\"started\":" + json_number(sweep.started) +
                      ",\"duration\":" + json_number(sweep.duration) +
@@ -111,11 +111,11 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
                      ",\"in_error\":" + std::to_string(counts.in_error) +
                      ",\"saturated\":" + std::to_string(counts.saturated) +
                      ",\"unreachable\":" + std::to_string(counts.unreachable) +
-                     ",\"unreachable_nodes\":" + std::to_string(counts.unreachable_nodes) +
+                     ",\"unreachable_nodes\":" + std::to_string(counts.unreachable_nodes.size()) +
                      ",\"baseline\":" + std::to_string(counts.baseline) +
                      ",\"mads\":" + std::to_string(sweep.mad_stats.sent) + ",\"totals\":{";
   bool first = true;
-  for (const plugin::Perfdata& p : sweep_perfdata(sweep, verdicts)) {
+  for (const plugin::Perfdata& p : sweep_perfdata(sweep, verdicts, counts)) {
     json += (first ? "" : ",") + json_string(p.label) + ":" + json_number(p.value);
     first = false;
   }
@@ -126,7 +126,7 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
     json += (first ? "" : ",") + port_json(v);
     first = false;
   }
-  json += "],\"histograms\":" + products::histograms_json(products::rate_histograms(sweep.results)) + "}\n";
+  json += "],\"histograms\":" + products::histograms_json(histograms) + "}\n";
   return json;
 }
 
@@ -153,17 +153,18 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
       failed("CSV", e);
     }
   }
+  const std::vector<products::Histogram> histograms = products::rate_histograms(sweep.results);
   try {
     const std::string path = summary_path(options);
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    const std::string json = summary_json(options, sweep, verdicts);
+    const std::string json = summary_json(options, sweep, verdicts, histograms);
     replace_file_with(path, [&](std::ostream& out) { out << json; });
   } catch (const std::exception& e) {
     failed("sweep summary", e);
   }
   if (outputs.histograms) {
     // One line of the long output per line of the text (each output line is a single line).
-    const std::string text = products::format_histograms(products::rate_histograms(sweep.results), true);
+    const std::string text = products::format_histograms(histograms, true);
     std::size_t from = 0;
     while (from < text.size()) {
       const std::size_t end = std::min(text.find('\n', from), text.size());

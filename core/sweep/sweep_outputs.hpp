@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "plugin/result.hpp"
+#include "products/histogram.hpp"
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_report.hpp"
 
@@ -33,7 +34,8 @@ std::string summary_path(const SweepOptions& options);
 
 // The sweep summary as JSON (see the header comment).
 std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
-                         const std::vector<PortVerdict>& verdicts);
+                         const std::vector<PortVerdict>& verdicts,
+                         const std::vector<products::Histogram>& histograms);
 
 // Writes every output; returns lines for the long output (histograms, event counts, and an
 // UNKNOWN line for an output that could not be written: the sweep itself still counts).

@@ -16,14 +16,6 @@ using plugin::Perfdata;
 using plugin::State;
 using plugin::Subcheck;
 
-// The sum of the port's error rates (per second), to order ports of the same state.
-double error_rate(const poll::PortResult& result) {
-  double sum = 0;
-  for (const CounterSpec& s : counter_specs())
-    if (const auto r = result.rates.of(s.id); s.error && r) sum += r->per_second;
-  return sum;
-}
-
 // What set the port's state: its children of that state ("symbol_errors 12/s > 10/s"), else
 // its line without the cable ("unreachable at LID 23 (...)", "Down").
 std::string reason_of(const Subcheck& check, State state, const std::string& cable) {
@@ -50,13 +42,6 @@ std::string clock_text(double epoch) {
                 static_cast<int>((epoch - static_cast<double>(whole)) * 1000));
   return text;
 }
-
-struct UnreachableNode {
-  std::string name;  // first port's node, as the topology names it
-  unsigned lid = 0;
-  std::size_t ports = 0;
-  std::string error;
-};
 
 // Nodes none of whose swept ports answered, in fabric order.
 std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& verdicts) {
@@ -87,6 +72,13 @@ Subcheck timing_line(const SweepResult& sweep) {
 
 }  // namespace
 
+double error_rate(const poll::PortResult& result) {
+  double sum = 0;
+  for (const CounterSpec& s : counter_specs())
+    if (const auto r = result.rates.of(s.id); s.error && r) sum += r->per_second;
+  return sum;
+}
+
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings) {
   std::vector<PortVerdict> verdicts;
   verdicts.reserve(sweep.results.size());
@@ -116,7 +108,7 @@ SweepCounts count_ports(const std::vector<PortVerdict>& verdicts) {
     if (r.rates.saturated) ++counts.saturated;
     if (r.rates.baseline) ++counts.baseline;
   }
-  counts.unreachable_nodes = unreachable_nodes(verdicts).size();
+  counts.unreachable_nodes = unreachable_nodes(verdicts);
   return counts;
 }
 
@@ -157,9 +149,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     summary += ": " + std::to_string(counts.in_error) + " in error, " +
                std::to_string(counts.saturated) + " saturated, " +
                std::to_string(counts.unreachable) + " unreachable";
-    if (counts.unreachable_nodes)
-      summary += " (" + std::to_string(counts.unreachable_nodes) +
-                 (counts.unreachable_nodes == 1 ? " node)" : " nodes)");
+    if (const std::size_t nodes = counts.unreachable_nodes.size())
+      summary += " (" + std::to_string(nodes) + (nodes == 1 ? " node)" : " nodes)");
     for (std::size_t i = 0; i < bad.size() && i < settings.summary_ports; ++i)
       summary += (i ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
   }
@@ -170,7 +161,7 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
   if (bad.size() > settings.worst)
     check.subchecks.push_back({State::ok, std::to_string(bad.size() - settings.worst) +
                                               " more ports not OK (--worst N shows more)", {}, {}});
-  const std::vector<UnreachableNode> dead = unreachable_nodes(verdicts);
+  const std::vector<UnreachableNode>& dead = counts.unreachable_nodes;
   for (std::size_t i = 0; i < dead.size() && i < settings.worst; ++i)
     check.subchecks.push_back({settings.unreachable,
                                dead[i].name + " unreachable at LID " + std::to_string(dead[i].lid) +
@@ -195,12 +186,12 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
       check.subchecks.push_back({State::ok, loads, {}, {}});
     }
   }
-  check.perfdata = sweep_perfdata(sweep, verdicts);
+  check.perfdata = sweep_perfdata(sweep, verdicts, counts);
   return check;
 }
 
-std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {
-  const SweepCounts counts = count_ports(verdicts);
+std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
+                                     const SweepCounts& counts) {
   auto count = [](std::string label, std::size_t value) {
     return Perfdata{std::move(label), static_cast<double>(value), "", {}, {}, 0.0, {}};
   };
@@ -209,7 +200,7 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector
                               count("ports_error", counts.in_error),
                               count("ports_saturated", counts.saturated),
                               count("ports_unreachable", counts.unreachable),
-                              count("nodes_unreachable", counts.unreachable_nodes)};
+                              count("nodes_unreachable", counts.unreachable_nodes.size())};
   // Fabric totals: each counter's rate summed over the ports that have one (per second; data
   // in octets per second: xmit_data is the aggregate bandwidth sent).
   for (const CounterSpec& s : counter_specs()) {

@@ -35,16 +35,27 @@ struct PortVerdict {
 
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings);
 
+// A node none of whose swept ports answered.
+struct UnreachableNode {
+  std::string name;  // as its ports are named
+  unsigned lid = 0;
+  std::size_t ports = 0;
+  std::string error;  // why its first port was not read
+};
+
 struct SweepCounts {
   std::size_t polled = 0;       // ports with counters read
   std::size_t in_error = 0;     // polled ports that are WARNING or CRITICAL
   std::size_t saturated = 0;    // polled ports with a counter at its maximum
   std::size_t unreachable = 0;  // ports whose counters could not be read
-  std::size_t unreachable_nodes = 0;
   std::size_t baseline = 0;     // polled ports with no earlier sample yet
+  std::vector<UnreachableNode> unreachable_nodes;  // in fabric order
 };
 
 SweepCounts count_ports(const std::vector<PortVerdict>& verdicts);
+
+// The sum of the port's error rates (per second): orders ports of the same state.
+double error_rate(const poll::PortResult& result);
 
 // "shard 2/4" or "" for a whole-fabric sweep.
 std::string shard_label(const SweepOptions& options);
@@ -55,6 +66,7 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
 
 // Fabric totals: port counts, summed error rates per counter, aggregate bandwidth, timing.
 std::vector<plugin::Perfdata> sweep_perfdata(const SweepResult& sweep,
-                                             const std::vector<PortVerdict>& verdicts);
+                                             const std::vector<PortVerdict>& verdicts,
+                                             const SweepCounts& counts);
 
 }  // namespace ibpm::sweep
