@@ -18,8 +18,11 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   settings.port.first_run = options.first_run;
   const std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
   Check check = ibpm::sweep::sweep_check(options, sweep, verdicts, settings, common.verbosity);
-  for (ibpm::plugin::Subcheck& line : ibpm::sweep::write_outputs(options, outputs, sweep, verdicts))
+  // An output the operator asked for that could not be written makes the run UNKNOWN at least.
+  for (ibpm::plugin::Subcheck& line : ibpm::sweep::write_outputs(options, outputs, sweep, verdicts)) {
+    check.state = ibpm::plugin::worst(*check.state, effective_state(line));
     check.subchecks.push_back(std::move(line));
+  }
   return check;
 }
 
