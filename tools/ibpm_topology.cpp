@@ -4,10 +4,13 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ibsim_net_writer.hpp"
+#include "fabric/node_name_map.hpp"
 #include "fabric_summary.hpp"
+#include "levels_report.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "topology/atomic_file.hpp"
@@ -21,6 +24,7 @@ struct Options {
   std::string write_dump;
   std::string write_net;
   bool warnings = false;
+  bool levels = false;
 };
 
 void run(const Options& options) {
@@ -29,6 +33,12 @@ void run(const Options& options) {
   ibpm::print_fabric_summary(std::cout, topology);
   if (options.warnings)
     for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";
+  if (options.levels) {
+    std::optional<ibpm::NodeNameMap> names;
+    if (!options.fabric.node_name_map.empty())
+      names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+    ibpm::print_levels(std::cout, topology.fabric, names ? &*names : nullptr);
+  }
   if (!options.write_cache.empty()) {
     if (!topology.ibnd)
       throw std::runtime_error("--write-cache needs a fabric from discovery or a cache file");
@@ -54,6 +64,8 @@ int main(int argc, char** argv) {
   app.add_option("--write-dump", options.write_dump, "Save as an ibnetdiscover text dump");
   app.add_option("--write-net", options.write_net, "Save as an ibsim net file");
   app.add_flag("--warnings", options.warnings, "List what the input had that was read around");
+  app.add_flag("--levels", options.levels,
+               "Show the switch levels (leaf, spine, core), aggregation nodes and chassis");
   app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
   try {
     app.parse(argc, argv);
