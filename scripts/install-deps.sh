@@ -9,6 +9,7 @@ packages=(
   libibmad-dev libibnetdisc-dev libibumad-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev catch2
   ibsim-utils opensm infiniband-diags rrdcached
+  graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium
 )
 
 missing=()
