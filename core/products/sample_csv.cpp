@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "plugin/csv.hpp"
 #include "plugin/number.hpp"
 #include "products/locked_append.hpp"
 #include "products/metric_values.hpp"
@@ -11,16 +12,7 @@ namespace ibpm::products {
 
 namespace {
 
-// RFC 4180: a field with a comma, quote or line break goes in quotes, its quotes doubled.
-std::string csv_text(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
-}
+using plugin::csv_field;
 
 std::string milliseconds(double epoch_seconds) {
   if (!(epoch_seconds > 0)) return "";
@@ -64,10 +56,10 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
       std::to_string(target.port),
       node_type(target.type),
       std::to_string(target.lid),
-      csv_text(target.name),
-      csv_text(target.remote_name),
+      csv_field(target.name),
+      csv_field(target.remote_name),
       sample.answered ? "1" : "0",
-      csv_text(error_text(result)),
+      csv_field(error_text(result)),
       sample.extended ? "1" : "0",
   };
   for (const auto& value : sample.values)
@@ -84,7 +76,7 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
   fields.push_back(has_rates ? number(rates.rcv_util_pct) : "");
   fields.push_back(has_rates ? number(rates.xmit_wait_pct) : "");
   fields.push_back(has_rates ? plugin::format_number(rates.interval) : "");
-  fields.push_back(csv_text(shard));
+  fields.push_back(csv_field(shard));
 
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {

@@ -14,12 +14,6 @@ namespace ibpm::state {
 
 namespace {
 
-std::string resolve_daemon(const std::string& configured) {
-  if (!configured.empty()) return configured;
-  const char* env = std::getenv("RRDCACHED_ADDRESS");
-  return env ? env : "";
-}
-
 bool file_exists(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) return true;
@@ -49,8 +43,14 @@ std::string foreign_reason(const RrdHeader& header) {
 
 }  // namespace
 
+std::string daemon_address(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  const char* env = std::getenv("RRDCACHED_ADDRESS");
+  return env ? env : "";
+}
+
 PortStore::PortStore(StoreOptions options)
-    : options_(std::move(options)), backend_(resolve_daemon(options_.rrdcached)) {
+    : options_(std::move(options)), backend_(daemon_address(options_.rrdcached)) {
   validate(options_.layout);
   if (options_.state_dir.empty()) throw std::invalid_argument("empty state directory");
 }

@@ -26,6 +26,9 @@ struct StoreOptions {
   RrdLayout layout;
 };
 
+// The rrdcached address to use: `configured`, else RRDCACHED_ADDRESS when set, else empty (direct).
+std::string daemon_address(const std::string& configured);
+
 class PortStore {
  public:
   // Throws std::invalid_argument for a layout RRD cannot hold (see validate()).

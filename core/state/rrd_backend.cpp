@@ -210,4 +210,12 @@ void RrdBackend::update(const std::string& path, const std::string& line) const 
   if (rrd_update_r(path.c_str(), nullptr, 1, values) != 0) fail(path, "cannot update");
 }
 
+void RrdBackend::flush(const std::string& path) const {
+  if (!uses_daemon()) return;
+  rrd_clear_error();
+  DaemonCall call;
+  connect(daemon_, path);
+  if (rrdc_flush(path.c_str()) != 0) fail(path, "cannot flush through rrdcached");
+}
+
 }  // namespace ibpm::state

@@ -37,6 +37,9 @@ class RrdBackend {
   void create(const std::string& path, const std::vector<std::string>& definitions,
               unsigned long step, std::time_t last_update) const;
   void update(const std::string& path, const std::string& line) const;
+  // Writes the daemon's pending updates of the file, so that a direct read sees them (no-op
+  // without a daemon).
+  void flush(const std::string& path) const;
 
  private:
   std::string daemon_;

@@ -1,0 +1,83 @@
+#include "history/link_usage.hpp"
+
+#include <algorithm>
+
+#include "poll/port_rates.hpp"
+#include "topology/link_speed_check.hpp"
+
+namespace ibpm::history {
+
+namespace {
+
+double error_rate(const PortHistory& h) {
+  double sum = 0;
+  for (const CounterSpec& s : counter_specs())
+    if (s.error) sum += h.average_of(s.id).value_or(0);
+  return sum;
+}
+
+// One direction: `from` transmits, `to` receives.
+DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
+                         const PortHistory& receiver, std::optional<double> capacity_octets_s,
+                         const UsageOptions& options) {
+  DirectionUsage d;
+  d.from = from;
+  d.to = to;
+  std::optional<double> average, peak;
+  if (sender.average_of(Counter::xmit_data)) {
+    average = sender.average_of(Counter::xmit_data);
+    peak = sender.peak_of(Counter::xmit_data);
+  } else if (receiver.average_of(Counter::rcv_data)) {
+    average = receiver.average_of(Counter::rcv_data);
+    peak = receiver.peak_of(Counter::rcv_data);
+  }
+  if (average) {
+    d.measured = true;
+    d.average_octets_s = to_octets(1) * *average;
+    d.peak_octets_s = to_octets(1) * peak.value_or(*average);
+    if (capacity_octets_s && *capacity_octets_s > 0) {
+      d.average_util = d.average_octets_s / *capacity_octets_s;
+      d.peak_util = d.peak_octets_s / *capacity_octets_s;
+    }
+  }
+  if (auto wait = sender.average_of(Counter::xmit_wait); wait && capacity_octets_s) {
+    const double tick = options.xmit_wait_tick_ns
+                            ? *options.xmit_wait_tick_ns * 1e-9
+                            : poll::default_xmit_wait_tick(*capacity_octets_s * 8);
+    d.xmit_wait_pct = *wait * tick * 100.0;
+  }
+  d.errors_s = error_rate(sender);
+  return d;
+}
+
+}  // namespace
+
+std::optional<double> LinkUsage::utilization() const {
+  std::optional<double> best;
+  for (const DirectionUsage* d : {&a_to_b, &b_to_a})
+    if (d->average_util && (!best || *d->average_util > *best)) best = d->average_util;
+  return best;
+}
+
+std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
+                                  const Window& window, const UsageOptions& options) {
+  std::vector<LinkUsage> out;
+  out.reserve(fabric.links().size());
+  for (std::size_t i = 0; i < fabric.links().size(); ++i) {
+    const Link& link = fabric.links()[i];
+    LinkUsage usage;
+    usage.link = i;
+    LinkRate rate = active_rate(fabric, link);
+    if (rate.width && rate.speed)
+      usage.capacity_octets_s = static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;
+    PortHistory a = reader.read(link.a.node, link.a.port, window);
+    PortHistory b = reader.read(link.b.node, link.b.port, window);
+    usage.a_to_b = direction(link.a, link.b, a, b, usage.capacity_octets_s, options);
+    usage.b_to_a = direction(link.b, link.a, b, a, usage.capacity_octets_s, options);
+    usage.errors_s = usage.a_to_b.errors_s + usage.b_to_a.errors_s;
+    out.push_back(usage);
+  }
+  return out;
+}
+
+}  // namespace ibpm::history

@@ -1,0 +1,45 @@
+// Link utilization over a window: for each cable and direction, the average and peak data rate
+// against the link's capacity, XmitWait %, and error rates, from the RRD history of both ends.
+// A direction a -> b is read at a's transmit side (PortXmitData, PortXmitWait) and falls back to
+// b's receive side (PortRcvData) when a was not polled (a CA nobody monitors, a shard boundary).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.hpp"
+#include "history/port_history.hpp"
+
+namespace ibpm::history {
+
+struct DirectionUsage {
+  PortRef from;
+  PortRef to;
+  bool measured = false;
+  double average_octets_s = 0;
+  double peak_octets_s = 0;
+  std::optional<double> average_util;  // 0..1 of capacity (nullopt: capacity unknown)
+  std::optional<double> peak_util;
+  std::optional<double> xmit_wait_pct;  // share of the window `from` waited to send (0..100)
+  double errors_s = 0;  // error counters of `from` (receive errors of the link's far end count there)
+};
+
+struct LinkUsage {
+  std::size_t link = 0;  // index into Fabric::links()
+  std::optional<double> capacity_octets_s;
+  DirectionUsage a_to_b;  // Link::a transmits
+  DirectionUsage b_to_a;
+  double errors_s = 0;  // every error counter of both ends, per second
+  // The busier direction's average utilization (nullopt when neither direction was measured).
+  std::optional<double> utilization() const;
+};
+
+struct UsageOptions {
+  std::optional<double> xmit_wait_tick_ns;  // nullopt: one tick = the time of one data word
+};
+
+std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
+                                  const Window& window, const UsageOptions& options = {});
+
+}  // namespace ibpm::history

@@ -1,0 +1,55 @@
+// What the RRD history says about a port over a time window: the average and peak rate of every
+// counter (from the files' AVERAGE and MAX archives, at the finest resolution that covers the
+// window). This is the analyzer's only view of the counters: it never polls.
+#pragma once
+
+#include <array>
+#include <ctime>
+#include <optional>
+#include <string>
+
+#include "counters/counter.hpp"
+#include "fabric/types.hpp"
+#include "state/port_store.hpp"
+
+namespace ibpm::history {
+
+struct Window {
+  std::time_t start = 0;  // epoch seconds
+  std::time_t end = 0;
+  std::time_t seconds() const { return end - start; }
+};
+
+// The last `seconds` up to now.
+Window window_ending_now(std::time_t seconds);
+
+struct PortHistory {
+  bool found = false;  // the port has an RRD file with at least one rate inside the window
+  // Per second, in counter units (data counters in 4-octet words). nullopt: no rate in the window.
+  std::array<std::optional<double>, kCounterCount> average{};
+  std::array<std::optional<double>, kCounterCount> peak{};  // highest step average (MAX archive)
+  double covered = 0;  // share of the window's steps that hold a rate (0..1)
+  std::time_t step = 0;
+  std::time_t last_update = 0;
+
+  std::optional<double> average_of(Counter c) const { return average[static_cast<std::size_t>(c)]; }
+  std::optional<double> peak_of(Counter c) const { return peak[static_cast<std::size_t>(c)]; }
+};
+
+class HistoryReader {
+ public:
+  // rrdcached: as StoreOptions::rrdcached (empty: RRDCACHED_ADDRESS when set, else direct reads).
+  // Through the daemon, each file is flushed before it is read.
+  HistoryReader(std::string state_dir, std::string rrdcached = {});
+
+  std::string path(Guid node, PortNumber port) const;
+  // A port never polled gives found = false; a file that is not an ibpm port RRD throws
+  // state::StateError naming it.
+  PortHistory read(Guid node, PortNumber port, const Window& window) const;
+
+ private:
+  state::PortStore store_;
+  state::RrdBackend backend_;
+};
+
+}  // namespace ibpm::history

@@ -1,0 +1,124 @@
+// ibpm-locality: traffic locality per subtree (and per operator-defined node set) over a window
+// of the RRD history the checks keep: how much of what a subtree's hosts send stays inside it.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <optional>
+
+#include "fabric/graph.hpp"
+#include "fabric/node_name_map.hpp"
+#include "history/link_usage.hpp"
+#include "locality/locality_report.hpp"
+#include "locality/node_set_file.hpp"
+#include "locality/node_sets.hpp"
+#include "locality/slurm_topology.hpp"
+#include "plugin/options.hpp"
+#include "plugin/cli.hpp"
+#include "poll/state_topology.hpp"
+#include "topology/atomic_file.hpp"
+
+namespace {
+
+struct Options {
+  ibpm::plugin::FabricOptions fabric;
+  std::string rrdcached;
+  long window = 3600;
+  std::string format = "table";
+  std::string sort = "level";
+  std::optional<int> level;
+  std::size_t top = 0;
+  std::vector<std::string> set_files;
+  std::string slurm_in;
+  std::string slurm_out;
+  bool no_subtrees = false;
+};
+
+void run(const Options& options) {
+  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
+  const ibpm::Fabric& fabric = topology.fabric;
+  std::optional<ibpm::NodeNameMap> names;
+  if (!options.fabric.node_name_map.empty())
+    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
+  ibpm::FabricLevels levels(fabric, ibpm::make_graph(fabric));
+
+  if (!options.slurm_out.empty()) {
+    ibpm::replace_file_with(options.slurm_out, [&](std::ostream& out) {
+      ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
+    });
+  }
+
+  std::vector<ibpm::locality::NodeSet> sets;
+  if (!options.no_subtrees) sets = ibpm::locality::subtree_sets(fabric, levels, name_map);
+  for (const auto& file : options.set_files)
+    for (auto& set : ibpm::locality::load_node_set_file(file, fabric, levels, name_map))
+      sets.push_back(std::move(set));
+  if (!options.slurm_in.empty())
+    for (auto& set : ibpm::locality::load_slurm_topology(options.slurm_in, fabric, levels, name_map))
+      sets.push_back(std::move(set));
+  if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
+
+  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
+  auto window = ibpm::history::window_ending_now(options.window);
+  auto usage = ibpm::history::link_usage(fabric, reader, window);
+  auto rows = ibpm::locality::sorted(
+      ibpm::locality::set_traffic(fabric, levels, sets, usage, name_map),
+      ibpm::locality::parse_sort_order(options.sort));
+  if (options.top && rows.size() > options.top) rows.resize(options.top);
+
+  ibpm::locality::ReportContext context{window.start, window.end};
+  if (options.format == "json")
+    ibpm::locality::print_json(std::cout, rows, context);
+  else if (options.format == "csv")
+    ibpm::locality::print_csv(std::cout, rows);
+  else
+    ibpm::locality::print_table(std::cout, rows, context);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Traffic locality per subtree of an InfiniBand fabric, from the counter history "
+               "in the state directory: gen/con are the data the set's hosts send/receive, "
+               "out/in the data crossing its border, l_gen = 1 - out/gen, l_con = 1 - in/con, "
+               "l = 1 - (out + in)/(gen + con).",
+               "ibpm-locality"};
+  Options options;
+  ibpm::plugin::add_fabric_options(app, options.fabric);
+  app.add_option("--rrdcached", options.rrdcached,
+                 "rrdcached address: flush each file before reading it");
+  app.add_option("--window", options.window, "Seconds of history to analyse, up to now")
+      ->check(CLI::Range(1L, 400L * 86400))
+      ->capture_default_str();
+  app.add_option("--format", options.format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  app.add_option("--sort", options.sort,
+                 "level (top down), locality (least local first), traffic (busiest first) or name")
+      ->check(CLI::IsMember({"level", "locality", "traffic", "name"}))
+      ->capture_default_str();
+  app.add_option("--level", options.level, "Only subtrees rooted at this level (1 = leaves)");
+  app.add_option("--top", options.top, "Only the first N sets after sorting (0: all)");
+  app.add_option("--sets", options.set_files,
+                 "File of operator-defined node sets: 'NAME: HOSTLIST|GUID ...' per line")
+      ->check(CLI::ExistingFile);
+  app.add_option("--slurm-topology", options.slurm_in,
+                 "Slurm topology.conf: each SwitchName is a node set")
+      ->check(CLI::ExistingFile);
+  app.add_option("--write-slurm-topology", options.slurm_out,
+                 "Write a Slurm topology.conf of this fabric (leaves, spines, cores)");
+  app.add_flag("--no-subtrees", options.no_subtrees, "Only the sets from --sets / --slurm-topology");
+  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    run(options);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-locality: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,143 @@
+#include "locality/slurm_topology.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "fabric/node_name_map.hpp"
+#include "locality/host_index.hpp"
+#include "locality/hostlist.hpp"
+#include "plugin/input_file.hpp"
+
+namespace ibpm::locality {
+
+namespace {
+
+struct SlurmSwitch {
+  int line = 0;
+  std::vector<std::string> nodes;
+  std::vector<std::string> switches;
+};
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::map<std::string, SlurmSwitch> parse(const std::string& path) {
+  std::ifstream in = plugin::open_input_file(path);
+  std::map<std::string, SlurmSwitch> switches;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    auto fail = [&](const std::string& reason) {
+      return std::runtime_error(path + ":" + std::to_string(number) + ": " + reason);
+    };
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string word, name;
+    SlurmSwitch sw;
+    sw.line = number;
+    while (words >> word) {
+      std::size_t eq = word.find('=');
+      if (eq == std::string::npos) throw fail("expected KEY=VALUE, not '" + word + "'");
+      std::string key = lower(word.substr(0, eq)), value = word.substr(eq + 1);
+      try {
+        if (key == "switchname") name = value;
+        else if (key == "nodes") sw.nodes = expand_hostlist(value);
+        else if (key == "switches") sw.switches = expand_hostlist(value);
+        // LinkSpeed and other keys do not change the sets.
+      } catch (const std::invalid_argument& e) {
+        throw fail(e.what());
+      }
+    }
+    if (name.empty()) {
+      if (!sw.nodes.empty() || !sw.switches.empty()) throw fail("no SwitchName=");
+      continue;
+    }
+    if (!switches.emplace(name, std::move(sw)).second) throw fail("switch " + name + " twice");
+  }
+  return switches;
+}
+
+}  // namespace
+
+std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& fabric,
+                                         const FabricLevels& levels, const NodeNameMap* names) {
+  auto switches = parse(path);
+  HostIndex index(fabric, names);
+  std::map<std::string, std::set<std::size_t>> hosts_of;
+  std::set<std::string> visiting;
+  // Hosts below a switch: its own nodes and those of the switches it lists.
+  std::function<const std::set<std::size_t>&(const std::string&)> collect =
+      [&](const std::string& name) -> const std::set<std::size_t>& {
+    if (auto done = hosts_of.find(name); done != hosts_of.end()) return done->second;
+    const SlurmSwitch& sw = switches.at(name);
+    if (!visiting.insert(name).second)
+      throw std::runtime_error(path + ":" + std::to_string(sw.line) + ": switch " + name +
+                               " is its own descendant");
+    std::set<std::size_t> hosts;
+    for (const auto& node : sw.nodes)
+      for (std::size_t i : index.find(node)) hosts.insert(i);
+    for (const auto& child : sw.switches) {
+      if (!switches.contains(child))
+        throw std::runtime_error(path + ":" + std::to_string(sw.line) + ": unknown switch " + child);
+      const auto& below = collect(child);
+      hosts.insert(below.begin(), below.end());
+    }
+    visiting.erase(name);
+    return hosts_of[name] = std::move(hosts);
+  };
+
+  std::vector<NodeSet> sets;
+  for (const auto& [name, sw] : switches) {
+    const auto& hosts = collect(name);
+    if (hosts.empty()) continue;
+    NodeSet set;
+    set.name = name;
+    set.hosts.assign(hosts.begin(), hosts.end());
+    add_inner_switches(set, fabric, levels);
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
+std::string slurm_switch_name(const std::string& name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
+  return out.empty() ? "_" : out;
+}
+
+void write_slurm_topology(std::ostream& out, const Fabric& fabric, const FabricLevels& levels,
+                          const NodeNameMap* names) {
+  const auto& nodes = fabric.nodes();
+  out << "# Slurm topology.conf (topology/tree) of the InfiniBand fabric, written by ibpm-locality\n";
+  for (int level = kLeafLevel; level <= levels.top(); ++level) {
+    std::vector<std::string> lines;
+    for (std::size_t s : levels.switches_at(level)) {
+      std::vector<std::string> hosts, below;
+      nodes[s].for_each_port([&](const Port& port) {
+        auto peer = fabric.remote({nodes[s].guid, port.number});
+        if (!peer) return;
+        std::size_t n = fabric.index_of(peer->node);
+        if (is_host(nodes[n]))
+          hosts.push_back(host_name(display_name(nodes[n], names)));
+        else if (nodes[n].type == NodeType::sw && levels.level(n) == level - 1)
+          below.push_back(slurm_switch_name(display_name(nodes[n], names)));
+      });
+      std::string line = "SwitchName=" + slurm_switch_name(display_name(nodes[s], names));
+      if (!below.empty()) line += " Switches=" + compress_hostlist(below);
+      if (!hosts.empty()) line += " Nodes=" + compress_hostlist(hosts);
+      if (below.empty() && hosts.empty()) continue;
+      lines.push_back(line);
+    }
+    std::sort(lines.begin(), lines.end());
+    out << "# " << levels.name(level) << "\n";
+    for (const auto& line : lines) out << line << "\n";
+  }
+}
+
+}  // namespace ibpm::locality

@@ -1,0 +1,26 @@
+// Slurm's topology.conf (topology/tree plugin): read as node sets (each SwitchName with the
+// hosts below it), and written from the fabric (leaves with their hosts, every higher switch
+// with the switches one level below it) so Slurm can place jobs by the real tree.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "locality/node_sets.hpp"
+
+namespace ibpm::locality {
+
+// Nodes Slurm knows that the fabric does not (down, or without InfiniBand) are left out; a
+// switch none of whose nodes are in the fabric gives no set. Throws std::runtime_error
+// "FILE:LINE: reason" for malformed lines and unknown or cyclic Switches= references.
+std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& fabric,
+                                         const FabricLevels& levels, const NodeNameMap* names);
+
+void write_slurm_topology(std::ostream& out, const Fabric& fabric, const FabricLevels& levels,
+                          const NodeNameMap* names);
+
+// A name Slurm accepts as a SwitchName: letters, digits, '.', '_', '-'; anything else becomes '_'.
+std::string slurm_switch_name(const std::string& name);
+
+}  // namespace ibpm::locality

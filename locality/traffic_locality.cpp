@@ -1,0 +1,101 @@
+#include "locality/traffic_locality.hpp"
+
+#include <boost/dynamic_bitset.hpp>
+
+#include "locality/down_sets.hpp"
+
+namespace ibpm::locality {
+
+namespace {
+
+// Counters of one direction agree with the set's own only up to ibsim's and the fabric's
+// management traffic; beyond this share the border is taken to carry transit traffic.
+constexpr double kTransitTolerance = 0.01;
+
+std::optional<double> one_minus(double part, double whole) {
+  if (whole <= 0) return std::nullopt;
+  return 1.0 - part / whole;
+}
+
+// The direction of `usage` that leaves the node at `from`.
+const history::DirectionUsage& leaving(const history::LinkUsage& usage, const Link& link,
+                                       Guid from) {
+  return link.a.node == from ? usage.a_to_b : usage.b_to_a;
+}
+const history::DirectionUsage& entering(const history::LinkUsage& usage, const Link& link,
+                                        Guid to) {
+  return link.a.node == to ? usage.b_to_a : usage.a_to_b;
+}
+
+}  // namespace
+
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& levels,
+                                    const std::vector<NodeSet>& sets,
+                                    const std::vector<history::LinkUsage>& usage,
+                                    const NodeNameMap* names) {
+  const auto& nodes = fabric.nodes();
+  const auto& links = fabric.links();
+  std::vector<SetTraffic> out;
+  out.reserve(sets.size());
+  boost::dynamic_bitset<> inside(nodes.size());
+  // A switch below the set that serves no host at all (a spine of empty leaves) carries no
+  // traffic of anybody's: its cable is not a way down out of the set.
+  DownSets down(fabric, levels);
+  auto serves_hosts = [&](std::size_t n) { return is_host(nodes[n]) || down.of(n).any(); };
+  for (const NodeSet& set : sets) {
+    SetTraffic t;
+    t.set = &set;
+    inside.reset();
+    for (std::size_t m : set.members) inside.set(m);
+
+    for (std::size_t h : set.hosts) {
+      const Node& host = nodes[h];
+      host.for_each_port([&](const Port& port) {
+        if (!port.link) return;
+        const Link& link = links[*port.link];
+        const auto& up = leaving(usage[*port.link], link, host.guid);
+        const auto& down = entering(usage[*port.link], link, host.guid);
+        t.gen += up.average_octets_s;
+        t.con += down.average_octets_s;
+        t.unmeasured += !up.measured + !down.measured;
+      });
+    }
+
+    for (std::size_t l = 0; l < links.size(); ++l) {
+      const Link& link = links[l];
+      std::size_t a = fabric.index_of(link.a.node), b = fabric.index_of(link.b.node);
+      if (inside[a] == inside[b]) continue;
+      std::size_t in_node = inside[a] ? a : b, out_node = inside[a] ? b : a;
+      // An aggregation node computes inside its switch: its cable is not a border.
+      if (is_aggregation_node(nodes[out_node]) || is_aggregation_node(nodes[in_node])) continue;
+      ++t.border_cables;
+      const auto& leave = leaving(usage[l], link, nodes[in_node].guid);
+      const auto& enter = entering(usage[l], link, nodes[in_node].guid);
+      t.out += leave.average_octets_s;
+      t.in += enter.average_octets_s;
+      t.unmeasured += !leave.measured + !enter.measured;
+      if (t.note.empty() && levels.level(out_node) < levels.level(in_node) &&
+          serves_hosts(out_node)) {
+        t.transit = true;
+        PortRef port = inside[a] ? link.a : link.b;
+        t.note = "border cable " + port_name(fabric, port, names) + " leads down out of the set";
+      }
+    }
+
+    t.l_gen = one_minus(t.out, t.gen);
+    t.l_con = one_minus(t.in, t.con);
+    t.l = one_minus(t.out + t.in, t.gen + t.con);
+    const double slack = kTransitTolerance * (t.gen + t.con);
+    if (t.note.empty() && (t.out > t.gen + slack || t.in > t.con + slack)) {
+      t.transit = true;
+      t.note = t.out > t.gen + slack ? "more data leaves than its hosts send"
+                                     : "more data enters than its hosts receive";
+    }
+    if (set.members.size() == set.hosts.size() && !set.hosts.empty() && t.note.empty())
+      t.note = "no switch serves only these hosts: the border is their own cables";
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace ibpm::locality

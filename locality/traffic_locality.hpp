@@ -1,0 +1,36 @@
+// Traffic locality of a node set X over a window (ibpm paper, section 3):
+//   gen, con   data sent / received by X's host ports
+//   out, in    data on the cables that cross X's border, leaving / entering X
+//   l_gen = 1 - out/gen,  l_con = 1 - in/con,  l = 1 - (out + in) / (gen + con)
+// The formula assumes what enters X is consumed in X. Traffic that crosses X (in on one border
+// cable, out on another) breaks it: such sets are flagged, from the structure (a border cable
+// that leads down out of X) and from the numbers (out > gen or in > con).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.hpp"
+#include "history/link_usage.hpp"
+#include "locality/node_sets.hpp"
+
+namespace ibpm::locality {
+
+struct SetTraffic {
+  const NodeSet* set = nullptr;
+  double gen = 0, con = 0, out = 0, in = 0;  // octets per second
+  std::optional<double> l_gen, l_con, l;     // nullopt when the denominator is 0
+  std::size_t border_cables = 0;
+  std::size_t unmeasured = 0;  // host ports and border cables without history in the window
+  bool transit = false;        // the locality formula does not hold for this set
+  std::string note;            // why: "border cable spine03[7] leads down out of the set", ...
+};
+
+// usage: history::link_usage() of the same fabric and window.
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& levels,
+                                    const std::vector<NodeSet>& sets,
+                                    const std::vector<history::LinkUsage>& usage,
+                                    const NodeNameMap* names);
+
+}  // namespace ibpm::locality
