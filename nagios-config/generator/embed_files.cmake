@@ -1,0 +1,17 @@
+# cmake -DOUTPUT=FILE.cpp -DNAMES="a|b" -DFILES="path_a|path_b" -P embed_files.cmake
+# Writes the files as string_view constants of ibpm::nagios_config::static_files.
+string(REPLACE "|" ";" NAMES "${NAMES}")
+string(REPLACE "|" ";" FILES "${FILES}")
+set(text "// Generated from the static configuration files by embed_files.cmake.\n")
+string(APPEND text "#include \"static_files.hpp\"\n\nnamespace ibpm::nagios_config::static_files {\n\n")
+list(LENGTH NAMES count)
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  list(GET NAMES ${i} name)
+  list(GET FILES ${i} file)
+  file(READ ${file} content)
+  string(APPEND text "const std::string_view ${name} = R\"ibpm_embedded(${content})ibpm_embedded\";\n\n")
+endforeach()
+string(APPEND text "}  // namespace ibpm::nagios_config::static_files\n")
+file(WRITE ${OUTPUT}.tmp "${text}")
+file(RENAME ${OUTPUT}.tmp ${OUTPUT})

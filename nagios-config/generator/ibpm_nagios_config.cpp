@@ -1,0 +1,146 @@
+// ibpm-nagios-config: turns a fabric (live discovery or --cache FILE) into Nagios 4 or Icinga 2
+// object files in a folder of their own: a host per switch (and per host CA with --cas), its
+// parents from the fabric levels, host groups per level and per leaf, the ibpm services, and
+// with --zones the satellite zones that split the polling as check_ib_fabric --shard does.
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "config_files.hpp"
+#include "fabric/node_name_map.hpp"
+#include "monitoring_plan.hpp"
+#include "output_dir.hpp"
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "topology/topology.hpp"
+
+namespace {
+
+struct Options {
+  ibpm::plugin::FabricOptions fabric;
+  std::string format;
+  std::string output;
+  std::string plugin_dir;
+  std::string baseline;
+  bool no_baseline = false;
+  std::string rrdcached;
+  std::string assign = "even";
+  ibpm::nagios_config::PlanOptions plan;
+};
+
+// The checks are installed next to this command (bin/ of an install or of the build tree).
+std::string own_folder() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("/usr/local/bin") : self.parent_path().string();
+}
+
+void run(Options options) {
+  if (options.format == "nagios" && options.plan.zones.count > 0)
+    throw std::runtime_error("--zones: satellite zones are an Icinga 2 feature (--format icinga2)");
+  if (options.plan.zones.count == 0 &&
+      (!options.plan.zones.delegation_file.empty() || options.assign != "even"))
+    throw std::runtime_error("--delegation and --assign go with --zones");
+  options.plan.zones.nearest = options.assign == "nearest";
+
+  const ibpm::Topology topology =
+      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  std::optional<ibpm::NodeNameMap> names;
+  if (!options.fabric.node_name_map.empty())
+    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const auto plan =
+      ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr, options.plan);
+  if (plan.switches == 0) throw std::runtime_error(topology.origin + ": no switches");
+
+  ibpm::nagios_config::CheckSettings settings;
+  settings.plugin_dir = options.plugin_dir.empty() ? own_folder() : options.plugin_dir;
+  settings.state_dir = options.fabric.state_dir;
+  settings.node_name_map = options.fabric.node_name_map;
+  settings.ca = options.fabric.ca;
+  settings.ca_port = options.fabric.port;
+  settings.rrdcached = options.rrdcached;
+  if (!options.no_baseline)
+    settings.baseline = options.baseline.empty()
+                            ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
+                            : options.baseline;
+  settings.delegation_file = options.plan.zones.delegation_file;
+  settings.nearest = options.plan.zones.nearest;
+
+  ibpm::nagios_config::write_output_dir(
+      options.output, options.format == "nagios" ? ibpm::nagios_config::nagios_files(plan, settings)
+                                                 : ibpm::nagios_config::icinga_files(plan, settings));
+  std::cout << options.output << ": " << plan.switches << " switches, " << plan.cas << " CAs, "
+            << plan.groups.size() << " host groups";
+  if (!plan.zones.empty()) {
+    std::cout << ", " << plan.zones.size() << " zones (ports:";
+    for (const auto& zone : plan.zones) std::cout << " " << zone.ports;
+    std::cout << ")";
+  }
+  std::cout << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
+               "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
+               "host CA with --cas) with its parents one level closer to the core, host groups "
+               "per fabric level and per leaf, a check_ib_node service per switch and the "
+               "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
+               "after a topology change changes only the objects of what changed.",
+               "ibpm-nagios-config"};
+  Options options;
+  ibpm::plugin::add_fabric_options(app, options.fabric);
+  app.add_option("--format", options.format, "nagios (Nagios 4 object files for cfg_dir=) or "
+                 "icinga2 (files for include_recursive)")
+      ->required()
+      ->check(CLI::IsMember({"nagios", "icinga2"}));
+  app.add_option("-o,--output", options.output,
+                 "Folder to write (replaced whole; it may hold only files this command wrote)")
+      ->required();
+  app.add_flag("--cas", options.plan.cas, "A host per host CA too (parents: its leaf switches)");
+  app.add_option("--fabric-host", options.plan.fabric_host,
+                 "Name of the host that stands for the whole fabric")
+      ->capture_default_str();
+  app.add_option("--plugin-dir", options.plugin_dir,
+                 "Where the checks are installed (default: this command's folder)");
+  app.add_option("--baseline", options.baseline,
+                 "check_ib_topology's baseline (default: STATE_DIR/baseline.cache)");
+  app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
+  app.add_option("--rrdcached", options.rrdcached,
+                 "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
+  const std::string zones = "Icinga 2 zones";
+  app.add_option("--zones", options.plan.zones.count,
+                 "Split the polling among N satellite zones: one check_ib_fabric --shard K/N each, "
+                 "and each switch's checks in the zone whose shard holds its ports")
+      ->check(CLI::Range(0u, 4096u))
+      ->group(zones);
+  app.add_option("--zone-prefix", options.plan.zones.zone_prefix, "Zone names: PREFIX1..PREFIXN")
+      ->capture_default_str()
+      ->group(zones);
+  app.add_option("--satellite-prefix", options.plan.zones.endpoint_prefix,
+                 "Satellite endpoint names: PREFIX1..PREFIXN")
+      ->capture_default_str()
+      ->group(zones);
+  app.add_option("--delegation", options.plan.zones.delegation_file,
+                 "Delegation file for the split, as check_ib_fabric --delegation")
+      ->group(zones);
+  app.add_option("--assign", options.assign, "How unpinned nodes are split: even or nearest")
+      ->check(CLI::IsMember({"even", "nearest"}))
+      ->capture_default_str()
+      ->group(zones);
+  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
+  try {
+    app.parse(argc, argv);
+    run(options);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-nagios-config: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
