@@ -1,5 +1,6 @@
 // ibpm-sim: simulated InfiniBand fabrics for tests, CTest fixtures and demos.
 //   ibpm-sim generate --hosts 648 --radix 36 -o fabric.net
+//   ibpm-sim generate --hosts 10000 --radix 40 --levels 3 --dump fabric.ibnetdiscover
 //   ibpm-sim start fabric.net --dir DIR        (detached; returns when the fabric is ready)
 //   ibpm-sim cmd --dir DIR 'PerformanceSet "leaf01"[1] PortCounters.SymbolErrorCounter=5'
 //   ibpm-sim exec --dir DIR -- ibnetdiscover
@@ -13,11 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "dump/ibnetdiscover_writer.hpp"
 #include "sim/degrade.hpp"
 #include "sim/fat_tree.hpp"
+#include "sim/net_fabric.hpp"
 #include "sim/net_file.hpp"
 #include "sim/sim_programs.hpp"
 #include "sim/simulated_fabric.hpp"
+#include "topology/atomic_file.hpp"
 
 namespace {
 
@@ -35,6 +39,7 @@ struct GenerateArgs {
   std::vector<std::string> degrade;
   bool degrade_one_end = false;
   std::string output;
+  std::string dump;
 };
 
 int generate(const GenerateArgs& args) {
@@ -61,6 +66,14 @@ int generate(const GenerateArgs& args) {
                                  "expected NODE[PORT]=WIDTH[SPEED], e.g. leaf01[19]=1x");
     d->both_ends = !args.degrade_one_end;
     degrade_link(tree.topology, *d);
+  }
+  if (!args.dump.empty()) {
+    // The same fabric as an ibnetdiscover dump, for --cache without starting ibsim.
+    const Fabric fabric = net_fabric(tree.topology);
+    replace_file_with(args.dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+    (args.output == "-" ? std::cerr : std::cout)
+        << "wrote " << args.dump << ": " << tree.summary() << '\n';
+    if (args.output.empty()) return 0;
   }
   std::string text = tree.net_file();
   if (args.output == "-") {
@@ -155,7 +168,15 @@ int main(int argc, char** argv) {
   gen->add_flag(
       "--degrade-one-end", gen_args.degrade_one_end,
       "Lower only the named port of degraded links (OpenSM's sweep may bring them back up)");
-  gen->add_option("-o,--output", gen_args.output, "Net file to write ('-' for stdout)")->required();
+  auto* net_output =
+      gen->add_option("-o,--output", gen_args.output, "Net file to write ('-' for stdout)");
+  auto* dump_output = gen->add_option(
+      "--dump", gen_args.dump,
+      "Also (or only) write the fabric as an ibnetdiscover dump, readable with --cache");
+  gen->callback([net_output, dump_output] {
+    if (net_output->count() == 0 && dump_output->count() == 0)
+      throw CLI::RequiredError("-o,--output or --dump");
+  });
 
   std::string dir, net_file, command_file;
   bool no_sm = false, unchecked = false, replace = false;

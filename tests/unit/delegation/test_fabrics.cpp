@@ -1,7 +1,8 @@
 #include "test_fabrics.hpp"
 
 #include <algorithm>
-#include <random>
+
+#include "sim/net_fabric.hpp"
 
 namespace ibpm::delegation::test {
 
@@ -15,39 +16,13 @@ const sim::FatTree& full_fat_tree() {
   return tree;
 }
 
+// Switches are every node not named like a host: the fat trees' hosts are cn0001, cn0002, ...
 Guid guid_of(std::string_view name) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  const bool is_switch = !name.starts_with("cn");
-  const Guid vendor = is_switch ? 0x7cfe90 : 0x0002c9;
-  return vendor << 40 | (hash & 0xffffffffffULL);
+  return sim::net_node_guid(name, name.starts_with("cn") ? NodeType::ca : NodeType::sw);
 }
 
 Fabric fabric_of(const sim::NetTopology& topology, const BuildOptions& options) {
-  std::vector<std::size_t> node_order(topology.nodes().size());
-  for (std::size_t i = 0; i < node_order.size(); ++i) node_order[i] = i;
-  std::vector<sim::NetLink> links = topology.links();
-  if (options.shuffle_seed) {
-    std::mt19937 random(*options.shuffle_seed);
-    std::shuffle(node_order.begin(), node_order.end(), random);
-    std::shuffle(links.begin(), links.end(), random);
-  }
-  auto kept = [&](std::size_t i) { return !options.without.contains(topology.node(i).name); };
-  Fabric fabric;
-  for (std::size_t i : node_order) {
-    if (!kept(i)) continue;
-    const sim::NetNode& n = topology.node(i);
-    const Guid guid = guid_of(n.name);
-    fabric.add_node(guid, n.type, n.name, n.port_count);
-    const PortNumber lid_port = n.type == NodeType::sw ? 0 : 1;
-    fabric.port({guid, lid_port}).lid = static_cast<Lid>(i + 1);
-  }
-  for (const sim::NetLink& link : links)
-    if (kept(link.a.node) && kept(link.b.node))
-      fabric.connect(
-          {guid_of(topology.node(link.a.node).name), static_cast<PortNumber>(link.a.port)},
-          {guid_of(topology.node(link.b.node).name), static_cast<PortNumber>(link.b.port)});
-  return fabric;
+  return sim::net_fabric(topology, {options.without, options.shuffle_seed});
 }
 
 std::vector<poll::PortTarget> all_targets(const Fabric& fabric) {

@@ -1,0 +1,20 @@
+#include "viz/degraded_links.hpp"
+
+#include "topology/link_speed_check.hpp"
+
+namespace ibpm::viz {
+
+std::size_t mark_degraded_links(const Fabric& fabric, MapAnnotations& annotations) {
+  size_to(annotations, fabric);
+  std::size_t marked = 0;
+  for (std::size_t i = 0; i < fabric.links().size(); ++i) {
+    const Degradation d = check_link_rate(fabric, fabric.links()[i], std::nullopt);
+    if (!d) continue;
+    annotations.links[i].degraded = true;
+    annotations.links[i].degradation = d.describe();
+    ++marked;
+  }
+  return marked;
+}
+
+}  // namespace ibpm::viz

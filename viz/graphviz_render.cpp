@@ -1,0 +1,276 @@
+#include "viz/graphviz_render.hpp"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "topology/atomic_file.hpp"
+#include "viz/color_scale.hpp"
+#include "viz/graphviz_text.hpp"
+#include "viz/legend.hpp"
+
+namespace ibpm::viz {
+
+std::optional<MapFormat> format_for_path(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  const auto slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == "svg") return MapFormat::svg;
+  if (ext == "png") return MapFormat::png;
+  if (ext == "pdf") return MapFormat::pdf;
+  if (ext == "dot" || ext == "gv") return MapFormat::dot;
+  return std::nullopt;
+}
+
+namespace {
+
+// Maps of more cables than this get straight lines: spline routing costs most of dot's time.
+constexpr std::size_t kSplineEdgeLimit = 1500;
+
+const char* format_name(MapFormat format) {
+  switch (format) {
+    case MapFormat::svg: return "svg";
+    case MapFormat::png: return "png";
+    case MapFormat::pdf: return "pdf";
+    case MapFormat::dot: break;
+  }
+  return "dot";
+}
+
+char* c(const std::string& s) { return const_cast<char*>(s.c_str()); }
+char* c(const char* s) { return const_cast<char*>(s); }
+
+// Graphviz reports errors through a process-wide callback: collect them for the exception.
+std::mutex graphviz_lock;
+std::string graphviz_errors;
+int collect_error(char* message) {
+  std::string m = message ? message : "";
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  if (!m.empty()) graphviz_errors += (graphviz_errors.empty() ? "" : "; ") + m;
+  return 0;
+}
+
+std::string fmt(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+class GraphvizMap {
+ public:
+  explicit GraphvizMap(const MapGraph& map) : map_(map) {
+    agseterr(AGERR);
+    agseterrf(collect_error);
+    graphviz_errors.clear();
+    gvc_ = gvContext();
+    graph_ = agopen(c("fabric"), Agdirected, nullptr);
+    set_defaults();
+    add_nodes();
+    add_edges();
+    add_legend();
+  }
+  ~GraphvizMap() {
+    if (laid_out_) gvFreeLayout(gvc_, graph_);
+    agclose(graph_);
+    gvFreeContext(gvc_);
+  }
+  GraphvizMap(const GraphvizMap&) = delete;
+  GraphvizMap& operator=(const GraphvizMap&) = delete;
+
+  void layout() {
+    if (gvLayout(gvc_, graph_, "dot") != 0) fail("layout failed");
+    laid_out_ = true;
+  }
+
+  void render_file(MapFormat format, const std::string& path) {
+    if (format == MapFormat::dot) {
+      std::FILE* f = std::fopen(path.c_str(), "w");
+      if (!f) return fail("cannot write " + path);
+      const bool written = agwrite(graph_, f) == 0;
+      if (std::fclose(f) != 0 || !written) fail("cannot write " + path);
+      return;
+    }
+    if (gvRenderFilename(gvc_, graph_, format_name(format), path.c_str()) != 0)
+      fail(std::string("cannot render ") + format_name(format));
+  }
+
+  std::string render_data(MapFormat format) {
+    char* data = nullptr;
+    unsigned int length = 0;
+    if (format == MapFormat::dot) {
+      std::size_t size = 0;
+      std::FILE* f = open_memstream(&data, &size);
+      if (!f) fail("out of memory");
+      const bool written = agwrite(graph_, f) == 0;
+      std::fclose(f);
+      std::string out(data, size);
+      std::free(data);
+      if (!written) fail("cannot write the graph");
+      return out;
+    }
+    if (gvRenderData(gvc_, graph_, format_name(format), &data, &length) != 0)
+      fail(std::string("cannot render ") + format_name(format));
+    std::string out(data, length);
+    gvFreeRenderData(data);
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(graphviz_errors.empty() ? what : what + ": " + graphviz_errors);
+  }
+
+  void set_defaults() {
+    const bool big = map_.edges.size() > kSplineEdgeLimit;
+    const std::pair<const char*, std::string> graph_attrs[] = {
+        {"rankdir", "TB"},
+        {"newrank", "true"},  // rank=same across chassis clusters
+        {"splines", big ? "line" : "true"},
+        {"outputorder", "edgesfirst"},
+        {"nodesep", "0.12"},
+        {"ranksep", big ? "2.5" : "1.0"},
+        {"bgcolor", "white"},
+        {"pad", "0.3"},
+        {"fontname", "Helvetica"},
+        {"tooltip", "InfiniBand fabric health map"},
+        {"remincross", "false"},
+        {"mclimit", big ? "0.2" : "1"},
+    };
+    for (const auto& [name, value] : graph_attrs) agattr(graph_, AGRAPH, c(name), c(value));
+    const std::pair<const char*, const char*> node_attrs[] = {
+        {"shape", "box"},  {"style", "filled"},         {"fontname", "Helvetica"},
+        {"fontsize", "10"}, {"margin", "0.05,0.03"},    {"height", "0.3"},
+        {"width", "0.3"},  {"penwidth", "1"},           {"color", "#404040"},
+        {"fillcolor", "#ffffff"}, {"label", ""},        {"tooltip", ""},
+        {"URL", ""},       {"id", ""},
+    };
+    for (const auto& [name, value] : node_attrs) agattr(graph_, AGNODE, c(name), c(value));
+    const std::pair<const char*, const char*> edge_attrs[] = {
+        {"dir", "none"},   {"color", kNoDataColor.c_str()}, {"penwidth", "1"},
+        {"style", "solid"}, {"xlabel", ""},                 {"fontname", "Helvetica"},
+        {"fontsize", "9"}, {"fontcolor", "#000000"},        {"tooltip", ""},
+        {"URL", ""},       {"id", ""},
+    };
+    for (const auto& [name, value] : edge_attrs) agattr(graph_, AGEDGE, c(name), c(value));
+  }
+
+  std::string node_label(const MapNode& node) const {
+    std::string label;
+    for (std::size_t i = 0; i < node.lines.size(); ++i) {
+      const std::string text = html_text(node.lines[i]);
+      label += i == 0 ? "<B>" + text + "</B>" : "<BR/>" + text;
+    }
+    return label.empty() ? " " : label;
+  }
+
+  void add_nodes() {
+    std::vector<Agraph_t*> clusters;
+    for (std::size_t k = 0; k < map_.chassis.size(); ++k) {
+      Agraph_t* cluster = agsubg(graph_, c("cluster_chassis" + std::to_string(k)), 1);
+      agsafeset(cluster, c("label"), agstrdup_html(graph_, c(html_text(map_.chassis[k]))), c(""));
+      agsafeset(cluster, c("style"), c("rounded,dashed"), c(""));
+      agsafeset(cluster, c("color"), c("#808080"), c(""));
+      agsafeset(cluster, c("fontsize"), c("10"), c(""));
+      clusters.push_back(cluster);
+    }
+    std::map<int, Agraph_t*> ranks;
+    for (const MapNode& node : map_.nodes) {
+      Agnode_t* n = agnode(graph_, c(node.id), 1);
+      nodes_.push_back(n);
+      Agraph_t*& rank = ranks[node.rank];
+      if (!rank) {
+        rank = agsubg(graph_, c("rank_" + std::to_string(node.rank)), 1);
+        agsafeset(rank, c("rank"), c("same"), c(""));
+      }
+      agsubnode(rank, n, 1);
+      if (node.chassis) agsubnode(clusters.at(*node.chassis), n, 1);
+      const HealthStyle health = health_style(node.health);
+      agset(n, c("label"), agstrdup_html(graph_, c(node_label(node))));
+      agset(n, c("fillcolor"), c(node.fill));
+      agset(n, c("color"), c(health.color));
+      agset(n, c("penwidth"), c(fmt(health.penwidth)));
+      agset(n, c("tooltip"), c(tooltip(node.tooltip)));
+      agset(n, c("id"), c(node.id));
+      if (!node.url.empty()) agset(n, c("URL"), c(url_text(node.url)));
+      switch (node.kind) {
+        case MapNodeKind::switch_node: agset(n, c("style"), c("filled,rounded")); break;
+        case MapNodeKind::host_group: agset(n, c("shape"), c("folder")); break;
+        case MapNodeKind::host: agset(n, c("shape"), c("ellipse")); break;
+        case MapNodeKind::other: agset(n, c("shape"), c("hexagon")); break;
+      }
+    }
+  }
+
+  void add_edges() {
+    // Thousands of thick lines merge into one grey band: thinner on large maps.
+    const double line_scale = map_.edges.size() > kSplineEdgeLimit ? 0.4 : 1.0;
+    for (std::size_t k = 0; k < map_.edges.size(); ++k) {
+      const MapEdge& edge = map_.edges[k];
+      Agedge_t* e = agedge(graph_, nodes_.at(edge.upper), nodes_.at(edge.lower),
+                           c("e" + std::to_string(k)), 1);
+      agset(e, c("color"), c(utilization_color(edge.utilization)));
+      agset(e, c("penwidth"), c(fmt(capacity_penwidth(edge.capacity_bps) * line_scale)));
+      const bool alarm = edge.errors_s > 0 || edge.degraded > 0;
+      if (alarm) {
+        agset(e, c("style"), c("dashed"));
+        agset(e, c("fontcolor"), c(kErrorColor));
+      }
+      // xlabel: placed after layout; a label would make dot double every rank for it.
+      if (!edge.label.empty())
+        agset(e, c("xlabel"), agstrdup_html(graph_, c(html_text(edge.label))));
+      agset(e, c("tooltip"), c(tooltip(edge.tooltip)));
+      agset(e, c("id"), c("e" + std::to_string(k)));
+      if (!edge.url.empty()) agset(e, c("URL"), c(url_text(edge.url)));
+    }
+  }
+
+  void add_legend() {
+    // Its own rank above everything else.
+    Agraph_t* top = agsubg(graph_, c("legend_rank"), 1);
+    agsafeset(top, c("rank"), c("source"), c(""));
+    Agnode_t* legend = agsubnode(top, agnode(graph_, c("legend"), 1), 1);
+    agset(legend, c("shape"), c("plain"));
+    agset(legend, c("style"), c(""));
+    agset(legend, c("id"), c("legend"));
+    agset(legend, c("label"), agstrdup_html(graph_, c(legend_html(map_))));
+    agset(legend, c("tooltip"), c("legend"));
+  }
+
+  const MapGraph& map_;
+  GVC_t* gvc_ = nullptr;
+  Agraph_t* graph_ = nullptr;
+  std::vector<Agnode_t*> nodes_;
+  bool laid_out_ = false;
+};
+
+}  // namespace
+
+void render_map(const MapGraph& map, MapFormat format, const std::string& path) {
+  std::lock_guard<std::mutex> lock(graphviz_lock);
+  GraphvizMap graph(map);
+  if (format != MapFormat::dot) graph.layout();
+  replace_file(path, [&](const std::string& temporary) {
+    graph.render_file(format, temporary);
+    return true;
+  });
+}
+
+std::string render_map_data(const MapGraph& map, MapFormat format) {
+  std::lock_guard<std::mutex> lock(graphviz_lock);
+  GraphvizMap graph(map);
+  if (format != MapFormat::dot) graph.layout();
+  return graph.render_data(format);
+}
+
+}  // namespace ibpm::viz

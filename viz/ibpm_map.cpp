@@ -1,0 +1,136 @@
+// ibpm-map: the fabric's health map for cron. Switches by level (core on top), links coloured by
+// utilization over the last --window seconds of RRD history, line width by capacity, errors and
+// degraded links marked, subtree roots coloured by traffic locality, nodes bordered by health;
+// tooltips and URLs for a dashboard. Large fabrics fold each switch's hosts into one node.
+//   ibpm-map --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm/map.svg
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "fabric/graph.hpp"
+#include "fabric/node_name_map.hpp"
+#include "history/link_usage.hpp"
+#include "levels/fabric_levels.hpp"
+#include "locality/node_sets.hpp"
+#include "locality/traffic_locality.hpp"
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "poll/state_topology.hpp"
+#include "viz/degraded_links.hpp"
+#include "viz/graphviz_render.hpp"
+#include "viz/history_annotations.hpp"
+#include "viz/map_graph.hpp"
+
+namespace {
+
+using namespace ibpm;
+
+struct Options {
+  plugin::FabricOptions fabric;
+  std::string output;
+  std::string rrdcached;
+  long window = 3600;
+  std::string fold = "auto";
+  std::size_t fold_above = 300;
+  std::string url_prefix;
+  bool no_links = false;
+  bool no_history = false;
+  bool verbose = false;
+};
+
+viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabric,
+                                     const FabricLevels& levels, const NodeNameMap* names) {
+  if (options.no_history) return {};
+  if (!std::filesystem::is_directory(options.fabric.state_dir)) {
+    if (options.verbose)
+      std::cerr << "ibpm-map: no state directory " << options.fabric.state_dir
+                << ": no counter history\n";
+    return {};
+  }
+  history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
+  const history::Window window = history::window_ending_now(options.window);
+  const auto usage = history::link_usage(fabric, reader, window);
+  const auto sets = locality::subtree_sets(fabric, levels, names);
+  const auto traffic = locality::set_traffic(fabric, levels, sets, usage, names);
+  return viz::annotations_from_history(fabric, usage, traffic, window);
+}
+
+void run(const Options& options) {
+  const auto format = viz::format_for_path(options.output);
+  if (!format)
+    throw std::runtime_error("cannot tell the format of " + options.output +
+                             ": name it .svg, .png, .pdf or .dot");
+  const auto t0 = std::chrono::steady_clock::now();
+  Topology topology = poll::load_topology(options.fabric, false);
+  const Fabric& fabric = topology.fabric;
+  std::optional<NodeNameMap> names;
+  if (!options.fabric.node_name_map.empty())
+    names = NodeNameMap::load(options.fabric.node_name_map);
+  const NodeNameMap* name_map = names ? &*names : nullptr;
+  const FabricLevels levels(fabric, make_graph(fabric));
+
+  viz::MapAnnotations annotations = read_annotations(options, fabric, levels, name_map);
+  viz::mark_degraded_links(fabric, annotations);
+  viz::derive_node_health(fabric, annotations);
+
+  viz::MapOptions map_options;
+  map_options.fold = *viz::parse_fold_mode(options.fold);
+  map_options.fold_above = options.fold_above;
+  map_options.urls = !options.no_links;
+  map_options.url_prefix = options.url_prefix;
+  map_options.names = name_map;
+  const viz::MapGraph map = viz::build_map(fabric, levels, annotations, map_options);
+  viz::render_map(map, *format, options.output);
+  if (options.verbose) {
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "wrote " << options.output << ": " << map.nodes.size() << " nodes, "
+              << map.edges.size() << " edges" << (map.folded ? " (folded)" : "") << " in "
+              << took << " s\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Draws the InfiniBand fabric as a health map (Graphviz): switches by level, links "
+               "coloured by utilization over the counter history, errors and degraded links "
+               "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
+               "ibpm-map"};
+  Options options;
+  plugin::add_fabric_options(app, options.fabric);
+  app.add_option("-o,--output", options.output,
+                 "Map file; the format follows the extension: .svg .png .pdf .dot")
+      ->required();
+  app.add_option("--window", options.window, "Seconds of history to show, up to now")
+      ->check(CLI::Range(1L, 400L * 86400))
+      ->capture_default_str();
+  app.add_option("--rrdcached", options.rrdcached,
+                 "rrdcached address: flush each file before reading it");
+  app.add_option("--fold", options.fold,
+                 "hosts: one node per switch for its hosts and one edge per pair of nodes; "
+                 "none: every device and cable; auto: hosts above --fold-above nodes")
+      ->check(CLI::IsMember({"auto", "hosts", "none"}))
+      ->capture_default_str();
+  app.add_option("--fold-above", options.fold_above, "Node count above which auto folds")
+      ->capture_default_str();
+  app.add_option("--url-prefix", options.url_prefix,
+                 "Prefix of the URLs: PREFIX nodes/0xGUID.html, PREFIX links/0xGUID-PORT.html");
+  app.add_flag("--no-links", options.no_links, "No URLs in the map");
+  app.add_flag("--no-history", options.no_history, "Draw the topology alone (no RRD files read)");
+  app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");
+  app.set_version_flag("-V,--version", std::string(plugin::version()));
+  try {
+    app.parse(argc, argv);
+    run(options);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-map: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

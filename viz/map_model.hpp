@@ -1,0 +1,67 @@
+// What a health map shows about the fabric besides its cabling: per link utilization, errors and
+// degradation, per node health and traffic locality. Plain values, filled from the RRD history
+// and the locality analysis (history_annotations.hpp) or by tests, so the drawing never reads
+// counters itself.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.hpp"
+
+namespace ibpm::viz {
+
+enum class Health { unknown, ok, warning, critical };  // ordered: worse is greater
+
+std::string_view to_string(Health health);
+
+struct DirectionLoad {
+  std::optional<double> average_util;  // 0..1 of capacity
+  std::optional<double> peak_util;
+  std::optional<double> xmit_wait_pct;  // 0..100
+};
+
+struct LinkAnnotation {
+  std::optional<double> utilization;   // 0..1, the busier direction; nullopt: no data
+  std::optional<double> octets_s;      // both directions together, average
+  DirectionLoad a_to_b;                // Link::a transmits
+  DirectionLoad b_to_a;
+  double errors_s = 0;                 // error counters of both ends, per second
+  bool degraded = false;               // running below the width/speed both ends enable
+  std::string degradation;             // "1x HDR, expected 4x HDR"
+};
+
+struct NodeAnnotation {
+  Health health = Health::unknown;
+  std::string health_reason;           // "2 links with errors", ...
+  // Traffic locality of the subtree this switch roots (locality.hpp: l, l_gen, l_con), 0..1.
+  std::optional<double> locality;
+  std::optional<double> locality_gen;
+  std::optional<double> locality_con;
+  bool transit = false;                // the locality formula does not hold for this subtree
+  std::string locality_note;
+};
+
+struct MapAnnotations {
+  std::vector<LinkAnnotation> links;   // by index into Fabric::links(); empty: no link data
+  std::vector<NodeAnnotation> nodes;   // by index into Fabric::nodes(); empty: no node data
+  std::string window;                  // what the data covers, for the legend ("last 1 h ...")
+
+  const LinkAnnotation* link(std::size_t index) const {
+    return index < links.size() ? &links[index] : nullptr;
+  }
+  const NodeAnnotation* node(std::size_t index) const {
+    return index < nodes.size() ? &nodes[index] : nullptr;
+  }
+};
+
+// Sizes both tables to the fabric (existing entries stay).
+void size_to(MapAnnotations& annotations, const Fabric& fabric);
+
+// Raises each node's health to what its links say: errors -> critical, degraded -> warning,
+// a measured link -> ok. A health already worse stays.
+void derive_node_health(const Fabric& fabric, MapAnnotations& annotations);
+
+}  // namespace ibpm::viz

@@ -1,0 +1,144 @@
+#include "viz/map_text.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "topology/link_speed_check.hpp"
+
+namespace ibpm::viz {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+// Three significant digits at most: 3.14, 31.4, 314.
+std::string short_number(double value) {
+  const double a = std::fabs(value);
+  return fixed(value, a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : 2);
+}
+
+std::string scaled(double value, const char* const units[], int count, double step) {
+  int unit = 0;
+  while (std::fabs(value) >= step && unit + 1 < count) {
+    value /= step;
+    ++unit;
+  }
+  return short_number(value) + " " + units[unit];
+}
+
+std::string level_text(const FabricLevels& levels, std::size_t node_index, const Node& node) {
+  if (node.type != NodeType::sw) return std::string(to_string(node.type));
+  const int level = levels.level(node_index);
+  if (level == kNoLevel) return "switch, no level (no host below it)";
+  return "switch, " + levels.name(level) + " (level " + std::to_string(level) + ")";
+}
+
+std::string direction_text(const Fabric& fabric, PortRef from, PortRef to,
+                           const DirectionLoad& load, const NodeNameMap* names) {
+  if (!load.average_util && !load.xmit_wait_pct) return {};
+  std::string s = port_name(fabric, from, names) + " -> " + port_name(fabric, to, names) + ":";
+  if (load.average_util) s += " average " + format_percent(*load.average_util);
+  if (load.peak_util) s += ", peak " + format_percent(*load.peak_util);
+  if (load.xmit_wait_pct) s += ", xmit wait " + short_number(*load.xmit_wait_pct) + " %";
+  return s;
+}
+
+}  // namespace
+
+std::string format_rate(double octets_s) {
+  static const char* const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+  return scaled(octets_s, units, 5, 1000);
+}
+
+std::string format_bps(double bps) {
+  static const char* const units[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"};
+  return scaled(bps, units, 5, 1000);
+}
+
+std::string format_percent(double share) {
+  const double pct = share * 100;
+  return (pct != 0 && std::fabs(pct) < 10 ? fixed(pct, 1) : fixed(pct, 0)) + " %";
+}
+
+std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
+                                      std::size_t node_index, const NodeAnnotation* annotation,
+                                      const NodeNameMap* names) {
+  const Node& node = fabric.nodes()[node_index];
+  std::vector<std::string> lines;
+  lines.push_back(display_name(node, names));
+  lines.push_back(level_text(levels, node_index, node));
+  std::string ids = "GUID " + format_guid(node.guid);
+  const Port* lid_port = node.port(node.type == NodeType::sw ? 0 : 1);
+  if (lid_port && lid_port->lid) ids += ", LID " + std::to_string(*lid_port->lid);
+  lines.push_back(ids);
+  if (names && names->find(node.guid) && !node.description.empty())
+    lines.push_back("description: " + node.description);
+  if (!annotation) return lines;
+  std::string health = "health: " + std::string(to_string(annotation->health));
+  if (!annotation->health_reason.empty()) health += " (" + annotation->health_reason + ")";
+  lines.push_back(health);
+  if (annotation->locality) {
+    std::string l = "subtree locality l " + fixed(*annotation->locality, 2);
+    if (annotation->locality_gen) l += ", l_gen " + fixed(*annotation->locality_gen, 2);
+    if (annotation->locality_con) l += ", l_con " + fixed(*annotation->locality_con, 2);
+    lines.push_back(l);
+  }
+  if (annotation->transit) lines.push_back("transit traffic: the locality formula does not hold");
+  if (!annotation->locality_note.empty()) lines.push_back(annotation->locality_note);
+  return lines;
+}
+
+std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<std::size_t>& links,
+                                        const MapAnnotations& annotations,
+                                        const CableSummary& summary, const NodeNameMap* names,
+                                        std::size_t max_cables) {
+  std::vector<std::string> lines;
+  if (links.size() > 1) lines.push_back(std::to_string(links.size()) + " cables");
+  for (std::size_t i = 0; i < links.size() && i < max_cables; ++i) {
+    const Link& link = fabric.links()[links[i]];
+    std::string line = port_name(fabric, link.a, names) + " - " + port_name(fabric, link.b, names);
+    const LinkRate rate = active_rate(fabric, link);
+    if (rate.width && rate.speed)
+      line += "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));
+    lines.push_back(line);
+    if (links.size() != 1) continue;
+    if (const LinkAnnotation* a = annotations.link(links[i])) {
+      for (const std::string& d :
+           {direction_text(fabric, link.a, link.b, a->a_to_b, names),
+            direction_text(fabric, link.b, link.a, a->b_to_a, names)})
+        if (!d.empty()) lines.push_back(d);
+      if (a->degraded) lines.push_back("degraded: " + a->degradation);
+    }
+  }
+  if (links.size() > max_cables)
+    lines.push_back("... and " + std::to_string(links.size() - max_cables) + " more");
+  if (summary.capacity_bps) lines.push_back("capacity " + format_bps(*summary.capacity_bps));
+  lines.push_back(summary.utilization
+                      ? "utilization " + format_percent(*summary.utilization) +
+                            (links.size() > 1 ? " (busiest cable)" : "")
+                      : std::string("utilization: no data"));
+  if (summary.errors_s > 0) lines.push_back("errors " + short_number(summary.errors_s) + "/s");
+  if (summary.degraded > 0 && links.size() > 1)
+    lines.push_back(std::to_string(summary.degraded) + " degraded");
+  return lines;
+}
+
+std::string cables_label(std::size_t count, const CableSummary& summary,
+                         const std::string& degradation) {
+  std::vector<std::string> parts;
+  if (count > 1) parts.push_back("x" + std::to_string(count));
+  if (summary.errors_s > 0) parts.push_back("errors " + short_number(summary.errors_s) + "/s");
+  if (summary.degraded == 1 && count == 1 && !degradation.empty())
+    parts.push_back(degradation);
+  else if (summary.degraded > 0)
+    parts.push_back(std::to_string(summary.degraded) + " degraded");
+  std::string label;
+  for (const std::string& p : parts) label += (label.empty() ? "" : ", ") + p;
+  return label;
+}
+
+}  // namespace ibpm::viz
