@@ -49,8 +49,8 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
     text.replace(at, from.size(), to);
 }
 
-// The static commands with the resource macros ($USER10$..$USER13$) replaced by the settings,
-// so the files need no edit of the resource file.
+// The static commands with the resource macros ($USER10$..$USER13$) and the fabric host's
+// baseline replaced by the settings, so the files need no edit of the resource file.
 std::string commands(const CheckSettings& settings) {
   std::string text(static_files::nagios_commands);
   const std::string fabric = join_options(
@@ -61,6 +61,11 @@ std::string commands(const CheckSettings& settings) {
   replace_all(text, "$USER11$", command_word(settings.state_dir));
   replace_all(text, " $USER12$", fabric.empty() ? "" : " " + fabric);
   replace_all(text, " $USER13$", poll.empty() ? "" : " " + poll);
+  // The baseline goes into the command line quoted like the paths above: a host variable is
+  // put in as it is, so a path with a space or a quote would split the command.
+  if (!settings.baseline.empty())
+    replace_all(text, "$_HOSTIB_BASELINE$", command_word(settings.baseline));
+  replace_all(text, "the host's _IB_BASELINE", "the generator's --baseline");
   replace_all(text, "ibpm.resource", "the generator's options");
   return std::string(kHeader) + text;
 }
@@ -78,7 +83,7 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string hosts(const MonitoringPlan& plan, const CheckSettings& settings) {
+std::string hosts(const MonitoringPlan& plan) {
   std::ostringstream out;
   out << kHeader;
   out << "define host {\n";
@@ -86,7 +91,6 @@ std::string hosts(const MonitoringPlan& plan, const CheckSettings& settings) {
   line(out, "host_name", plan.fabric_host);
   line(out, "alias", "InfiniBand fabric");
   line(out, "address", "fabric");
-  line(out, "_IB_BASELINE", nagios_value(settings.baseline));
   out << "}\n";
   for (const PlannedHost& host : plan.hosts) {
     const std::string alias = nagios_value(host.display);
@@ -144,7 +148,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
 ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settings) {
   return {{"ibpm-commands.cfg", commands(settings)},
           {"ibpm-templates.cfg", std::string(kHeader) + std::string(static_files::nagios_templates)},
-          {"ibpm-hosts.cfg", hosts(plan, settings)},
+          {"ibpm-hosts.cfg", hosts(plan)},
           {"ibpm-hostgroups.cfg", hostgroups(plan)},
           {"ibpm-services.cfg", services(plan, settings)}};
 }

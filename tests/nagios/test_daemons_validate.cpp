@@ -1,0 +1,283 @@
+// The generated configuration as the real daemons read it: nagios4 -v and icinga2 daemon -C
+// accept it next to the stock Debian configuration for a 648-host fat tree, the real Selene
+// compute fabric and a fabric whose node names are hostile, with the objects expected (a host
+// per switch and one for the fabric, a host group per level and per leaf, a service per
+// switch). Without nagios4 or icinga2 the tests warn and pass.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config_parsing.hpp"
+#include "daemon_support.hpp"
+#include "fabric/types.hpp"
+#include "process_support.hpp"
+#include "topology/topology.hpp"
+
+using namespace ibpm::nagios_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool have_nagios() {
+  if (!find_program("nagios4").empty() && fs::exists("/etc/nagios4/objects/templates.cfg")) return true;
+  WARN("skipped: nagios4 not installed (apt-get install nagios4-core monitoring-plugins-basic)");
+  return false;
+}
+
+bool have_icinga() {
+  if (!find_program("icinga2").empty() && fs::exists("/etc/icinga2/constants.conf")) return true;
+  WARN("skipped: icinga2 not installed (apt-get install icinga2-bin icinga2-common)");
+  return false;
+}
+
+struct FabricCounts {
+  int switches = 0, cas = 0;
+};
+
+FabricCounts count_nodes(const std::string& dump) {
+  FabricCounts counts;
+  const ibpm::Topology topology = ibpm::load_topology_file(dump);
+  for (const ibpm::Node& node : topology.fabric.nodes()) {
+    if (node.type == ibpm::NodeType::sw) ++counts.switches;
+    else if (node.type == ibpm::NodeType::ca) ++counts.cas;
+  }
+  return counts;
+}
+
+std::string fat_tree_dump(const TempDir& dir, int hosts, int radix) {
+  const std::string dump = dir / "fat-tree.ibnetdiscover";
+  const ProcessRun run = run_process({bin("ibpm-sim"), "generate", "--hosts", std::to_string(hosts),
+                                      "--radix", std::to_string(radix), "--dump", dump});
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  return dump;
+}
+
+std::string generate(const TempDir& dir, const std::string& name, const std::string& format,
+                     const std::string& dump, const std::vector<std::string>& more = {}) {
+  const std::string out = dir / name;
+  std::vector<std::string> argv{bin("ibpm-nagios-config"), "--format", format, "-o", out,
+                                "--cache", dump, "--state-dir", dir / "state"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  const ProcessRun run = run_process(argv);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  return out;
+}
+
+// Host group names of the generated Nagios files.
+std::set<std::string> nagios_groups(const std::string& out) {
+  std::set<std::string> groups;
+  for (const NagiosObject& object : parse_nagios_objects(read_text(out + "/ibpm-hostgroups.cfg")))
+    groups.insert(object.get("hostgroup_name"));
+  return groups;
+}
+
+std::size_t leaf_groups(const std::set<std::string>& groups) {
+  std::size_t n = 0;
+  for (const std::string& g : groups) n += g.rfind("ib-leaf-", 0) == 0;
+  return n;
+}
+
+// nagios4 -v accepts the folder with no error and no warning; returns what it counted.
+std::map<std::string, int> require_nagios_accepts(const TempDir& dir, const std::string& out) {
+  const NagiosSetup setup = write_nagios_setup(dir.path() / ("nagios-" + fs::path(out).filename().string()), out);
+  const ProcessRun run = nagios_verify(setup);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("Total Errors:   0") != std::string::npos);
+  CHECK(run.output.find("Total Warnings: 0") != std::string::npos);
+  return nagios_checked_counts(run.output);
+}
+
+// icinga2 daemon -C accepts the folder; the only warnings allowed are apply rules of ours that
+// match nothing in this fabric (the shard rule without zones, the single-parent dependency in a
+// fabric where every host has several parents, ...). Returns what it instantiated.
+std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std::string& out) {
+  const ProcessRun run = icinga_validate(dir.path() / ("icinga-" + fs::path(out).filename().string()), out);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(icinga_log_lines(run.output, "critical").empty());
+  static const std::regex unmatched(
+      R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
+  for (const std::string& line : icinga_log_lines(run.output, "warning")) {
+    INFO(line);
+    CHECK(std::regex_match(line, unmatched));
+  }
+  CHECK(run.output.find("Finished validating the configuration") != std::string::npos);
+  return icinga_instantiated_counts(run.output);
+}
+
+}  // namespace
+
+TEST_CASE("nagios4 accepts the configuration of a 648-host fat tree") {
+  if (!have_nagios()) return;
+  TempDir dir("nagios-fat-tree");
+  const std::string dump = fat_tree_dump(dir, 648, 36);
+  const FabricCounts nodes = count_nodes(dump);
+  REQUIRE(nodes.switches == 54);
+  const std::string out = generate(dir, "ibpm", "nagios", dump);
+  const auto counts = require_nagios_accepts(dir, out);
+  CHECK(counts.at("hosts") == nodes.switches + 1);          // the switches and the fabric
+  CHECK(counts.at("services") == nodes.switches + 2);       // ib-node each, ib-fabric, ib-topology
+  const auto groups = nagios_groups(out);
+  CHECK(groups.contains("ib-level-leaf"));
+  CHECK(groups.contains("ib-level-spine"));
+  CHECK(leaf_groups(groups) == 36);
+  CHECK(counts.at("host groups") == static_cast<int>(groups.size()));
+  CHECK(groups.size() == 38);
+}
+
+TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and without zones") {
+  if (!have_icinga()) return;
+  TempDir dir("icinga-fat-tree");
+  const std::string dump = fat_tree_dump(dir, 648, 36);
+  const FabricCounts nodes = count_nodes(dump);
+  const auto plain = require_icinga_accepts(dir, generate(dir, "ibpm", "icinga2", dump));
+  CHECK(plain.at("Host") == nodes.switches + 1);
+  CHECK(plain.at("Service") == nodes.switches + 2);
+  CHECK(plain.at("HostGroup") == 38);
+  CHECK(plain.at("Zone") == 1);  // the master's only
+
+  const auto zoned =
+      require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
+  CHECK(zoned.at("Host") == nodes.switches + 1);
+  CHECK(zoned.at("Service") == nodes.switches + 1 + 2);  // ib-topology and one shard per zone
+  CHECK(zoned.at("Zone") == 1 + 2);                      // the master's and two satellite zones
+  CHECK(zoned.at("Endpoint") == 1 + 2);
+  CHECK(zoned.at("HostGroup") == 38);
+}
+
+TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compute fabric") {
+  const fs::path packed =
+      fs::path(IBPM_REAL_FIXTURES) / "nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz";
+  if (!fs::exists(packed) || find_program("xz").empty()) {
+    WARN("skipped: " << packed.string() << " or xz not available");
+    return;
+  }
+  const bool nagios = have_nagios(), icinga = have_icinga();
+  if (!nagios && !icinga) return;
+  TempDir dir("nagios-selene");
+  const std::string dump = dir / "selene.ibnetdiscover";
+  const ProcessRun unpack =
+      run_process({"/bin/sh", "-c", "xz -dc \"$0\" > \"$1\"", packed.string(), dump});
+  REQUIRE(unpack.exit_code == 0);
+  const FabricCounts nodes = count_nodes(dump);
+  REQUIRE(nodes.switches == 666);
+  if (nagios) {
+    const std::string out = generate(dir, "ibpm", "nagios", dump);
+    const auto counts = require_nagios_accepts(dir, out);
+    CHECK(counts.at("hosts") == nodes.switches + 1);
+    CHECK(counts.at("services") == nodes.switches + 2);
+    const auto groups = nagios_groups(out);
+    for (const char* level : {"ib-level-leaf", "ib-level-spine", "ib-level-core"}) {
+      INFO(level);
+      CHECK(groups.contains(level));
+    }
+    CHECK(leaf_groups(groups) > 100);
+    CHECK(counts.at("host groups") == static_cast<int>(groups.size()));
+  }
+  if (icinga) {
+    const auto plain = require_icinga_accepts(dir, generate(dir, "ibpm-icinga", "icinga2", dump));
+    CHECK(plain.at("Host") == nodes.switches + 1);
+    CHECK(plain.at("Service") == nodes.switches + 2);
+    const auto zoned = require_icinga_accepts(
+        dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
+    CHECK(zoned.at("Host") == nodes.switches + 1);
+    CHECK(zoned.at("Service") == nodes.switches + 1 + 2);
+    CHECK(zoned.at("Zone") == 3);
+  }
+}
+
+namespace {
+
+// A small fat tree whose names are whatever an operator (or a switch's NodeDescription) might
+// hold: markup, quotes, backticks, shell and macro characters, UTF-8, names that collide with
+// each other, with the fabric host and with a template, and a name with nothing usable.
+struct HostileFabric {
+  std::string dump;
+  std::string map;
+  FabricCounts nodes;
+};
+
+HostileFabric hostile_fabric(const TempDir& dir) {
+  HostileFabric fabric;
+  std::string text = read_text(fat_tree_dump(dir, 36, 12));
+  // Descriptions the dump format can carry (no '"', no line break).
+  const std::vector<std::pair<std::string, std::string>> descriptions{
+      {"\"cn0003\"", "\"cn0003 $USER1$ ; \\ `id` $(id) #x\""},
+      {"\"cn0004\"", "\"<img src=x onerror=alert(1)>\""},
+      {"\"spine03\"", "\"MF0;spine03:MQM8700/U1 $ARG1$\""}};
+  for (const auto& [from, to] : descriptions)
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  fabric.dump = dir / "hostile.ibnetdiscover";
+  write_text(fabric.dump, text);
+
+  std::map<std::string, ibpm::Guid> guid;
+  const ibpm::Topology topology = ibpm::load_topology_file(fabric.dump);
+  for (const ibpm::Node& node : topology.fabric.nodes())
+    guid[node.description] = node.guid;
+  const std::vector<std::pair<std::string, std::string>> names{
+      {"leaf01", "<script>alert('leaf01')</script>"},
+      {"leaf02", "leaf!02 'quoted' `backtick` %s %n"},
+      {"leaf03", "Überleaf ✓ 03 — ünïcødé"},
+      {"leaf04", "semi;colon $USER1$ $$ {braces} [brackets] *glob?"},
+      {"leaf05", "ib-fabric"},
+      {"leaf06", "ibpm-switch"},
+      {"spine01", "!!!"},
+      {"spine02", "same name"},
+      {"MF0;spine03:MQM8700/U1 $ARG1$", "same   name"},
+      {"cn0001", "host <b>1</b> & co"},
+      {"cn0002", "   "}};
+  std::string map = "# hostile names\n";
+  for (const auto& [node, name] : names) {
+    REQUIRE(guid.contains(node));
+    map += ibpm::format_guid(guid.at(node)) + " \"" + name + "\"\n";
+  }
+  // The map's own path needs quoting on a command line.
+  fs::create_directories(dir.path() / "map dir $HOME;x");
+  fabric.map = (dir.path() / "map dir $HOME;x" / "names map").string();
+  write_text(fabric.map, map);
+  fabric.nodes = count_nodes(fabric.dump);
+  return fabric;
+}
+
+}  // namespace
+
+TEST_CASE("nagios4 and icinga2 accept the configuration of a fabric with hostile names") {
+  const bool nagios = have_nagios(), icinga = have_icinga();
+  if (!nagios && !icinga) return;
+  TempDir dir("nagios-hostile");
+  const HostileFabric fabric = hostile_fabric(dir);
+  REQUIRE(fabric.nodes.switches == 9);
+  REQUIRE(fabric.nodes.cas == 36);
+  const std::vector<std::string> options{"--cas", "--node-name-map", fabric.map};
+  if (nagios) {
+    const std::string out = generate(dir, "ibpm", "nagios", fabric.dump, options);
+    const auto counts = require_nagios_accepts(dir, out);
+    CHECK(counts.at("hosts") == fabric.nodes.switches + fabric.nodes.cas + 1);
+    CHECK(counts.at("services") == fabric.nodes.switches + 2);
+    std::set<std::string> hosts;
+    for (const NagiosObject& object : parse_nagios_objects(read_text(out + "/ibpm-hosts.cfg")))
+      hosts.insert(object.get("host_name"));
+    CHECK(hosts.size() == static_cast<std::size_t>(counts.at("hosts")));
+    CHECK(hosts.contains("ib-fabric"));  // the fabric host keeps its name; leaf05 gives way
+    static const std::regex with_guid(R"(^(ib-fabric|ibpm-switch|same_name|switch)-[0-9a-f]{16}$)");
+    int renamed = 0;
+    for (const std::string& host : hosts) renamed += std::regex_match(host, with_guid);
+    CHECK(renamed == 5);  // leaf05, leaf06, spine01 (nothing usable), spine02 and spine03
+  }
+  if (icinga) {
+    const std::string out = generate(dir, "ibpm-icinga", "icinga2", fabric.dump, options);
+    const auto counts = require_icinga_accepts(dir, out);
+    CHECK(counts.at("Host") == fabric.nodes.switches + fabric.nodes.cas + 1);
+    CHECK(counts.at("Service") == fabric.nodes.switches + 2);
+    // CAs on one leaf get a parent dependency each.
+    CHECK(counts.at("Dependency") == fabric.nodes.cas);
+  }
+}
