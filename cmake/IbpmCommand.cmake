@@ -11,3 +11,15 @@ function(ibpm_add_command name)
   endif()
   install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
+
+# ibpm_add_graphing_command(NAME source...): a command that draws RRD graphs. The shared librrd
+# goes first on the link line, so every librrd symbol (graphing and the rest) comes from it,
+# never from the static copy the checks link for their start-up time.
+function(ibpm_add_graphing_command name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE PkgConfig::RRD ibpm_history_graph ibpm::core CLI11::CLI11)
+  if(NOT IBPM_SANITIZE)
+    target_link_options(${name} PRIVATE -static-libstdc++ -static-libgcc)
+  endif()
+  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endfunction()

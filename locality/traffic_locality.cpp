@@ -1,5 +1,6 @@
 #include "locality/traffic_locality.hpp"
 
+#include <algorithm>
 #include <boost/dynamic_bitset.hpp>
 
 #include "locality/down_sets.hpp"
@@ -8,9 +9,11 @@ namespace ibpm::locality {
 
 namespace {
 
-// Counters of one direction agree with the set's own only up to ibsim's and the fabric's
-// management traffic; beyond this share the border is taken to carry transit traffic.
+// The border's counters agree with the hosts' only up to management traffic (MADs to and from
+// the switches, which no host port counts); beyond this share, or this rate for idle sets, the
+// border is taken to carry transit traffic.
 constexpr double kTransitTolerance = 0.01;
+constexpr double kTransitFloor = 1e6;  // octets per second
 
 std::optional<double> one_minus(double part, double whole) {
   if (whole <= 0) return std::nullopt;
@@ -85,7 +88,7 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& le
     t.l_gen = one_minus(t.out, t.gen);
     t.l_con = one_minus(t.in, t.con);
     t.l = one_minus(t.out + t.in, t.gen + t.con);
-    const double slack = kTransitTolerance * (t.gen + t.con);
+    const double slack = std::max(kTransitTolerance * (t.gen + t.con), kTransitFloor);
     if (t.note.empty() && (t.out > t.gen + slack || t.in > t.con + slack)) {
       t.transit = true;
       t.note = t.out > t.gen + slack ? "more data leaves than its hosts send"

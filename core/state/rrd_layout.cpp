@@ -1,5 +1,7 @@
 #include "state/rrd_layout.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <stdexcept>
 
@@ -28,6 +30,8 @@ std::string_view source_type(std::size_t index) {
   return source_is_counter(index) ? "DERIVE" : "GAUGE";
 }
 
+constexpr long kMaxFullResolutionRows = 1440;
+
 std::vector<std::string> create_definitions(const RrdLayout& layout) {
   validate(layout);
   const std::string heartbeat = std::to_string(layout.heartbeat.count());
@@ -43,8 +47,11 @@ std::vector<std::string> create_definitions(const RrdLayout& layout) {
     long steps_per_row;
     long rows;
   };
+  // Full resolution for a day, but never more than 1440 rows: a day at the usual minute; with
+  // the short steps of tests and demos the files stay small (1440 rows of 1 s are 24 minutes)
+  // and the hours archive takes over sooner.
   const Archive archives[] = {
-      {1, kDay / step},            // a day at full resolution
+      {1, std::min(kDay / step, kMaxFullResolutionRows)},
       {kHour / step, 4 * 7 * 24},  // four weeks of hours
       {kDay / step, 365},          // a year of days
   };

@@ -1,7 +1,8 @@
 // The shape of a port's RRD file. Counters are DERIVE data sources fed with raw readings, so the
 // file keeps the exact last reading in its header and computes the rates of the history itself;
 // GAUGEs keep what the next run needs to know about the sample. Archives: AVERAGE and MAX for a
-// day at full resolution, four weeks at one hour, a year at one day.
+// day at full resolution (at most 1440 rows: shorter with steps under a minute), four weeks at
+// one hour, a year at one day.
 #pragma once
 
 #include <chrono>

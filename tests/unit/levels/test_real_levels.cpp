@@ -86,7 +86,7 @@ TEST_CASE("levels of the real fabrics agree with their switch names") {
   }
 }
 
-TEST_CASE("aggregation nodes are not hosts and make no leaf; spines with storage stay spines") {
+TEST_CASE("aggregation nodes are not hosts and make no leaf and spines with storage stay spines") {
   auto dir = test::real_fixtures_dir();
   if (dir.empty()) return;
   Fabric krskp = test::parse_fixture(

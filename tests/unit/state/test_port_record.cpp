@@ -38,6 +38,11 @@ TEST_CASE("the layout: counters as DERIVE then the gauges and archives from the 
   CHECK(five[0] == "DS:symbol_errors:DERIVE:600:0:U");
   CHECK(five[kSourceCount + 0] == "RRA:AVERAGE:0.5:1:288");
   CHECK(five[kSourceCount + 1] == "RRA:AVERAGE:0.5:12:672");
+
+  // One-second steps (tests, demos) keep 1440 rows at full resolution, not a day's 86400.
+  std::vector<std::string> second = create_definitions(RrdLayout{1s, 900s});
+  CHECK(second[kSourceCount + 0] == "RRA:AVERAGE:0.5:1:1440");
+  CHECK(second[kSourceCount + 1] == "RRA:AVERAGE:0.5:3600:672");
   CHECK(five[kSourceCount + 2] == "RRA:AVERAGE:0.5:288:365");
 
   CHECK_THROWS_AS(validate(RrdLayout{7s, 900s}), std::invalid_argument);

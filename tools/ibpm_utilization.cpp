@@ -1,0 +1,126 @@
+// ibpm-utilization: link utilization per cable and direction over a window of the RRD history
+// (average and peak share of capacity, XmitWait %, errors), the busiest first, and utilization
+// profiles drawn from the RRD files for the links it lists.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <set>
+
+#include "fabric/node_name_map.hpp"
+#include "history/utilization_graph.hpp"
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "poll/state_topology.hpp"
+#include "state/directories.hpp"
+#include "utilization_report.hpp"
+
+namespace {
+
+struct Options {
+  ibpm::plugin::FabricOptions fabric;
+  std::string rrdcached;
+  long window = 3600;
+  std::string format = "table";
+  std::string sort = "utilization";
+  std::size_t top = 20;
+  std::string graph_dir;
+  std::string graph_format = "png";
+  std::optional<double> xmit_wait_tick_ns;
+};
+
+// "link-0x0002c90300a1b2c3-7.png": named by the first end's GUID and port, never by a
+// description, so the name is safe and stays the same when nodes are renamed.
+std::string graph_file(const ibpm::history::LinkUsage& link, const std::string& format) {
+  char name[64];
+  std::snprintf(name, sizeof name, "link-0x%016llx-%u.",
+                static_cast<unsigned long long>(link.a_to_b.from.node),
+                unsigned{link.a_to_b.from.port});
+  return name + format;
+}
+
+void run(const Options& options) {
+  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
+  const ibpm::Fabric& fabric = topology.fabric;
+  std::optional<ibpm::NodeNameMap> names;
+  if (!options.fabric.node_name_map.empty())
+    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
+
+  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
+  auto window = ibpm::history::window_ending_now(options.window);
+  auto usage = ibpm::history::link_usage(fabric, reader, window, {options.xmit_wait_tick_ns});
+  auto rows = ibpm::direction_rows(fabric, usage, name_map,
+                                   ibpm::parse_utilization_sort(options.sort));
+  if (options.top && rows.size() > options.top) rows.resize(options.top);
+
+  if (options.format == "json")
+    ibpm::print_utilization_json(std::cout, rows, window.start, window.end);
+  else if (options.format == "csv")
+    ibpm::print_utilization_csv(std::cout, rows);
+  else
+    ibpm::print_utilization_table(std::cout, rows, window.seconds());
+
+  if (options.graph_dir.empty()) return;
+  ibpm::state::make_directories(options.graph_dir);
+  std::set<std::size_t> drawn;
+  for (const auto& row : rows) {
+    if (!drawn.insert(row.link->link).second) continue;
+    const auto& link = fabric.links()[row.link->link];
+    const std::string a = ibpm::port_name(fabric, link.a, name_map);
+    const std::string b = ibpm::port_name(fabric, link.b, name_map);
+    const std::string file = options.graph_dir + "/" + graph_file(*row.link, options.graph_format);
+    // Drawn under a temporary name and renamed, so a web server never serves half a picture.
+    const std::string part = options.graph_dir + "/.part-" + graph_file(*row.link, options.graph_format);
+    ibpm::history::draw_utilization(reader, *row.link, a, b,
+                                    {part, a + " <-> " + b, window.start, window.end});
+    std::filesystem::rename(part, file);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Link utilization of an InfiniBand fabric from the counter history in the state "
+               "directory: per cable and direction, the average and peak share of the link's "
+               "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
+               "ibpm-utilization"};
+  Options options;
+  ibpm::plugin::add_fabric_options(app, options.fabric);
+  app.add_option("--rrdcached", options.rrdcached,
+                 "rrdcached address: flush each file before reading it");
+  app.add_option("--window", options.window, "Seconds of history to analyse, up to now")
+      ->check(CLI::Range(1L, 400L * 86400))
+      ->capture_default_str();
+  app.add_option("--format", options.format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  app.add_option("--sort", options.sort,
+                 "utilization (average), peak, wait (XmitWait %), errors, or fabric order")
+      ->check(CLI::IsMember({"utilization", "peak", "wait", "errors", "fabric"}))
+      ->capture_default_str();
+  app.add_option("--top", options.top, "Only the first N directions after sorting (0: all)")
+      ->capture_default_str();
+  app.add_option("--graph-dir", options.graph_dir,
+                 "Draw the utilization profile of every listed link into this folder");
+  app.add_option("--graph-format", options.graph_format, "png, svg or pdf")
+      ->check(CLI::IsMember({"png", "svg", "pdf"}))
+      ->capture_default_str();
+  app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
+                 "Nanoseconds per PortXmitWait tick (default: the time of one data word)");
+  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    run(options);
+  } catch (const std::exception& e) {
+    std::cerr << "ibpm-utilization: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,134 @@
+#include "utilization_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "plugin/csv.hpp"
+#include "plugin/json.hpp"
+
+namespace ibpm {
+
+namespace {
+
+double value(const std::optional<double>& v) { return v.value_or(-1); }
+
+std::string percent(const std::optional<double>& share) {
+  if (!share) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", *share * 100);
+  return text;
+}
+
+std::string number(double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", v);
+  return text;
+}
+
+std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : ""; }
+std::string json_optional(const std::optional<double>& v) {
+  return v ? plugin::json_number(*v) : "null";
+}
+
+std::string rate_text(double octets_s) {
+  char text[32];
+  if (octets_s >= 1e9) std::snprintf(text, sizeof text, "%.2f GB/s", octets_s / 1e9);
+  else if (octets_s >= 1e6) std::snprintf(text, sizeof text, "%.1f MB/s", octets_s / 1e6);
+  else std::snprintf(text, sizeof text, "%.1f kB/s", octets_s / 1e3);
+  return text;
+}
+
+}  // namespace
+
+UtilizationSort parse_utilization_sort(const std::string& text) {
+  if (text == "utilization") return UtilizationSort::utilization;
+  if (text == "peak") return UtilizationSort::peak;
+  if (text == "wait") return UtilizationSort::wait;
+  if (text == "errors") return UtilizationSort::errors;
+  if (text == "fabric") return UtilizationSort::fabric;
+  throw std::invalid_argument("unknown sort order '" + text + "'");
+}
+
+std::vector<DirectionRow> direction_rows(const Fabric& fabric,
+                                         const std::vector<history::LinkUsage>& usage,
+                                         const NodeNameMap* names, UtilizationSort order) {
+  std::vector<DirectionRow> rows;
+  for (const auto& link : usage)
+    for (const auto* d : {&link.a_to_b, &link.b_to_a})
+      if (d->measured)
+        rows.push_back({&link, d, port_name(fabric, d->from, names), port_name(fabric, d->to, names)});
+  auto key = [order](const DirectionRow& r) {
+    switch (order) {
+      case UtilizationSort::utilization: return value(r.direction->average_util);
+      case UtilizationSort::peak: return value(r.direction->peak_util);
+      case UtilizationSort::wait: return value(r.direction->xmit_wait_pct);
+      case UtilizationSort::errors: return r.link->errors_s;
+      case UtilizationSort::fabric: break;
+    }
+    return 0.0;
+  };
+  if (order != UtilizationSort::fabric)
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const DirectionRow& a, const DirectionRow& b) { return key(a) > key(b); });
+  return rows;
+}
+
+void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
+                             std::time_t window_seconds) {
+  std::size_t width = 4;
+  for (const auto& r : rows) width = std::max({width, r.from.size(), r.to.size()});
+  const int w = static_cast<int>(width);
+  char line[512];
+  out << "Link utilization over " << window_seconds << " s\n";
+  std::snprintf(line, sizeof line, "%-*s    %-*s %11s %7s %7s %7s %10s\n", w, "FROM", w, "TO",
+                "AVERAGE", "UTIL", "PEAK", "WAIT", "ERRORS/S");
+  out << line;
+  for (const auto& r : rows) {
+    const auto& d = *r.direction;
+    std::snprintf(line, sizeof line, "%-*s -> %-*s %11s %7s %7s %6s%% %10.3g\n", w,
+                  r.from.c_str(), w, r.to.c_str(), rate_text(d.average_octets_s).c_str(),
+                  percent(d.average_util).c_str(), percent(d.peak_util).c_str(),
+                  d.xmit_wait_pct ? number(*d.xmit_wait_pct).substr(0, 5).c_str() : "-",
+                  d.errors_s);
+    out << line;
+  }
+}
+
+void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& rows) {
+  out << "from,to,from_guid,from_port,to_guid,to_port,capacity_octets_s,average_octets_s,"
+         "peak_octets_s,average_util,peak_util,xmit_wait_pct,errors_s\n";
+  for (const auto& r : rows) {
+    const auto& d = *r.direction;
+    char guids[64];
+    std::snprintf(guids, sizeof guids, "0x%016llx,%u,0x%016llx,%u",
+                  static_cast<unsigned long long>(d.from.node), unsigned{d.from.port},
+                  static_cast<unsigned long long>(d.to.node), unsigned{d.to.port});
+    out << plugin::csv_field(r.from) << ',' << plugin::csv_field(r.to) << ',' << guids << ','
+        << optional_number(r.link->capacity_octets_s) << ',' << number(d.average_octets_s) << ','
+        << number(d.peak_octets_s) << ',' << optional_number(d.average_util) << ','
+        << optional_number(d.peak_util) << ',' << optional_number(d.xmit_wait_pct) << ','
+        << number(d.errors_s) << '\n';
+  }
+}
+
+void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
+                            std::time_t start, std::time_t end) {
+  out << "{\"window\":{\"start\":" << start << ",\"end\":" << end << "},\"directions\":[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const auto& d = *r.direction;
+    out << (i ? "," : "") << "\n{\"from\":" << plugin::json_string(r.from)
+        << ",\"to\":" << plugin::json_string(r.to)
+        << ",\"capacity_octets_s\":" << json_optional(r.link->capacity_octets_s)
+        << ",\"average_octets_s\":" << plugin::json_number(d.average_octets_s)
+        << ",\"peak_octets_s\":" << plugin::json_number(d.peak_octets_s)
+        << ",\"average_util\":" << json_optional(d.average_util)
+        << ",\"peak_util\":" << json_optional(d.peak_util)
+        << ",\"xmit_wait_pct\":" << json_optional(d.xmit_wait_pct)
+        << ",\"errors_s\":" << plugin::json_number(d.errors_s) << "}";
+  }
+  out << "\n]}\n";
+}
+
+}  // namespace ibpm
