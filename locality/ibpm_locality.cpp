@@ -60,7 +60,8 @@ void run(const Options& options) {
 
   ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
   auto window = ibpm::history::window_ending_now(options.window);
-  auto usage = ibpm::history::link_usage(fabric, reader, window);
+  // Locality needs averages only.
+  auto usage = ibpm::history::link_usage(fabric, reader, window, {std::nullopt, false});
   auto rows = ibpm::locality::sorted(
       ibpm::locality::set_traffic(fabric, levels, sets, usage, name_map),
       ibpm::locality::parse_sort_order(options.sort));

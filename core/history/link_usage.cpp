@@ -70,8 +70,8 @@ std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& rea
     LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
       usage.capacity_octets_s = static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;
-    PortHistory a = reader.read(link.a.node, link.a.port, window);
-    PortHistory b = reader.read(link.b.node, link.b.port, window);
+    PortHistory a = reader.read(link.a.node, link.a.port, window, options.peaks);
+    PortHistory b = reader.read(link.b.node, link.b.port, window, options.peaks);
     usage.a_to_b = direction(link.a, link.b, a, b, usage.capacity_octets_s, options);
     usage.b_to_a = direction(link.b, link.a, b, a, usage.capacity_octets_s, options);
     usage.errors_s = usage.a_to_b.errors_s + usage.b_to_a.errors_s;

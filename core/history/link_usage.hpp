@@ -37,6 +37,7 @@ struct LinkUsage {
 
 struct UsageOptions {
   std::optional<double> xmit_wait_tick_ns;  // nullopt: one tick = the time of one data word
+  bool peaks = true;  // false: averages only (peak = average), half the RRD reads
 };
 
 std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,

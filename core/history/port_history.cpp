@@ -70,14 +70,15 @@ std::string HistoryReader::path(Guid node, PortNumber port) const {
   return store_.path(node, port);
 }
 
-PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window) const {
+PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window,
+                                bool peaks) const {
   PortHistory history;
   const std::string file = path(node, port);
   if (window.end <= window.start || !exists(file)) return history;
   backend_.flush(file);
   Fetched average, peak;
   fetch(file, "AVERAGE", window, average);
-  fetch(file, "MAX", window, peak);
+  if (peaks) fetch(file, "MAX", window, peak);
   history.step = static_cast<std::time_t>(average.step);
   history.last_update = rrd_last_r(file.c_str());
 
