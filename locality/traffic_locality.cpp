@@ -30,6 +30,29 @@ const history::DirectionUsage& entering(const history::LinkUsage& usage, const L
   return link.a.node == to ? usage.b_to_a : usage.a_to_b;
 }
 
+// Whether the set's members reach each other over cables between members only.
+bool connected_inside(const Fabric& fabric, const NodeSet& set,
+                      const boost::dynamic_bitset<>& inside) {
+  if (set.members.empty()) return true;
+  boost::dynamic_bitset<> seen(inside.size());
+  std::vector<std::size_t> stack{set.members.front()};
+  seen.set(set.members.front());
+  while (!stack.empty()) {
+    const Node& node = fabric.nodes()[stack.back()];
+    stack.pop_back();
+    node.for_each_port([&](const Port& port) {
+      auto peer = fabric.remote({node.guid, port.number});
+      if (!peer) return;
+      std::size_t n = fabric.index_of(peer->node);
+      if (inside[n] && !seen[n]) {
+        seen.set(n);
+        stack.push_back(n);
+      }
+    });
+  }
+  return seen.count() == set.members.size();
+}
+
 }  // namespace
 
 std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& levels,
@@ -64,6 +87,11 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& le
       });
     }
 
+    if (t.note.empty() && !connected_inside(fabric, set, inside)) {
+      t.transit = true;
+      t.note = "its parts meet only outside it: data between them counts as out and in";
+    }
+
     for (std::size_t l = 0; l < links.size(); ++l) {
       const Link& link = links[l];
       std::size_t a = fabric.index_of(link.a.node), b = fabric.index_of(link.b.node);
@@ -85,9 +113,14 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& le
       }
     }
 
-    t.l_gen = one_minus(t.out, t.gen);
-    t.l_con = one_minus(t.in, t.con);
-    t.l = one_minus(t.out + t.in, t.gen + t.con);
+    // An idle set's few management packets say nothing about where its jobs' data goes.
+    if (t.gen + t.con >= kTransitFloor) {
+      t.l_gen = one_minus(t.out, t.gen);
+      t.l_con = one_minus(t.in, t.con);
+      t.l = one_minus(t.out + t.in, t.gen + t.con);
+    } else if (t.note.empty()) {
+      t.note = "idle: its hosts sent and received under 1 MB/s";
+    }
     const double slack = std::max(kTransitTolerance * (t.gen + t.con), kTransitFloor);
     if (t.note.empty() && (t.out > t.gen + slack || t.in > t.con + slack)) {
       t.transit = true;

@@ -20,7 +20,7 @@ namespace ibpm::locality {
 struct SetTraffic {
   const NodeSet* set = nullptr;
   double gen = 0, con = 0, out = 0, in = 0;  // octets per second
-  std::optional<double> l_gen, l_con, l;     // nullopt when the denominator is 0
+  std::optional<double> l_gen, l_con, l;     // nullopt when the set is idle (under 1 MB/s)
   std::size_t border_cables = 0;
   std::size_t unmeasured = 0;  // host ports and border cables without history in the window
   bool transit = false;        // the locality formula does not hold for this set

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -135,8 +136,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
       if (e.con > 0) CHECK(number(row, "l_con") == Approx(1 - e.in / e.con).margin(0.01));
       if (e.gen + e.con > 0)
         CHECK(number(row, "l") == Approx(1 - (e.out + e.in) / (e.gen + e.con)).margin(0.01));
-      else  // an idle leaf: only the simulator's own management traffic
-        CHECK(number(row, "gen_octets_s") + number(row, "con_octets_s") < MB);
+      else  // an idle leaf: only the simulator's own management traffic, no locality
+        CHECK((number(row, "gen_octets_s") + number(row, "con_octets_s") < MB && row.at("l").empty()));
     }
     // By hand: leaf01 is all local, leaf02 all remote, leaf04 sends 300 of 1100 MB/s away.
     CHECK(number(by_set["leaf01"], "l") == Approx(1).margin(0.01));
@@ -178,5 +179,21 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
     // The busiest direction's profile was drawn.
     CHECK(std::filesystem::exists(state.path() + "/graphs"));
     CHECK(!std::filesystem::is_empty(state.path() + "/graphs"));
+  }
+
+  {  // the health map of the same window shows the measured utilization and locality
+    const std::string svg = state.path() + "/map.svg";
+    const CheckRun run = live.run("ibpm-map", {"--state-dir", state.path(), "--window", window,
+                                               "--fold", "none", "-o", svg});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream in(svg);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    CHECK(text.find("utilization: no data") == std::string::npos);  // every cable was polled
+    CHECK(text.find("utilization 1.2 %") != std::string::npos);     // cn0019 -> leaf04: 400 MB/s
+    // Kept for people to look at when IBPM_TEST_ARTIFACTS names a folder.
+    if (const char* keep = std::getenv("IBPM_TEST_ARTIFACTS"))
+      live.run("ibpm-map", {"--state-dir", state.path(), "--window", window, "-o",
+                            std::string(keep) + "/locality-truth-map.png"});
   }
 }
