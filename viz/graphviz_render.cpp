@@ -67,13 +67,21 @@ std::string fmt(double value) {
   return buffer;
 }
 
+// One Graphviz context for the whole process, never freed. Graphviz 2.42's pango plugin keeps a
+// pointer to the last font name it laid out (a static in pango_textlayout), and that name lives
+// in the context: freeing the context and laying out another map reads freed memory.
+GVC_t* shared_context() {
+  static GVC_t* context = gvContext();
+  return context;
+}
+
 class GraphvizMap {
  public:
   explicit GraphvizMap(const MapGraph& map) : map_(map) {
     agseterr(AGERR);
     agseterrf(collect_error);
     graphviz_errors.clear();
-    gvc_ = gvContext();
+    gvc_ = shared_context();
     graph_ = agopen(c("fabric"), Agdirected, nullptr);
     set_defaults();
     add_nodes();
@@ -83,7 +91,6 @@ class GraphvizMap {
   ~GraphvizMap() {
     if (laid_out_) gvFreeLayout(gvc_, graph_);
     agclose(graph_);
-    gvFreeContext(gvc_);
   }
   GraphvizMap(const GraphvizMap&) = delete;
   GraphvizMap& operator=(const GraphvizMap&) = delete;
