@@ -78,9 +78,7 @@ std::string summary(const ibpm::Fabric& fabric, const ibpm::TopologyDiff& diff, 
 }
 
 Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
-  std::optional<ibpm::NodeNameMap> names;
-  if (!options.fabric.node_name_map.empty())
-    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
   ibpm::Topology current = ibpm::acquire_topology(

@@ -4,7 +4,7 @@
 
 namespace ibpm::locality {
 
-DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) {
+DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) : levels_(levels) {
   const auto& nodes = fabric.nodes();
   bit_.assign(nodes.size(), -1);
   for (std::size_t i = 0; i < nodes.size(); ++i)

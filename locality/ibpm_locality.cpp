@@ -36,9 +36,7 @@ struct Options {
 void run(const Options& options) {
   ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
   const ibpm::Fabric& fabric = topology.fabric;
-  std::optional<ibpm::NodeNameMap> names;
-  if (!options.fabric.node_name_map.empty())
-    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
   ibpm::FabricLevels levels(fabric, ibpm::make_graph(fabric));
 
@@ -49,12 +47,13 @@ void run(const Options& options) {
   }
 
   std::vector<ibpm::locality::NodeSet> sets;
-  if (!options.no_subtrees) sets = ibpm::locality::subtree_sets(fabric, levels, name_map);
+  const ibpm::locality::DownSets down(fabric, levels);
+  if (!options.no_subtrees) sets = ibpm::locality::subtree_sets(fabric, down, name_map);
   for (const auto& file : options.set_files)
-    for (auto& set : ibpm::locality::load_node_set_file(file, fabric, levels, name_map))
+    for (auto& set : ibpm::locality::load_node_set_file(file, fabric, down, name_map))
       sets.push_back(std::move(set));
   if (!options.slurm_in.empty())
-    for (auto& set : ibpm::locality::load_slurm_topology(options.slurm_in, fabric, levels, name_map))
+    for (auto& set : ibpm::locality::load_slurm_topology(options.slurm_in, fabric, down, name_map))
       sets.push_back(std::move(set));
   if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
 
@@ -63,7 +62,7 @@ void run(const Options& options) {
   // Locality needs averages only.
   auto usage = ibpm::history::link_usage(fabric, reader, window, {std::nullopt, false});
   auto rows = ibpm::locality::sorted(
-      ibpm::locality::set_traffic(fabric, levels, sets, usage, name_map),
+      ibpm::locality::set_traffic(fabric, down, sets, usage, name_map),
       ibpm::locality::parse_sort_order(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
@@ -109,17 +108,5 @@ int main(int argc, char** argv) {
   app.add_option("--write-slurm-topology", options.slurm_out,
                  "Write a Slurm topology.conf of this fabric (leaves, spines, cores)");
   app.add_flag("--no-subtrees", options.no_subtrees, "Only the sets from --sets / --slurm-topology");
-  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  try {
-    run(options);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-locality: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

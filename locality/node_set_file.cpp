@@ -22,7 +22,7 @@ std::string trimmed(const std::string& text) {
 }  // namespace
 
 std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& fabric,
-                                        const FabricLevels& levels, const NodeNameMap* names) {
+                                        const DownSets& down, const NodeNameMap* names) {
   std::ifstream in = plugin::open_input_file(path);
   HostIndex index(fabric, names);
   std::vector<NodeSet> sets;
@@ -56,7 +56,7 @@ std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& f
     if (set.hosts.empty()) throw fail("the set " + set.name + " has no hosts");
     std::sort(set.hosts.begin(), set.hosts.end());
     set.hosts.erase(std::unique(set.hosts.begin(), set.hosts.end()), set.hosts.end());
-    add_inner_switches(set, fabric, levels);
+    add_inner_switches(set, fabric, down);
     sets.push_back(std::move(set));
   }
   return sets;

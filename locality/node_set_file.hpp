@@ -12,6 +12,6 @@ namespace ibpm::locality {
 
 // Throws std::runtime_error "FILE:LINE: reason" for malformed lines and hosts not in the fabric.
 std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& fabric,
-                                        const FabricLevels& levels, const NodeNameMap* names);
+                                        const DownSets& down, const NodeNameMap* names);
 
 }  // namespace ibpm::locality

@@ -4,7 +4,6 @@
 #include <map>
 
 #include "fabric/node_name_map.hpp"
-#include "locality/down_sets.hpp"
 
 namespace ibpm::locality {
 
@@ -37,9 +36,9 @@ std::string set_name(const Fabric& fabric, const FabricLevels& levels,
 
 }  // namespace
 
-std::vector<NodeSet> subtree_sets(const Fabric& fabric, const FabricLevels& levels,
+std::vector<NodeSet> subtree_sets(const Fabric& fabric, const DownSets& down,
                                   const NodeNameMap* names) {
-  DownSets down(fabric, levels);
+  const FabricLevels& levels = down.levels();
   std::map<boost::dynamic_bitset<>, std::vector<std::size_t>> roots_by_set;
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
     if (down.of(i).any()) roots_by_set[down.of(i)].push_back(i);
@@ -62,8 +61,7 @@ std::vector<NodeSet> subtree_sets(const Fabric& fabric, const FabricLevels& leve
   return sets;
 }
 
-void add_inner_switches(NodeSet& set, const Fabric& fabric, const FabricLevels& levels) {
-  DownSets down(fabric, levels);
+void add_inner_switches(NodeSet& set, const Fabric& fabric, const DownSets& down) {
   set.members = members_of(down.bits_of(set.hosts), fabric, down);
   std::vector<std::size_t> hosts;
   for (std::size_t m : set.members)

@@ -11,6 +11,7 @@
 
 #include "fabric/fabric.hpp"
 #include "levels/fabric_levels.hpp"
+#include "locality/down_sets.hpp"
 
 namespace ibpm::locality {
 
@@ -24,10 +25,10 @@ struct NodeSet {
 };
 
 // Every switch's down-set, merged where equal, ordered from the top level down, then by name.
-std::vector<NodeSet> subtree_sets(const Fabric& fabric, const FabricLevels& levels,
+std::vector<NodeSet> subtree_sets(const Fabric& fabric, const DownSets& down,
                                   const NodeNameMap* names);
 
 // Completes an operator's set of hosts with the switches that serve only those hosts.
-void add_inner_switches(NodeSet& set, const Fabric& fabric, const FabricLevels& levels);
+void add_inner_switches(NodeSet& set, const Fabric& fabric, const DownSets& down);
 
 }  // namespace ibpm::locality

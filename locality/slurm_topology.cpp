@@ -65,7 +65,7 @@ std::map<std::string, SlurmSwitch> parse(const std::string& path) {
 }  // namespace
 
 std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& fabric,
-                                         const FabricLevels& levels, const NodeNameMap* names) {
+                                         const DownSets& down, const NodeNameMap* names) {
   auto switches = parse(path);
   HostIndex index(fabric, names);
   std::map<std::string, std::set<std::size_t>> hosts_of;
@@ -98,7 +98,7 @@ std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& 
     NodeSet set;
     set.name = name;
     set.hosts.assign(hosts.begin(), hosts.end());
-    add_inner_switches(set, fabric, levels);
+    add_inner_switches(set, fabric, down);
     sets.push_back(std::move(set));
   }
   return sets;

@@ -15,7 +15,7 @@ namespace ibpm::locality {
 // switch none of whose nodes are in the fabric gives no set. Throws std::runtime_error
 // "FILE:LINE: reason" for malformed lines and unknown or cyclic Switches= references.
 std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& fabric,
-                                         const FabricLevels& levels, const NodeNameMap* names);
+                                         const DownSets& down, const NodeNameMap* names);
 
 void write_slurm_topology(std::ostream& out, const Fabric& fabric, const FabricLevels& levels,
                           const NodeNameMap* names);

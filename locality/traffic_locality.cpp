@@ -55,7 +55,7 @@ bool connected_inside(const Fabric& fabric, const NodeSet& set,
 
 }  // namespace
 
-std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& levels,
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
                                     const std::vector<NodeSet>& sets,
                                     const std::vector<history::LinkUsage>& usage,
                                     const NodeNameMap* names) {
@@ -66,7 +66,12 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& le
   boost::dynamic_bitset<> inside(nodes.size());
   // A switch below the set that serves no host at all (a spine of empty leaves) carries no
   // traffic of anybody's: its cable is not a way down out of the set.
-  DownSets down(fabric, levels);
+  const FabricLevels& levels = down.levels();
+  // Node indices of each cable's ends, looked up once for all sets.
+  std::vector<std::pair<std::size_t, std::size_t>> ends;
+  ends.reserve(links.size());
+  for (const Link& link : links)
+    ends.emplace_back(fabric.index_of(link.a.node), fabric.index_of(link.b.node));
   auto serves_hosts = [&](std::size_t n) { return is_host(nodes[n]) || down.of(n).any(); };
   for (const NodeSet& set : sets) {
     SetTraffic t;
@@ -94,7 +99,7 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& le
 
     for (std::size_t l = 0; l < links.size(); ++l) {
       const Link& link = links[l];
-      std::size_t a = fabric.index_of(link.a.node), b = fabric.index_of(link.b.node);
+      const auto [a, b] = ends[l];
       if (inside[a] == inside[b]) continue;
       std::size_t in_node = inside[a] ? a : b, out_node = inside[a] ? b : a;
       // An aggregation node computes inside its switch: its cable is not a border.

@@ -28,7 +28,7 @@ struct SetTraffic {
 };
 
 // usage: history::link_usage() of the same fabric and window.
-std::vector<SetTraffic> set_traffic(const Fabric& fabric, const FabricLevels& levels,
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
                                     const std::vector<NodeSet>& sets,
                                     const std::vector<history::LinkUsage>& usage,
                                     const NodeNameMap* names);

@@ -86,17 +86,5 @@ int main(int argc, char** argv) {
   app.add_option("--top", options.top, "Only the first N ports after sorting (0: all)");
   app.add_option("-t,--timeout", options.timeout, "Seconds a run may take")->capture_default_str();
   ibpm::poll::add_poll_options(app, options.sweep);
-  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  try {
-    run(options);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-rates: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

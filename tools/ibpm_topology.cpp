@@ -34,9 +34,7 @@ void run(const Options& options) {
   if (options.warnings)
     for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";
   if (options.levels) {
-    std::optional<ibpm::NodeNameMap> names;
-    if (!options.fabric.node_name_map.empty())
-      names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+    const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
     ibpm::print_levels(std::cout, topology.fabric, names ? &*names : nullptr);
   }
   if (!options.write_cache.empty()) {
@@ -66,15 +64,5 @@ int main(int argc, char** argv) {
   app.add_flag("--warnings", options.warnings, "List what the input had that was read around");
   app.add_flag("--levels", options.levels,
                "Show the switch levels (leaf, spine, core), aggregation nodes and chassis");
-  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
-  try {
-    app.parse(argc, argv);
-    run(options);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-topology: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

@@ -44,9 +44,7 @@ std::string graph_file(const ibpm::history::LinkUsage& link, const std::string& 
 void run(const Options& options) {
   ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
   const ibpm::Fabric& fabric = topology.fabric;
-  std::optional<ibpm::NodeNameMap> names;
-  if (!options.fabric.node_name_map.empty())
-    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
   ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
@@ -110,17 +108,5 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
                  "Nanoseconds per PortXmitWait tick (default: the time of one data word)");
-  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  try {
-    run(options);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-utilization: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

@@ -53,8 +53,9 @@ viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabri
   history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
   const history::Window window = history::window_ending_now(options.window);
   const auto usage = history::link_usage(fabric, reader, window);
-  const auto sets = locality::subtree_sets(fabric, levels, names);
-  const auto traffic = locality::set_traffic(fabric, levels, sets, usage, names);
+  const locality::DownSets down(fabric, levels);
+  const auto sets = locality::subtree_sets(fabric, down, names);
+  const auto traffic = locality::set_traffic(fabric, down, sets, usage, names);
   return viz::annotations_from_history(fabric, usage, traffic, window);
 }
 
@@ -66,9 +67,7 @@ void run(const Options& options) {
   const auto t0 = std::chrono::steady_clock::now();
   Topology topology = poll::load_topology(options.fabric, false);
   const Fabric& fabric = topology.fabric;
-  std::optional<NodeNameMap> names;
-  if (!options.fabric.node_name_map.empty())
-    names = NodeNameMap::load(options.fabric.node_name_map);
+  const auto names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const NodeNameMap* name_map = names ? &*names : nullptr;
   const FabricLevels levels(fabric, make_graph(fabric));
 
@@ -122,15 +121,5 @@ int main(int argc, char** argv) {
   app.add_flag("--no-links", options.no_links, "No URLs in the map");
   app.add_flag("--no-history", options.no_history, "Draw the topology alone (no RRD files read)");
   app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");
-  app.set_version_flag("-V,--version", std::string(plugin::version()));
-  try {
-    app.parse(argc, argv);
-    run(options);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-map: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

@@ -31,6 +31,11 @@ NodeNameMap NodeNameMap::load(const std::string& path) {
   return parse(in, path);
 }
 
+std::optional<NodeNameMap> NodeNameMap::load_if_named(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  return load(path);
+}
+
 NodeNameMap NodeNameMap::parse(std::istream& in, const std::string& origin) {
   NodeNameMap map;
   std::string line;

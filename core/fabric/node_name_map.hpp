@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -14,6 +15,8 @@ class NodeNameMap {
  public:
   // Throws std::runtime_error naming the file and line for lines it cannot read.
   static NodeNameMap load(const std::string& path);
+  // The --node-name-map option: nullopt when no file is named.
+  static std::optional<NodeNameMap> load_if_named(const std::string& path);
   static NodeNameMap parse(std::istream& in, const std::string& origin);
 
   const std::string* find(Guid guid) const;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <stdexcept>
 
 #include "plugin/timeout.hpp"
@@ -98,6 +99,22 @@ int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
   }
   common.format = format_name == "json" ? OutputFormat::json : OutputFormat::text;
   return run_body(spec, common);
+}
+
+int run_tool(CLI::App& app, int argc, const char* const* argv, const std::function<void()>& run) {
+  app.set_version_flag("-V,--version", std::string(version()));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    run();
+  } catch (const std::exception& e) {
+    std::cerr << app.get_name() << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace ibpm::plugin

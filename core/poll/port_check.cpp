@@ -65,8 +65,7 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   const Clock::time_point start = Clock::now();
   NodePoll poll;
   poll.thresholds = resolve_thresholds(options.thresholds);
-  if (!options.fabric.node_name_map.empty())
-    poll.names = NodeNameMap::load(options.fabric.node_name_map);
+  poll.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const NodeNameMap* names = poll.names ? &*poll.names : nullptr;
 
   const PollSettings settings = poll_settings(options, common, start);

@@ -154,8 +154,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   result.started = poll::to_epoch_seconds(std::chrono::system_clock::now());
   raise_open_file_limit();
   result.thresholds = resolve_thresholds(options.thresholds);
-  if (!options.fabric.node_name_map.empty())
-    result.names = NodeNameMap::load(options.fabric.node_name_map);
+  result.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
 
   poll::PollSettings settings = poll::poll_settings(options, common, start);
   settings.probe_nodes_first = true;

@@ -48,9 +48,7 @@ void run(Options options) {
 
   const ibpm::Topology topology =
       ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
-  std::optional<ibpm::NodeNameMap> names;
-  if (!options.fabric.node_name_map.empty())
-    names = ibpm::NodeNameMap::load(options.fabric.node_name_map);
+  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const auto plan =
       ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr, options.plan);
   if (plan.switches == 0) throw std::runtime_error(topology.origin + ": no switches");
@@ -132,15 +130,5 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"even", "nearest"}))
       ->capture_default_str()
       ->group(zones);
-  app.set_version_flag("-V,--version", std::string(ibpm::plugin::version()));
-  try {
-    app.parse(argc, argv);
-    run(options);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::cerr << "ibpm-nagios-config: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

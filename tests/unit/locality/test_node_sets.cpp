@@ -11,7 +11,8 @@ TEST_CASE("subtrees of a three-level fat tree: leaves, pods (spines merged), the
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
-  auto sets = locality::subtree_sets(fabric, levels, nullptr);
+  locality::DownSets down(fabric, levels);
+  auto sets = locality::subtree_sets(fabric, down, nullptr);
   // Every leaf, every pod (its spines share one down-set), and all cores together.
   REQUIRE(sets.size() == tree.leaves().size() + static_cast<std::size_t>(tree.pods) + 1);
   CHECK(sets.front().level == 3);
@@ -37,13 +38,14 @@ TEST_CASE("an operator's set gets the switches that serve only its hosts") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
   locality::NodeSet set;
   // Both leaves' hosts and one more host elsewhere.
   for (std::size_t leaf : {0u, 1u})
     for (const auto& host : tree.leaf_hosts[leaf])
       set.hosts.push_back(fabric.index_of(sim::net_node_guid(host, NodeType::ca)));
   set.hosts.push_back(fabric.index_of(sim::net_node_guid(tree.leaf_hosts[5][0], NodeType::ca)));
-  locality::add_inner_switches(set, fabric, levels);
+  locality::add_inner_switches(set, fabric, down);
   CHECK(set.hosts.size() == 13);
   CHECK(set.members.size() == 13 + 2);  // leaf01 and leaf02, not leaf06, no spine
 }

@@ -27,12 +27,13 @@ TEST_CASE("node set files name hosts by hostlist or GUID") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
   char guid[32];
   std::snprintf(guid, sizeof guid, "0x%016llx",
                 static_cast<unsigned long long>(sim::net_node_guid("cn0070", NodeType::ca)));
   auto path = write_temp("sets", "# jobs\njob-a: cn[0001-0012]\n\njob-b: cn0013,cn0014 " +
                                      std::string(guid) + "  # and one by GUID\n");
-  auto sets = locality::load_node_set_file(path, fabric, levels, nullptr);
+  auto sets = locality::load_node_set_file(path, fabric, down, nullptr);
   REQUIRE(sets.size() == 2);
   CHECK(sets[0].name == "job-a");
   CHECK(sets[0].hosts.size() == 12);
@@ -41,10 +42,10 @@ TEST_CASE("node set files name hosts by hostlist or GUID") {
   CHECK(!sets[1].subtree);
 
   auto bad = write_temp("bad", "ok: cn0001\nbroken: cn9999\n");
-  CHECK_THROWS_WITH(locality::load_node_set_file(bad, fabric, levels, nullptr),
+  CHECK_THROWS_WITH(locality::load_node_set_file(bad, fabric, down, nullptr),
                     Catch::Contains(":2: no host cn9999"));
   auto no_colon = write_temp("nocolon", "cn0001\n");
-  CHECK_THROWS_WITH(locality::load_node_set_file(no_colon, fabric, levels, nullptr),
+  CHECK_THROWS_WITH(locality::load_node_set_file(no_colon, fabric, down, nullptr),
                     Catch::Contains(":1: expected"));
   fs::remove(path);
   fs::remove(bad);
@@ -55,11 +56,12 @@ TEST_CASE("a Slurm topology.conf written from the fabric reads back as its subtr
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
   std::ostringstream conf;
   locality::write_slurm_topology(conf, fabric, levels, nullptr);
   CHECK(conf.str().find("SwitchName=leaf01 Nodes=cn[0001-0006]\n") != std::string::npos);
   auto path = write_temp("topology.conf", conf.str());
-  auto sets = locality::load_slurm_topology(path, fabric, levels, nullptr);
+  auto sets = locality::load_slurm_topology(path, fabric, down, nullptr);
   CHECK(sets.size() == tree.switch_count());
   for (const auto& set : sets) {
     INFO(set.name);
@@ -68,7 +70,7 @@ TEST_CASE("a Slurm topology.conf written from the fabric reads back as its subtr
     if (set.name.starts_with("core")) CHECK(set.hosts.size() == 216);
   }
   auto cyclic = write_temp("cyclic.conf", "SwitchName=a Switches=b\nSwitchName=b Switches=a\n");
-  CHECK_THROWS_WITH(locality::load_slurm_topology(cyclic, fabric, levels, nullptr),
+  CHECK_THROWS_WITH(locality::load_slurm_topology(cyclic, fabric, down, nullptr),
                     Catch::Contains("its own descendant"));
   fs::remove(path);
   fs::remove(cyclic);

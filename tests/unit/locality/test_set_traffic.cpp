@@ -64,6 +64,7 @@ TEST_CASE("locality of each leaf and pod follows from the flows") {
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
   const auto& lh = tree.leaf_hosts;
   // leaf01: local pairs; leaf02 -> leaf03 (same pod); leaf04 -> a leaf of another pod.
   std::vector<sim::Flow> flows{{lh[0][0], lh[0][1], 500 * MB},
@@ -73,8 +74,8 @@ TEST_CASE("locality of each leaf and pod follows from the flows") {
                                {lh[3][1], lh[3][2], 300 * MB}};
   sim::TrafficPattern traffic(tree.topology, flows);
   auto usage = usage_of(tree, fabric, traffic);
-  auto sets = locality::subtree_sets(fabric, levels, nullptr);
-  auto rows = locality::set_traffic(fabric, levels, sets, usage, nullptr);
+  auto sets = locality::subtree_sets(fabric, down, nullptr);
+  auto rows = locality::set_traffic(fabric, down, sets, usage, nullptr);
 
   const auto& leaf1 = row_of(rows, tree.leaves()[0]);
   CHECK(leaf1.gen == Approx(1000 * MB));
@@ -107,6 +108,7 @@ TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
   const auto& lh = tree.leaf_hosts;
   sim::TrafficPattern traffic(tree.topology, {{lh[0][0], lh[2][0], 100 * MB}});
   auto usage = usage_of(tree, fabric, traffic);
@@ -115,15 +117,15 @@ TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no
   for (std::size_t leaf : {0u, 2u})
     for (const auto& host : lh[leaf])
       split.hosts.push_back(fabric.index_of(sim::net_node_guid(host, NodeType::ca)));
-  locality::add_inner_switches(split, fabric, levels);
+  locality::add_inner_switches(split, fabric, down);
   locality::NodeSet idle = split;
   idle.name = "leaf05";
   idle.hosts.clear();
   for (const auto& host : lh[4]) idle.hosts.push_back(fabric.index_of(sim::net_node_guid(host, NodeType::ca)));
-  locality::add_inner_switches(idle, fabric, levels);
+  locality::add_inner_switches(idle, fabric, down);
 
   std::vector<locality::NodeSet> sets{split, idle};
-  auto rows = locality::set_traffic(fabric, levels, sets, usage, nullptr);
+  auto rows = locality::set_traffic(fabric, down, sets, usage, nullptr);
   CHECK(rows[0].transit);
   CHECK(rows[0].note.find("meet only outside") != std::string::npos);
   CHECK(rows[0].out == Approx(100 * MB));  // the flow is local to the set, yet leaves it
