@@ -79,11 +79,7 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   Fetched average, peak;
   fetch(file, "AVERAGE", window, average);
   if (peaks) fetch(file, "MAX", window, peak);
-  history.step = static_cast<std::time_t>(average.step);
-  history.last_update = rrd_last_r(file.c_str());
-
   const std::size_t rows = average.rows();
-  std::size_t rows_with_data = 0;
   for (std::size_t c = 0; c < kCounterCount; ++c) {
     double sum = 0;
     std::size_t n = 0;
@@ -93,8 +89,10 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
       sum += v;
       ++n;
     }
-    if (n > 0) history.average[c] = sum / static_cast<double>(n);
-    rows_with_data = std::max(rows_with_data, n);
+    if (n > 0) {
+      history.average[c] = sum / static_cast<double>(n);
+      history.found = true;
+    }
     std::optional<double> top;
     for (std::size_t r = 0; r < peak.rows(); ++r) {
       double v = peak.value(r, state::source_index(static_cast<Counter>(c)));
@@ -102,8 +100,6 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
     }
     history.peak[c] = top;
   }
-  history.found = rows_with_data > 0;
-  history.covered = rows ? static_cast<double>(rows_with_data) / static_cast<double>(rows) : 0;
   return history;
 }
 

@@ -28,9 +28,6 @@ struct PortHistory {
   // Per second, in counter units (data counters in 4-octet words). nullopt: no rate in the window.
   std::array<std::optional<double>, kCounterCount> average{};
   std::array<std::optional<double>, kCounterCount> peak{};  // highest step average (MAX archive)
-  double covered = 0;  // share of the window's steps that hold a rate (0..1)
-  std::time_t step = 0;
-  std::time_t last_update = 0;
 
   std::optional<double> average_of(Counter c) const { return average[static_cast<std::size_t>(c)]; }
   std::optional<double> peak_of(Counter c) const { return peak[static_cast<std::size_t>(c)]; }
