@@ -6,34 +6,22 @@
 
 #include "plugin/csv.hpp"
 #include "plugin/json.hpp"
+#include "plugin/number.hpp"
+#include "plugin/text.hpp"
 
 namespace ibpm::locality {
 
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-// Octets per second for people: "12.3 GB/s".
-std::string rate_text(double octets_s) {
-  static const char* units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
-  int unit = 0;
-  while (octets_s >= 1000 && unit < 4) {
-    octets_s /= 1000;
-    ++unit;
-  }
-  return fixed(octets_s, octets_s < 10 && unit ? 2 : 1) + " " + units[unit];
-}
+using plugin::format_fixed;
+using plugin::format_rate;
 
 std::string share_text(const std::optional<double>& share) {
-  return share ? fixed(*share * 100, 1) + "%" : "-";
+  return share ? format_fixed(*share * 100, 1) + "%" : "-";
 }
 
 std::string number_or_empty(const std::optional<double>& value) {
-  return value ? fixed(*value, 6) : "";
+  return value ? format_fixed(*value, 6) : "";
 }
 
 std::string json_or_null(const std::optional<double>& value) {
@@ -81,23 +69,27 @@ std::vector<SetTraffic> sorted(std::vector<SetTraffic> rows, SortOrder order) {
 
 void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
                  const ReportContext& context) {
+  // Names come from the fabric: nothing in them may move the terminal's cursor.
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(plugin::one_line(r.set->name));
   std::size_t width = 8;
-  for (const auto& r : rows) width = std::max(width, r.set->name.size());
+  for (const auto& name : names) width = std::max(width, name.size());
   char line[512];
   out << "Traffic locality over " << (context.window_end - context.window_start) << " s\n";
   std::snprintf(line, sizeof line, "%-*s %5s %6s %11s %11s %11s %11s %7s %7s %7s  %s\n",
                 static_cast<int>(width), "SET", "LEVEL", "HOSTS", "GEN", "CON", "OUT", "IN",
                 "L_GEN", "L_CON", "L", "NOTE");
   out << line;
-  for (const auto& r : rows) {
-    std::string note = r.note;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    std::string note = plugin::one_line(r.note);
     if (r.unmeasured)
       note += std::string(note.empty() ? "" : "; ") + std::to_string(r.unmeasured) +
               " directions without history";
     std::snprintf(line, sizeof line, "%-*s %5d %6zu %11s %11s %11s %11s %7s %7s %7s  %s%s\n",
-                  static_cast<int>(width), r.set->name.c_str(), r.set->level, r.set->hosts.size(),
-                  rate_text(r.gen).c_str(), rate_text(r.con).c_str(), rate_text(r.out).c_str(),
-                  rate_text(r.in).c_str(), share_text(r.l_gen).c_str(),
+                  static_cast<int>(width), names[i].c_str(), r.set->level, r.set->hosts.size(),
+                  format_rate(r.gen).c_str(), format_rate(r.con).c_str(), format_rate(r.out).c_str(),
+                  format_rate(r.in).c_str(), share_text(r.l_gen).c_str(),
                   share_text(r.l_con).c_str(), share_text(r.l).c_str(),
                   r.transit ? "TRANSIT: " : "", note.c_str());
     out << line;
@@ -109,8 +101,8 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
          "l_gen,l_con,l,border_cables,unmeasured,transit,note\n";
   for (const auto& r : rows)
     out << plugin::csv_field(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
-        << r.set->hosts.size() << ',' << fixed(r.gen, 3) << ',' << fixed(r.con, 3) << ','
-        << fixed(r.out, 3) << ',' << fixed(r.in, 3) << ',' << number_or_empty(r.l_gen) << ','
+        << r.set->hosts.size() << ',' << format_fixed(r.gen, 3) << ',' << format_fixed(r.con, 3) << ','
+        << format_fixed(r.out, 3) << ',' << format_fixed(r.in, 3) << ',' << number_or_empty(r.l_gen) << ','
         << number_or_empty(r.l_con) << ',' << number_or_empty(r.l) << ',' << r.border_cables
         << ',' << r.unmeasured << ',' << (r.transit ? "yes" : "no") << ','
         << plugin::csv_field(r.note) << '\n';

@@ -6,6 +6,8 @@
 
 #include "plugin/csv.hpp"
 #include "plugin/json.hpp"
+#include "plugin/number.hpp"
+#include "plugin/text.hpp"
 
 namespace ibpm {
 
@@ -14,29 +16,14 @@ namespace {
 double value(const std::optional<double>& v) { return v.value_or(-1); }
 
 std::string percent(const std::optional<double>& share) {
-  if (!share) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", *share * 100);
-  return text;
+  return share ? plugin::format_fixed(*share * 100, 1) + "%" : "-";
 }
 
-std::string number(double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6f", v);
-  return text;
-}
+std::string number(double v) { return plugin::format_fixed(v, 6); }
 
 std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : ""; }
 std::string json_optional(const std::optional<double>& v) {
   return v ? plugin::json_number(*v) : "null";
-}
-
-std::string rate_text(double octets_s) {
-  char text[32];
-  if (octets_s >= 1e9) std::snprintf(text, sizeof text, "%.2f GB/s", octets_s / 1e9);
-  else if (octets_s >= 1e6) std::snprintf(text, sizeof text, "%.1f MB/s", octets_s / 1e6);
-  else std::snprintf(text, sizeof text, "%.1f kB/s", octets_s / 1e3);
-  return text;
 }
 
 }  // namespace
@@ -77,7 +64,9 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
 void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
                              std::time_t window_seconds) {
   std::size_t width = 4;
-  for (const auto& r : rows) width = std::max({width, r.from.size(), r.to.size()});
+  // Names come from the fabric: nothing in them may move the terminal's cursor.
+  auto safe = [](const std::string& name) { return plugin::one_line(name); };
+  for (const auto& r : rows) width = std::max({width, safe(r.from).size(), safe(r.to).size()});
   const int w = static_cast<int>(width);
   char line[512];
   out << "Link utilization over " << window_seconds << " s\n";
@@ -87,9 +76,9 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
   for (const auto& r : rows) {
     const auto& d = *r.direction;
     std::snprintf(line, sizeof line, "%-*s -> %-*s %11s %7s %7s %6s%% %10.3g\n", w,
-                  r.from.c_str(), w, r.to.c_str(), rate_text(d.average_octets_s).c_str(),
+                  safe(r.from).c_str(), w, safe(r.to).c_str(), plugin::format_rate(d.average_octets_s).c_str(),
                   percent(d.average_util).c_str(), percent(d.peak_util).c_str(),
-                  d.xmit_wait_pct ? number(*d.xmit_wait_pct).substr(0, 5).c_str() : "-",
+                  d.xmit_wait_pct ? plugin::format_short(*d.xmit_wait_pct).c_str() : "-",
                   d.errors_s);
     out << line;
   }

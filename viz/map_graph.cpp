@@ -1,5 +1,7 @@
 #include "viz/map_graph.hpp"
 
+#include "plugin/number.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -269,8 +271,8 @@ class MapBuilder {
             }
       g.tooltip = {std::to_string(g.hosts) + " hosts on " + switch_name};
       if (measured > 0) {
-        g.lines.push_back(format_rate(rate));
-        g.tooltip.push_back("traffic " + format_rate(rate) + " (sent + received, " +
+        g.lines.push_back(plugin::format_rate(rate));
+        g.tooltip.push_back("traffic " + plugin::format_rate(rate) + " (sent + received, " +
                             std::to_string(measured) + " host cables measured)");
       }
       g.tooltip.push_back("health: " + std::string(to_string(g.health)) + " (worst host)");

@@ -3,32 +3,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "plugin/number.hpp"
 #include "topology/link_speed_check.hpp"
 
 namespace ibpm::viz {
 
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-// Three significant digits at most: 3.14, 31.4, 314.
-std::string short_number(double value) {
-  const double a = std::fabs(value);
-  return fixed(value, a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : 2);
-}
-
-std::string scaled(double value, const char* const units[], int count, double step) {
-  int unit = 0;
-  while (std::fabs(value) >= step && unit + 1 < count) {
-    value /= step;
-    ++unit;
-  }
-  return short_number(value) + " " + units[unit];
-}
+using plugin::format_fixed;
+using plugin::format_short;
 
 std::string level_text(const FabricLevels& levels, std::size_t node_index, const Node& node) {
   if (node.type != NodeType::sw) return std::string(to_string(node.type));
@@ -43,25 +26,20 @@ std::string direction_text(const Fabric& fabric, PortRef from, PortRef to,
   std::string s = port_name(fabric, from, names) + " -> " + port_name(fabric, to, names) + ":";
   if (load.average_util) s += " average " + format_percent(*load.average_util);
   if (load.peak_util) s += ", peak " + format_percent(*load.peak_util);
-  if (load.xmit_wait_pct) s += ", xmit wait " + short_number(*load.xmit_wait_pct) + " %";
+  if (load.xmit_wait_pct) s += ", xmit wait " + format_short(*load.xmit_wait_pct) + " %";
   return s;
 }
 
 }  // namespace
 
-std::string format_rate(double octets_s) {
-  static const char* const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
-  return scaled(octets_s, units, 5, 1000);
-}
-
 std::string format_bps(double bps) {
   static const char* const units[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"};
-  return scaled(bps, units, 5, 1000);
+  return plugin::format_scaled(bps, units);
 }
 
 std::string format_percent(double share) {
   const double pct = share * 100;
-  return (pct != 0 && std::fabs(pct) < 10 ? fixed(pct, 1) : fixed(pct, 0)) + " %";
+  return (pct != 0 && std::fabs(pct) < 10 ? format_fixed(pct, 1) : format_fixed(pct, 0)) + " %";
 }
 
 std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
@@ -82,9 +60,9 @@ std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& 
   if (!annotation->health_reason.empty()) health += " (" + annotation->health_reason + ")";
   lines.push_back(health);
   if (annotation->locality) {
-    std::string l = "subtree locality l " + fixed(*annotation->locality, 2);
-    if (annotation->locality_gen) l += ", l_gen " + fixed(*annotation->locality_gen, 2);
-    if (annotation->locality_con) l += ", l_con " + fixed(*annotation->locality_con, 2);
+    std::string l = "subtree locality l " + format_fixed(*annotation->locality, 2);
+    if (annotation->locality_gen) l += ", l_gen " + format_fixed(*annotation->locality_gen, 2);
+    if (annotation->locality_con) l += ", l_con " + format_fixed(*annotation->locality_con, 2);
     lines.push_back(l);
   }
   if (annotation->transit) lines.push_back("transit traffic: the locality formula does not hold");
@@ -121,7 +99,7 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
                       ? "utilization " + format_percent(*summary.utilization) +
                             (links.size() > 1 ? " (busiest cable)" : "")
                       : std::string("utilization: no data"));
-  if (summary.errors_s > 0) lines.push_back("errors " + short_number(summary.errors_s) + "/s");
+  if (summary.errors_s > 0) lines.push_back("errors " + format_short(summary.errors_s) + "/s");
   if (summary.degraded > 0 && links.size() > 1)
     lines.push_back(std::to_string(summary.degraded) + " degraded");
   return lines;
@@ -131,7 +109,7 @@ std::string cables_label(std::size_t count, const CableSummary& summary,
                          const std::string& degradation) {
   std::vector<std::string> parts;
   if (count > 1) parts.push_back("x" + std::to_string(count));
-  if (summary.errors_s > 0) parts.push_back("errors " + short_number(summary.errors_s) + "/s");
+  if (summary.errors_s > 0) parts.push_back("errors " + format_short(summary.errors_s) + "/s");
   if (summary.degraded == 1 && count == 1 && !degradation.empty())
     parts.push_back(degradation);
   else if (summary.degraded > 0)

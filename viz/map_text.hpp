@@ -34,7 +34,6 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
 std::string cables_label(std::size_t count, const CableSummary& summary,
                          const std::string& degradation);
 
-std::string format_rate(double octets_s);
 std::string format_percent(double share);
 std::string format_bps(double bps);  // "200 Gb/s"
 

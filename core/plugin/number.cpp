@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace ibpm::plugin {
 
@@ -14,6 +15,31 @@ std::string format_number(double value) {
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
   if (ec != std::errc{}) return "nan";  // cannot happen with this buffer size
   return std::string(buffer, end);
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string format_short(double value) {
+  const double a = std::fabs(value);
+  return format_fixed(value, a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : 2);
+}
+
+std::string format_scaled(double value, std::span<const char* const> units) {
+  std::size_t unit = 0;
+  while (std::fabs(value) >= 1000 && unit + 1 < units.size()) {
+    value /= 1000;
+    ++unit;
+  }
+  return format_short(value) + " " + units[unit];
+}
+
+std::string format_rate(double octets_per_second) {
+  static const char* const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+  return format_scaled(octets_per_second, units);
 }
 
 }  // namespace ibpm::plugin

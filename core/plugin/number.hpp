@@ -1,6 +1,7 @@
 // Locale-independent number formatting for plugin output.
 #pragma once
 
+#include <span>
 #include <string>
 
 namespace ibpm::plugin {
@@ -10,5 +11,18 @@ namespace ibpm::plugin {
 // 3 -> "3", 0.25 -> "0.25", 1e6 -> "1000000", -0.0 -> "0".
 // Non-finite values give "nan", "inf" or "-inf"; callers decide how to represent them.
 std::string format_number(double value);
+
+// printf's "%.*f": a fixed number of decimals, for tables and labels.
+std::string format_fixed(double value, int decimals);
+
+// Three significant digits at most: 3.14, 31.4, 314 (and 0).
+std::string format_short(double value);
+
+// A value for people in steps of 1000 with format_short: units[0] below 1000, units[1] below a
+// million, ... (the last unit takes everything above it).
+std::string format_scaled(double value, std::span<const char* const> units);
+
+// A data rate: "850 B/s", "12.3 MB/s", "3.00 GB/s".
+std::string format_rate(double octets_per_second);
 
 }  // namespace ibpm::plugin
