@@ -5,42 +5,16 @@
 #include <map>
 #include <set>
 
-#include "../delegation/test_fabrics.hpp"
+#include "plan_fixtures.hpp"
 #include "check_settings.hpp"
 #include "monitoring_plan.hpp"
 #include "sim/fat_tree.hpp"
 
 using namespace ibpm;
 using namespace ibpm::nagios_config;
+using namespace ibpm::nagios_config::test;
 
 namespace {
-
-PlanOptions plan_options(bool cas, unsigned zones = 0) {
-  PlanOptions options;
-  options.cas = cas;
-  options.zones.count = zones;
-  return options;
-}
-
-delegation::test::BuildOptions shuffled(unsigned seed) {
-  delegation::test::BuildOptions options;
-  options.shuffle_seed = seed;
-  return options;
-}
-
-[[maybe_unused]] delegation::test::BuildOptions without(const std::string& node, unsigned seed) {
-  delegation::test::BuildOptions options = shuffled(seed);
-  options.without = {node};
-  return options;
-}
-
-[[maybe_unused]] CheckSettings check_settings(const std::string& baseline) {
-  CheckSettings settings;
-  settings.plugin_dir = "/usr/local/bin";
-  settings.state_dir = "/var/lib/ibpm";
-  settings.baseline = baseline;
-  return settings;
-}
 
 std::map<std::string, PlannedHost> by_name(const MonitoringPlan& plan) {
   std::map<std::string, PlannedHost> hosts;
