@@ -7,9 +7,9 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config xz-utils
   libibmad-dev libibnetdisc-dev libibumad-dev
-  librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev catch2
+  librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2
   ibsim-utils opensm infiniband-diags rrdcached
-  graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium
+  graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
 )
 
 missing=()

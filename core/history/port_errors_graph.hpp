@@ -1,0 +1,18 @@
+// A port's error counters over time, per second: one line per counter asked for.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "counters/counter.hpp"
+#include "fabric/fabric.hpp"
+#include "history/port_history.hpp"
+#include "history/utilization_graph.hpp"
+
+namespace ibpm::history {
+
+// Throws std::runtime_error when the port has no file, or with librrd's reason.
+void draw_port_errors(const HistoryReader& reader, PortRef port,
+                      const std::vector<Counter>& counters, const ProfileGraph& graph);
+
+}  // namespace ibpm::history

@@ -1,0 +1,79 @@
+// ibpm-web: the dashboard as a static site for cron. Works from any web server or file://.
+//   ibpm-web --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <iostream>
+
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "site_data.hpp"
+#include "site_writer.hpp"
+
+namespace {
+
+using namespace ibpm;
+
+struct Options {
+  plugin::FabricOptions fabric;
+  web::SiteOptions site;
+  web::WriteOptions write;
+  std::string graphs = "all";
+  bool no_history = false;
+  bool verbose = false;
+};
+
+void run(Options& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  options.site.state_dir = options.fabric.state_dir;
+  options.site.history = !options.no_history;
+  options.write.graphs.scope = options.graphs == "all"       ? web::GraphScope::all
+                               : options.graphs == "busiest" ? web::GraphScope::busiest
+                                                             : web::GraphScope::none;
+  options.write.graphs.busiest = options.write.busiest;
+  const web::SiteData data = web::collect_site_data(options.fabric, options.site);
+  const web::WriteReport report = web::write_site(data, options.write);
+  if (options.verbose) {
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "wrote " << options.write.output << ": " << report.pages << " pages, "
+              << report.graphs << " graphs";
+    if (report.failed_graphs > 0) std::cout << " (" << report.failed_graphs << " could not be drawn)";
+    std::cout << " in " << took << " s\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Writes the fabric's dashboard as a static web site: the last sweep's summary, the "
+               "health map, the worst ports, the busiest cables, traffic locality per subtree, "
+               "utilization profiles, and a page per node and per cable. The output folder is "
+               "replaced whole, so readers never see half a site.",
+               "ibpm-web"};
+  Options options;
+  plugin::add_fabric_options(app, options.fabric);
+  app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")->required();
+  app.add_option("--window", options.site.window, "Seconds of history to show, up to now")
+      ->check(CLI::Range(1L, 400L * 86400))
+      ->capture_default_str();
+  app.add_option("--rrdcached", options.site.rrdcached,
+                 "rrdcached address: flush each file before reading it");
+  app.add_option("--baseline", options.site.baseline,
+                 "Topology file to compare with (check_ib_topology --write-baseline)");
+  app.add_option("--busiest", options.write.busiest, "Rows of the busiest cables table")
+      ->check(CLI::Range(1UL, 10000UL))
+      ->capture_default_str();
+  app.add_option("--graphs", options.graphs,
+                 "Which cables get a utilization profile: all, busiest (as many as --busiest) or none")
+      ->check(CLI::IsMember({"all", "busiest", "none"}))
+      ->capture_default_str();
+  app.add_option("--graph-format", options.write.graphs.format, "Graph images: png or svg")
+      ->check(CLI::IsMember({"png", "svg"}))
+      ->capture_default_str();
+  app.add_option("--fold", options.write.fold, "The map's folding, as ibpm-map --fold")
+      ->check(CLI::IsMember({"auto", "hosts", "none"}))
+      ->capture_default_str();
+  app.add_flag("--no-history", options.no_history, "The topology alone (no RRD files read)");
+  app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");
+  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+}

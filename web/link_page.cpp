@@ -1,0 +1,55 @@
+// links/0xGUID-PORT.html: one cable, both directions over the window, its profile and errors.
+#include "page.hpp"
+#include "page_parts.hpp"
+#include "pages.hpp"
+#include "plugin/number.hpp"
+
+namespace ibpm::web {
+
+namespace {
+
+constexpr int kDepth = 1;
+
+std::vector<Cell> direction_row(const SiteData& data, const history::DirectionUsage& d) {
+  return {{port_link(data, d.from, kDepth), {}, false, {}},
+          {port_link(data, d.to, kDepth), {}, false, {}},
+          rate_cell(d.measured ? std::optional<double>(d.average_octets_s) : std::nullopt),
+          percent_cell(d.measured ? d.average_util : std::nullopt),
+          percent_cell(d.measured ? d.peak_util : std::nullopt),
+          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, plugin::format_fixed(*d.xmit_wait_pct, 1) + " %")
+                          : number_cell(std::nullopt, "-"),
+          per_second_cell(d.errors_s)};
+}
+
+}  // namespace
+
+std::string link_page_html(const SiteContext& site, std::size_t link_index) {
+  const SiteData& data = site.data;
+  const Link& cable = data.fabric().links()[link_index];
+  const std::string title = data.port_name(cable.a) + " - " + data.port_name(cable.b);
+  std::string body = "<h1>" + escape(title) + "</h1>\n<p>" + port_link(data, cable.a, kDepth) +
+                     " to " + port_link(data, cable.b, kDepth);
+  const Port* a = data.fabric().find_port(cable.a);
+  if (a && a->width && a->speed)
+    body += ", " + escape(std::string(to_string(*a->width)) + " " + std::string(to_string(*a->speed)));
+  if (const viz::LinkAnnotation* note = data.annotations.link(link_index); note && note->degraded)
+    body += " <span class=\"state warning\">degraded: " + escape(note->degradation) + "</span>";
+  body += "</p>\n";
+  Table table{"directions", {"From", "To", "Rate", "Utilization", "Peak", "XmitWait", "Errors"}, {}, {}};
+  if (const history::LinkUsage* usage = data.link_usage(link_index)) {
+    table.rows.push_back(direction_row(data, usage->a_to_b));
+    table.rows.push_back(direction_row(data, usage->b_to_a));
+  }
+  table.empty_note = "No counter history for this cable.";
+  body += render(table) + "<div class=\"graphs\">\n";
+  if (auto g = site.graphs.links.find(link_index); g != site.graphs.links.end())
+    body += figure(g->second, "utilization of " + title, "utilization, both directions", kDepth);
+  for (const PortRef& end : {cable.a, cable.b})
+    if (auto g = site.graphs.port_errors.find(end); g != site.graphs.port_errors.end())
+      body += figure(g->second, "errors of " + data.port_name(end),
+                     "errors of " + port_link(data, end, kDepth), kDepth);
+  body += "</div>\n";
+  return page({title, kDepth, site.generated}, body);
+}
+
+}  // namespace ibpm::web

@@ -1,0 +1,97 @@
+#include "site_data.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "fabric/graph.hpp"
+#include "locality/down_sets.hpp"
+#include "poll/state_topology.hpp"
+#include "state/port_store.hpp"
+#include "viz/degraded_links.hpp"
+#include "viz/history_annotations.hpp"
+
+namespace ibpm::web {
+
+std::string SiteData::name(std::size_t node_index) const {
+  return display_name(fabric().nodes()[node_index], name_map());
+}
+
+std::string SiteData::port_name(PortRef port) const {
+  return ibpm::port_name(fabric(), port, name_map());
+}
+
+const PortState* SiteData::port(PortRef ref) const {
+  auto found = ports.find(ref);
+  return found == ports.end() ? nullptr : &found->second;
+}
+
+double error_rate(const PortState& port) {
+  double sum = 0;
+  for (const CounterSpec& s : counter_specs())
+    if (s.error) sum += port.history.average_of(s.id).value_or(0);
+  return sum;
+}
+
+namespace {
+
+// Every cabled port's own history and last sample (the node pages show them).
+void read_ports(SiteData& data, const std::string& state_dir, const std::string& rrdcached) {
+  const state::PortStore store(state::StoreOptions{state_dir, rrdcached, {}});
+  for (const Node& node : data.fabric().nodes()) {
+    node.for_each_port([&](const Port& port) {
+      if (!port.link) return;
+      const PortRef ref{node.guid, port.number};
+      try {
+        PortState state;
+        state.history = data.reader->read(node.guid, port.number, data.window, false);
+        if (!state.history.found && !std::filesystem::exists(store.path(node.guid, port.number)))
+          return;
+        state.last = store.read(node.guid, port.number);
+        data.ports.emplace(ref, std::move(state));
+      } catch (const std::exception& e) {
+        data.warnings.push_back(e.what());
+      }
+    });
+  }
+}
+
+}  // namespace
+
+SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options) {
+  SiteData data;
+  data.topology = poll::load_topology(fabric_options, false);
+  data.names = NodeNameMap::load_if_named(fabric_options.node_name_map);
+  const Fabric& fabric = data.fabric();
+  data.levels.emplace(fabric, make_graph(fabric));
+  data.generated = std::time(nullptr);
+  data.window = history::Window{data.generated - options.window, data.generated};
+
+  const locality::DownSets down(fabric, *data.levels);
+  data.sets = locality::subtree_sets(fabric, down, data.name_map());
+  if (options.history && std::filesystem::is_directory(options.state_dir)) {
+    data.reader.emplace(options.state_dir, options.rrdcached);
+    data.usage = history::link_usage(fabric, *data.reader, data.window);
+    data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
+    data.annotations =
+        viz::annotations_from_history(fabric, data.usage, data.traffic, data.window);
+    read_ports(data, options.state_dir, options.rrdcached);
+    try {
+      data.sweep = read_sweep_summary(options.state_dir);
+    } catch (const std::exception& e) {
+      data.sweep_error = e.what();
+    }
+  } else if (options.history) {
+    data.warnings.push_back("no state directory " + options.state_dir +
+                            ": no counter history, no sweep summary");
+  }
+  viz::mark_degraded_links(fabric, data.annotations);
+  viz::derive_node_health(fabric, data.annotations);
+
+  std::optional<Topology> baseline;
+  if (!options.baseline.empty()) baseline = load_topology_file(options.baseline);
+  data.has_baseline = baseline.has_value();
+  data.diff = compare_topology(baseline ? &baseline->fabric : nullptr, fabric, data.name_map());
+  return data;
+}
+
+}  // namespace ibpm::web

@@ -1,0 +1,93 @@
+#include "site_writer.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "pages.hpp"
+#include "site_paths.hpp"
+#include "topology/atomic_dir.hpp"
+#include "viz/graphviz_render.hpp"
+#include "viz/history_annotations.hpp"
+#include "viz/map_graph.hpp"
+#include "web_assets.hpp"
+
+namespace ibpm::web {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kMarker = ".ibpm-web";
+
+std::string replaceable(const std::string& dir) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / kMarker, ec) || fs::is_empty(dir, ec)) return {};
+  return dir + " is not empty and holds no site written by ibpm-web: give it a folder of its own";
+}
+
+void write_file(const fs::path& path, std::string_view content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  out.flush();
+  if (!out) throw std::runtime_error(path.string() + ": cannot write");
+}
+
+// The map as SVG; inline in the overview it starts at <svg (no XML prolog, no DOCTYPE).
+std::string render_map_svg(const SiteData& data, const std::string& fold) {
+  viz::MapOptions options;
+  options.fold = *viz::parse_fold_mode(fold);
+  options.names = data.name_map();
+  const viz::MapGraph map = viz::build_map(data.fabric(), *data.levels, data.annotations, options);
+  return viz::render_map_data(map, viz::MapFormat::svg);
+}
+
+std::string inline_svg(const std::string& svg) {
+  const std::size_t start = svg.find("<svg");
+  if (start == std::string::npos) throw std::runtime_error("Graphviz gave no SVG for the map");
+  return svg.substr(start);
+}
+
+std::string generated_text(const SiteData& data) {
+  char when[64];
+  std::tm tm{};
+  gmtime_r(&data.generated, &tm);
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+  return std::string("generated ") + when + "; " + viz::describe_window(data.window);
+}
+
+}  // namespace
+
+WriteReport write_site(const SiteData& data, const WriteOptions& options) {
+  StagedFolder staged(options.output, replaceable);
+  const fs::path root(staged.path());
+  WriteReport report;
+  write_file(root / kMarker, "A site written by ibpm-web: the folder is replaced whole at each run.\n");
+  write_file(root / "style.css", assets::style_css);
+  write_file(root / "sort.js", assets::sort_js);
+
+  const SiteGraphs graphs = draw_site_graphs(data, options.graphs, staged.path());
+  report.graphs = graphs.links.size() + graphs.switches.size() + graphs.port_errors.size();
+  report.failed_graphs = graphs.failed;
+  const SiteContext site{data, graphs, generated_text(data), options.busiest};
+
+  const std::string svg = render_map_svg(data, options.fold);
+  write_file(root / "map.svg", svg);
+  auto add_page = [&](const std::string& path, const std::string& html) {
+    write_file(root / path, html);
+    ++report.pages;
+  };
+  add_page("index.html", overview_page(site, inline_svg(svg)));
+  add_page("locality.html", locality_page(site));
+  add_page("switches.html", switches_page(site));
+  const Fabric& fabric = data.fabric();
+  for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
+    add_page(node_page(fabric.nodes()[i].guid), node_page_html(site, i));
+  for (std::size_t l = 0; l < fabric.links().size(); ++l)
+    add_page(link_page(fabric.links()[l]), link_page_html(site, l));
+  staged.commit();
+  return report;
+}
+
+}  // namespace ibpm::web

@@ -1,0 +1,11 @@
+// The site's style sheet and sort script (web/assets/), embedded at build time.
+#pragma once
+
+#include <string_view>
+
+namespace ibpm::web::assets {
+
+extern const std::string_view style_css;
+extern const std::string_view sort_js;
+
+}  // namespace ibpm::web::assets
