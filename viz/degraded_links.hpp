@@ -1,5 +1,6 @@
-// Links running below the width or speed both of their ends enable, from the topology alone
-// (no counter history needed): marked on the map as degraded.
+// Links running below the width or speed both of their ends enable, or below what the same cable
+// ran at in a baseline, from the topology alone (no counter history needed): marked on the map
+// as degraded.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -9,6 +10,7 @@ namespace ibpm::viz {
 
 // Sets LinkAnnotation::degraded and ::degradation for every link check_link_rate flags.
 // Returns how many links were marked.
-std::size_t mark_degraded_links(const Fabric& fabric, MapAnnotations& annotations);
+std::size_t mark_degraded_links(const Fabric& fabric, MapAnnotations& annotations,
+                                const Fabric* baseline = nullptr);
 
 }  // namespace ibpm::viz

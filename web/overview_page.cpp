@@ -24,6 +24,7 @@ std::string card(const std::string& label, const std::string& value, const std::
 std::string count_css(long count, const char* bad) { return count > 0 ? bad : "ok"; }
 
 std::string age(double seconds) {
+  if (seconds < 1) return "just now";  // a sweep that ended within the second of this run
   if (seconds < 120) return plugin::format_fixed(seconds, 0) + " s ago";
   if (seconds < 7200) return plugin::format_fixed(seconds / 60, 0) + " min ago";
   return plugin::format_fixed(seconds / 3600, 1) + " h ago";

@@ -84,13 +84,13 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
     data.warnings.push_back("no state directory " + options.state_dir +
                             ": no counter history, no sweep summary");
   }
-  viz::mark_degraded_links(fabric, data.annotations);
-  viz::derive_node_health(fabric, data.annotations);
-
   std::optional<Topology> baseline;
   if (!options.baseline.empty()) baseline = load_topology_file(options.baseline);
   data.has_baseline = baseline.has_value();
-  data.diff = compare_topology(baseline ? &baseline->fabric : nullptr, fabric, data.name_map());
+  const Fabric* baseline_fabric = baseline ? &baseline->fabric : nullptr;
+  data.diff = compare_topology(baseline_fabric, fabric, data.name_map());
+  viz::mark_degraded_links(fabric, data.annotations, baseline_fabric);
+  viz::derive_node_health(fabric, data.annotations);
   return data;
 }
 

@@ -74,4 +74,12 @@ std::string Degradation::describe() const {
   return rate_text(active) + ", expected " + rate_text(expected);
 }
 
+std::optional<LinkRate> baseline_rate(const Fabric* baseline, const Link& link) {
+  if (!baseline) return std::nullopt;
+  auto peer = baseline->remote(link.a);
+  if (!peer || *peer != link.b) return std::nullopt;
+  const Port* port = baseline->find_port(link.a);
+  return active_rate(*baseline, baseline->links()[*port->link]);
+}
+
 }  // namespace ibpm

@@ -30,6 +30,10 @@ struct Degradation {
   std::string describe() const;  // "1x HDR, expected 4x HDR"
 };
 
+// The same cable's active rate in a baseline fabric: nullopt when the baseline (nullptr: none)
+// does not have this cable between the same two ports.
+std::optional<LinkRate> baseline_rate(const Fabric* baseline, const Link& link);
+
 // baseline_rate: the same cable's active rate in the baseline, when there is one.
 Degradation check_link_rate(const Fabric& fabric, const Link& link,
                             const std::optional<LinkRate>& baseline_rate);

@@ -89,17 +89,9 @@ class DiffBuilder {
     }
   }
 
-  std::optional<LinkRate> baseline_rate(const Link& link) const {
-    if (!baseline_) return std::nullopt;
-    auto peer = baseline_->remote(link.a);
-    if (!peer || *peer != link.b) return std::nullopt;
-    const Port* port = baseline_->find_port(link.a);
-    return active_rate(*baseline_, baseline_->links()[*port->link]);
-  }
-
   void find_degraded_links() {
     for (const Link& link : current_.links()) {
-      Degradation d = check_link_rate(current_, link, baseline_rate(link));
+      Degradation d = check_link_rate(current_, link, baseline_rate(baseline_, link));
       if (d) add(ChangeKind::link_degraded, "link degraded: " + cable(link.a, link.b) + " runs " +
                                                 d.describe());
     }

@@ -1,0 +1,32 @@
+#include <catch2/catch.hpp>
+
+#include "html.hpp"
+
+using namespace ibpm::web;
+
+TEST_CASE("escape turns markup and quotes into entities, control characters into U+FFFD") {
+  CHECK(escape("<script>alert('x')</script>") ==
+        "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+  CHECK(escape("a & \"b\"") == "a &amp; &quot;b&quot;");
+  CHECK(escape("\x1b[31mred\ttab") == "\xEF\xBF\xBD[31mred\ttab");
+  CHECK(escape("spine01") == "spine01");
+}
+
+TEST_CASE("link escapes both its target and its text") {
+  CHECK(ibpm::web::link("nodes/0x1.html", "<b>") == "<a href=\"nodes/0x1.html\">&lt;b&gt;</a>");
+}
+
+TEST_CASE("a table carries sort values for numeric cells and a note when empty") {
+  Table table{"t", {"Name", "Rate"}, {}, "nothing here"};
+  CHECK(render(table).find("nothing here") != std::string::npos);
+  table.rows.push_back({text_cell("a<b"), number_cell(0.25, "25 %")});
+  table.rows.push_back({state_cell("CRITICAL"), number_cell(std::nullopt, "-")});
+  const std::string html = render(table);
+  CHECK(html.find("<table class=\"sortable\" id=\"t\">") != std::string::npos);
+  CHECK(html.find("<th>Name</th><th>Rate</th>") != std::string::npos);
+  CHECK(html.find("<td>a&lt;b</td><td class=\"num\" data-value=\"0.25\">25 %</td>") !=
+        std::string::npos);
+  CHECK(html.find("<td class=\"state critical\">CRITICAL</td><td class=\"num\" data-value=\"\">-</td>") !=
+        std::string::npos);
+  CHECK(html.find("nothing here") == std::string::npos);
+}

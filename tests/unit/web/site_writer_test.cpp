@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "../viz/map_fabrics.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
+#include "site_data.hpp"
+#include "site_paths.hpp"
+#include "site_writer.hpp"
+#include "topology/atomic_file.hpp"
+
+using namespace ibpm;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kHostile = "<script>window.__pwned=1</script>";
+
+struct Workspace {
+  fs::path dir = fs::temp_directory_path() / ("ibpm-site-test-" + std::to_string(::getpid()));
+  Workspace() { fs::create_directories(dir); }
+  ~Workspace() { fs::remove_all(dir); }
+};
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A spine, a leaf described with markup, 6 hosts: no history (no state directory).
+web::SiteData hostile_site(const Workspace& ws) {
+  const Fabric fabric = viz::test::two_switches(2, 6, kHostile);
+  const std::string dump = (ws.dir / "fabric.ibnetdiscover").string();
+  replace_file_with(dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+  plugin::FabricOptions fabric_options;
+  fabric_options.cache = dump;
+  web::SiteOptions options;
+  options.state_dir = (ws.dir / "no-state").string();
+  fabric_options.state_dir = options.state_dir;
+  return web::collect_site_data(fabric_options, options);
+}
+
+}  // namespace
+
+TEST_CASE("the site has a page for every node and cable, and every map URL leads to one") {
+  Workspace ws;
+  const web::SiteData data = hostile_site(ws);
+  web::WriteOptions options;
+  options.output = (ws.dir / "site").string();
+  const web::WriteReport report = web::write_site(data, options);
+  const Fabric& fabric = data.fabric();
+  CHECK(report.pages == 3 + fabric.nodes().size() + fabric.links().size());
+  for (const Node& node : fabric.nodes()) CHECK(fs::exists(ws.dir / "site" / web::node_page(node.guid)));
+  for (const Link& link : fabric.links()) CHECK(fs::exists(ws.dir / "site" / web::link_page(link)));
+
+  const std::string index = read(ws.dir / "site/index.html");
+  REQUIRE(index.find("<div id=\"map\">\n<svg") != std::string::npos);
+  const std::regex href(R"re(xlink:href="([^"#]+)(#[^"]*)?")re");
+  std::set<std::string> targets;
+  for (auto it = std::sregex_iterator(index.begin(), index.end(), href); it != std::sregex_iterator(); ++it)
+    targets.insert((*it)[1]);
+  CHECK(targets.size() >= 4);  // spine, leaf, the folded hosts' switch page, cables
+  for (const std::string& target : targets) {
+    INFO(target);
+    CHECK(fs::exists(ws.dir / "site" / target));
+  }
+}
+
+TEST_CASE("a NodeDescription holding markup is text on every page") {
+  Workspace ws;
+  const web::SiteData data = hostile_site(ws);
+  web::WriteOptions options;
+  options.output = (ws.dir / "site").string();
+  web::write_site(data, options);
+  std::size_t pages_naming_it = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ws.dir / "site")) {
+    if (!entry.is_regular_file()) continue;
+    const std::string text = read(entry.path());
+    INFO(entry.path());
+    CHECK(text.find(kHostile) == std::string::npos);
+    CHECK(text.find("<script>window") == std::string::npos);
+    if (text.find("&lt;script&gt;window.__pwned=1&lt;/script&gt;") != std::string::npos) ++pages_naming_it;
+  }
+  CHECK(pages_naming_it > 3);  // the overview, the leaf's page, its neighbours', its cables'
+}
+
+TEST_CASE("the output folder is replaced whole, and never an operator's own folder") {
+  Workspace ws;
+  const web::SiteData data = hostile_site(ws);
+  web::WriteOptions options;
+  options.output = (ws.dir / "site").string();
+  web::write_site(data, options);
+  std::ofstream(ws.dir / "site" / "stale.html") << "from an older run";
+  web::write_site(data, options);
+  CHECK_FALSE(fs::exists(ws.dir / "site" / "stale.html"));
+  CHECK(fs::exists(ws.dir / "site" / "index.html"));
+
+  fs::create_directories(ws.dir / "www");
+  std::ofstream(ws.dir / "www" / "index.html") << "the operator's page";
+  options.output = (ws.dir / "www").string();
+  CHECK_THROWS_WITH(web::write_site(data, options), Catch::Contains("holds no site written by ibpm-web"));
+  CHECK(read(ws.dir / "www" / "index.html") == "the operator's page");
+  // Nothing staged stays behind.
+  for (const auto& entry : fs::directory_iterator(ws.dir))
+    CHECK(entry.path().filename().string().find(".new-") == std::string::npos);
+}

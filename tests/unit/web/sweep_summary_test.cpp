@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sweep_summary.hpp"
+
+using namespace ibpm::web;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("ibpm-web-test-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path / "sweep"); }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / "sweep" / name) << text;
+  }
+};
+
+std::string shard(double started, int in_error, const std::string& not_ok) {
+  return "{\"started\":" + std::to_string(started) +
+         ",\"duration\":1.5,\"fabric_ports\":100,\"ports\":50,\"polled\":49,\"in_error\":" +
+         std::to_string(in_error) +
+         ",\"saturated\":0,\"unreachable\":1,\"unreachable_nodes\":1,\"totals\":{\"xmit_data\":1000},"
+         "\"ports_not_ok\":[" + not_ok + "],\"histograms\":[]}";
+}
+
+}  // namespace
+
+TEST_CASE("no summary in the state directory is no summary, not an error") {
+  TempDir dir;
+  CHECK_FALSE(read_sweep_summary(dir.path.string()));
+  CHECK_FALSE(read_sweep_summary((dir.path / "missing").string()));
+}
+
+TEST_CASE("the shards of a divided fabric add up") {
+  TempDir dir;
+  dir.write("shard-1-of-2.json",
+            shard(200, 1,
+                  "{\"node_guid\":\"0x0000000000000020\",\"port\":3,\"lid\":5,\"name\":\"leaf01[3]\","
+                  "\"remote\":\"host3[1]\",\"state\":\"CRITICAL\",\"reason\":\"SymbolErrorCounter 2/s\"}"));
+  dir.write("shard-2-of-2.json", shard(100, 0, ""));
+  const auto summary = read_sweep_summary(dir.path.string());
+  REQUIRE(summary);
+  CHECK(summary->files.size() == 2);
+  CHECK(summary->started == 100);
+  CHECK(summary->ports == 100);
+  CHECK(summary->polled == 98);
+  CHECK(summary->in_error == 1);
+  CHECK(summary->unreachable_nodes == 2);
+  CHECK(summary->xmit_octets_s == 2000);
+  REQUIRE(summary->ports_not_ok.size() == 1);
+  CHECK(summary->ports_not_ok[0].node == 0x20);
+  CHECK(summary->ports_not_ok[0].port == 3);
+  CHECK(summary->ports_not_ok[0].state == "CRITICAL");
+}
+
+TEST_CASE("a whole-fabric summary wins over old shard files") {
+  TempDir dir;
+  dir.write("shard-1-of-2.json", shard(100, 5, ""));
+  dir.write("fabric.json", shard(300, 2, ""));
+  const auto summary = read_sweep_summary(dir.path.string());
+  REQUIRE(summary);
+  CHECK(summary->in_error == 2);
+  CHECK(summary->files.size() == 1);
+}
+
+TEST_CASE("a broken summary is an error naming the file") {
+  TempDir dir;
+  dir.write("fabric.json", "{\"started\": 1, ");
+  CHECK_THROWS_WITH(read_sweep_summary(dir.path.string()),
+                    Catch::Contains("fabric.json: not a sweep summary"));
+}
