@@ -119,9 +119,11 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
     }
 
     // An idle set's few management packets say nothing about where its jobs' data goes.
+    // Likewise one direction: a set that only sends has no l_con (its few received management
+    // packets against the same border noise would give any value, negative ones too).
     if (t.gen + t.con >= kTransitFloor) {
-      t.l_gen = one_minus(t.out, t.gen);
-      t.l_con = one_minus(t.in, t.con);
+      if (t.gen >= kTransitFloor) t.l_gen = one_minus(t.out, t.gen);
+      if (t.con >= kTransitFloor) t.l_con = one_minus(t.in, t.con);
       t.l = one_minus(t.out + t.in, t.gen + t.con);
     } else if (t.note.empty()) {
       t.note = "idle: its hosts sent and received under 1 MB/s";

@@ -133,3 +133,25 @@ TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no
   CHECK(!rows[1].l);
   CHECK(rows[1].note.find("idle") != std::string::npos);
 }
+
+TEST_CASE("a set that only sends has no l_con, whatever trickles in") {
+  auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
+  Fabric fabric = sim::net_fabric(tree.topology);
+  FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
+  const auto& lh = tree.leaf_hosts;
+  // leaf02 sends a job's data to leaf03 and receives only a management trickle (2 kB/s).
+  std::vector<sim::Flow> flows{{lh[1][0], lh[2][0], 200 * MB}, {lh[2][1], lh[1][1], 2000}};
+  sim::TrafficPattern traffic(tree.topology, flows);
+  auto usage = usage_of(tree, fabric, traffic);
+  auto sets = locality::subtree_sets(fabric, down, nullptr);
+  auto rows = locality::set_traffic(fabric, down, sets, usage, nullptr);
+  const auto& leaf2 = row_of(rows, tree.leaves()[1]);
+  CHECK(leaf2.con == Approx(2000));
+  CHECK(*leaf2.l_gen == Approx(0));
+  CHECK_FALSE(leaf2.l_con);
+  CHECK(leaf2.l);
+  const auto& leaf3 = row_of(rows, tree.leaves()[2]);
+  CHECK_FALSE(leaf3.l_gen);
+  CHECK(*leaf3.l_con == Approx(0));
+}
