@@ -4,6 +4,7 @@
 //   ibpm-sim start fabric.net --dir DIR        (detached; returns when the fabric is ready)
 //   ibpm-sim cmd --dir DIR 'PerformanceSet "leaf01"[1] PortCounters.SymbolErrorCounter=5'
 //   ibpm-sim exec --dir DIR -- ibnetdiscover
+//   ibpm-sim traffic --dir DIR jobs.flows      (before each sweep: counters = rate x time)
 //   ibpm-sim stop --dir DIR
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "sim/net_file.hpp"
 #include "sim/sim_programs.hpp"
 #include "sim/simulated_fabric.hpp"
+#include "sim/traffic_command.hpp"
 #include "topology/atomic_file.hpp"
 
 namespace {
@@ -131,6 +133,12 @@ int send_commands(const std::string& dir, std::vector<std::string> commands,
   return 0;
 }
 
+int traffic(const TrafficOptions& options) {
+  const TrafficReport report = set_traffic(options);
+  std::cout << "traffic: " << describe(report) << '\n';
+  return 0;
+}
+
 int stop(const std::string& dir) {
   SimulatedFabric fabric = SimulatedFabric::attach(dir);
   pid_t pid = fabric.ibsim_pid();
@@ -213,6 +221,34 @@ int main(int argc, char** argv) {
   exec->add_option("--dir", dir, "Folder given to start")->required();
   exec->add_option("command", command, "Command and arguments (after --)")->required();
 
+  TrafficOptions traffic_args;
+  double elapsed = 0;
+  CLI::App* traffic_cmd = app.add_subcommand(
+      "traffic", "Set the data counters to what the flows of a flows file sent since they started");
+  traffic_cmd->add_option("--dir", traffic_args.sim_dir, "Folder given to start")->required();
+  traffic_cmd->add_option("flows", traffic_args.flows_file, "Flows file: FROM TO RATE per line")
+      ->required()
+      ->check(CLI::ExistingFile);
+  auto* elapsed_opt =
+      traffic_cmd
+          ->add_option("--elapsed", elapsed,
+                       "Seconds of traffic to set instead of the time since the start")
+          ->check(CLI::NonNegativeNumber);
+  traffic_cmd->add_flag("--restart", traffic_args.restart, "Start the flows again from now")
+      ->excludes(elapsed_opt);
+  traffic_cmd->footer(
+      "Flows file: one flow per line, FROM TO RATE; FROM and TO are hosts of the fabric, RATE\n"
+      "is octets per second with an optional unit: 125000, 800M, 500MB/s, 1.5GB/s, 2GiB/s\n"
+      "(k/K M G T = powers of 1000, Ki Mi Gi Ti = powers of 1024; bits are refused). '#' starts\n"
+      "a comment, blank lines are ignored.\n"
+      "Time: each flow's ports get rate x seconds in their PortXmitData/PortRcvData (32- and\n"
+      "64-bit). The first call for a flows file records its start in DIR/traffic (one second\n"
+      "back, so the counters begin at one second of traffic); each later call sets rate x\n"
+      "(now - start): run it before each sweep. --restart records a new start; another flows\n"
+      "file starts anew too. Counters are set, not added: a new start makes them fall, which\n"
+      "the checks read as counters cleared by someone else. --elapsed sets rate x SECONDS and\n"
+      "records nothing.");
+
   CLI::App* stop_cmd =
       app.add_subcommand("stop", "Stop the simulation (by pid) and remove its files");
   stop_cmd->add_option("--dir", dir, "Folder given to start")->required();
@@ -224,6 +260,10 @@ int main(int argc, char** argv) {
     if (*start_cmd) return start(net_file, dir, no_sm, replace, timeout_s);
     if (*cmd) return send_commands(dir, commands, command_file, unchecked);
     if (*exec) return SimulatedFabric::attach(dir).run_client_passthrough(command);
+    if (*traffic_cmd) {
+      if (elapsed_opt->count() > 0) traffic_args.elapsed = elapsed;
+      return traffic(traffic_args);
+    }
     if (*stop_cmd) return stop(dir);
   } catch (const CLI::Error& e) {
     return app.exit(e);

@@ -4,6 +4,8 @@
 //   env        shell-sourceable: export IBSIM_SOCKNAME=... LD_PRELOAD=...
 //   ibsim.pid  ibsim's pid
 //   console    fifo feeding ibsim's console;  ibsim.log  its output
+//   fabric.net the net file's text (the cabling, for ibpm-sim traffic)
+//   traffic    when ibpm-sim traffic started its flows
 #pragma once
 
 #include <sys/types.h>
@@ -21,9 +23,10 @@ inline constexpr const char* pid = "ibsim.pid";
 inline constexpr const char* console = "console";
 inline constexpr const char* log = "ibsim.log";
 inline constexpr const char* osm = "osm";          // OSM_CACHE_DIR and osm.log
-inline constexpr const char* net = "fabric.net";   // when started from net file text
+inline constexpr const char* net = "fabric.net";   // a copy of the net file ibsim serves
 inline constexpr const char* clients = "clients";  // clients' folder when the work dir is tmpfs
 inline constexpr const char* slots = "slots";      // ClientSlot lock files
+inline constexpr const char* traffic = "traffic";  // ibpm-sim traffic's start
 }  // namespace sim_files
 
 struct SimState {

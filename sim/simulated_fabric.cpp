@@ -165,11 +165,11 @@ SimulatedFabric SimulatedFabric::launch(const fs::path& net_file, const std::str
   fabric.ld_preload_ = umad2sim;
   try {
     fabric.prepare_work_dir();
-    fs::path net = net_file;
-    if (write_net) {
-      net = fabric.work_dir_ / sim_files::net;
-      std::ofstream(net, std::ios::binary) << net_text;
-    }
+    // The net file's text stays in the work dir (started from a file too): clients that need
+    // the cabling (ibpm-sim traffic) read it there, whatever becomes of the original.
+    const fs::path copy = fabric.work_dir_ / sim_files::net;
+    std::ofstream(copy, std::ios::binary) << net_text;
+    const fs::path net = write_net ? copy : net_file;
     NetSize size = fabric.options_.capacity.value_or(measure_net(net_text));
     fabric.start_ibsim(ibsim, net, size);
     if (fabric.options_.run_subnet_manager) fabric.run_subnet_manager(opensm);

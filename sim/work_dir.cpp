@@ -48,8 +48,9 @@ void remove_simulation_files(const std::filesystem::path& work_dir, const SimSta
     fs::remove_all(work_dir, ec);
     return;
   }
-  for (const char* name : {sim_files::console, sim_files::log, sim_files::net, sim_files::env,
-                           sim_files::pid, sim_files::osm, sim_files::clients, sim_files::slots})
+  for (const char* name :
+       {sim_files::console, sim_files::log, sim_files::net, sim_files::env, sim_files::pid,
+        sim_files::osm, sim_files::clients, sim_files::slots, sim_files::traffic})
     fs::remove_all(work_dir / name, ec);
   // The state file goes last: until then a later stop still finds what to clean.
   fs::remove(work_dir / sim_files::state, ec);

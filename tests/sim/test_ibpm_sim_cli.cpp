@@ -1,4 +1,5 @@
-// The ibpm-sim tool as CTest fixtures and the demo use it: generate, start, cmd, exec, stop.
+// The ibpm-sim tool as CTest fixtures and the demo use it: generate, start, cmd, exec, traffic,
+// stop.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -6,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "sim/process.hpp"
 #include "sim_test_support.hpp"
@@ -133,5 +135,80 @@ TEST_CASE("ibpm-sim start / cmd / exec and stop") {
   REQUIRE_FALSE(clients.empty());
   REQUIRE_FALSE(fs::exists(clients));
   REQUIRE(ibpm_sim({"stop", "--dir", dir.string()}).exit_code == 1);
+  fs::remove_all(base);
+}
+
+TEST_CASE("ibpm-sim traffic sets the counters a flows file implies") {
+  IBPM_REQUIRE_SIMULATOR();
+  fs::path base = fs::temp_directory_path() / ("ibpm-simcli-traffic-" + std::to_string(getpid()));
+  fs::remove_all(base);
+  fs::create_directories(base);
+  const fs::path net = base / "f.net", dir = base / "sim", flows = base / "jobs.flows";
+  REQUIRE(ibpm_sim({"generate", "--hosts", "16", "--radix", "8", "-o", net.string()}).exit_code ==
+          0);
+  CapturedRun run = ibpm_sim({"start", net.string(), "--dir", dir.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // The net file is kept with the simulation: the traffic reads the cabling there.
+  REQUIRE(read_text(dir / "fabric.net") == read_text(net));
+
+  // leaf02's hosts, away from cn0001 where ibsim's own MADs come in.
+  std::ofstream(flows) << "# a pair on leaf02, one flow across the spines\n"
+                          "cn0005 cn0006 500MB/s\n"
+                          "cn0006 cn0005 250M\n"
+                          "cn0007 cn0015 1GB/s\n";
+  run = ibpm_sim({"traffic", "--dir", dir.string(), flows.string(), "--elapsed", "10"});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("3 flows, 1.8 GB/s in all, 10.0 s of traffic"));
+  REQUIRE_FALSE(fs::exists(dir / "traffic"));  // --elapsed records no start
+
+  run = ibpm_sim({"exec", "--dir", dir.string(), "--", "ibnetdiscover"});
+  REQUIRE(run.exit_code == 0);
+  const int lid = parse_ibnetdiscover(run.out).lids.at("cn0005");
+  auto counters = [&] {
+    CapturedRun q = ibpm_sim(
+        {"exec", "--dir", dir.string(), "--", "perfquery", "-x", std::to_string(lid), "1"});
+    REQUIRE(q.exit_code == 0);
+    auto value = [&](const std::string& field) {
+      auto at = q.out.find(field + ":");
+      REQUIRE(at != std::string::npos);
+      return std::stod(q.out.substr(q.out.find_first_of("0123456789", at + field.size())));
+    };
+    return std::pair{value("PortXmitData"), value("PortRcvData")};
+  };
+  // 4-octet words: 500 MB/s and 250 MB/s for 10 s, plus the few MADs on the way.
+  auto [xmit, rcv] = counters();
+  CHECK(xmit == Approx(500e6 * 10 / 4).margin(1e6));
+  CHECK(rcv == Approx(250e6 * 10 / 4).margin(1e6));
+
+  // Without --elapsed: the first call starts the flows a second back, later ones count from there.
+  run = ibpm_sim({"traffic", "--dir", dir.string(), flows.string()});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("started now (1.0 s of traffic)"));
+  REQUIRE(fs::exists(dir / "traffic"));
+  CHECK(counters().first == Approx(500e6 / 4).margin(1e6));
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  run = ibpm_sim({"traffic", "--dir", dir.string(), flows.string()});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("since the start"));
+  const double seconds = counters().first * 4 / 500e6;
+  CHECK(seconds > 2.9);
+  CHECK(seconds < 5);
+
+  run = ibpm_sim({"traffic", "--dir", dir.string(), flows.string(), "--restart"});
+  REQUIRE_THAT(run.out, Catch::Contains("started now"));
+
+  // A bad line: the file and line named, nothing set.
+  std::ofstream(flows, std::ios::app) << "\ncn0005 cn0099 1G\n";
+  run = ibpm_sim({"traffic", "--dir", dir.string(), flows.string()});
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Catch::Contains(flows.string() + ":6: unknown host 'cn0099'"));
+  // No simulation in the folder.
+  run = ibpm_sim({"traffic", "--dir", base.string(), flows.string()});
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Catch::Contains("no simulation in"));
+
+  REQUIRE(ibpm_sim({"stop", "--dir", dir.string()}).exit_code == 0);
+  REQUIRE_FALSE(fs::exists(dir));
   fs::remove_all(base);
 }

@@ -1,0 +1,61 @@
+// `ibpm-sim traffic`: sets the data counters of a running simulation to what the flows of a
+// flows file (flows_file.hpp) have sent since they started, so that checks sweeping the fabric
+// afterwards measure exactly those rates. Run it before each sweep.
+//
+// Time: counters are rate x seconds since the start. The first call for a flows file records
+// the start in SIMDIR/traffic, one second back (so the first counters hold a second of traffic
+// and never fall below what ibsim's own MADs put there); later calls use now - start. An explicit
+// `elapsed` overrides that and records nothing; `restart` records a new start. A new flows file
+// (another path) starts anew as well. Counters are *set*, not added: a (re)start makes them fall,
+// which a check reads as counters cleared by someone else.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace ibpm::sim {
+
+struct TrafficOptions {
+  std::filesystem::path sim_dir;  // the folder given to `ibpm-sim start`
+  std::filesystem::path flows_file;
+  std::optional<double> elapsed;  // seconds of traffic; else the start recorded in sim_dir
+  bool restart = false;           // record a new start now
+};
+
+// SIMDIR/traffic: which flows file, and since when (seconds since the epoch).
+struct TrafficStart {
+  std::string flows_file;  // absolute path
+  double start = 0;
+};
+std::optional<TrafficStart> read_traffic_start(const std::filesystem::path& sim_dir);
+void write_traffic_start(const std::filesystem::path& sim_dir, const TrafficStart& start);
+
+// The seconds of traffic to set at `now` (seconds since the epoch) for a flows file, recording a
+// start in sim_dir when there is none for that file or `restart` asks for one.
+struct TrafficTime {
+  double seconds = 0;
+  bool started = false;  // this call recorded the start
+};
+TrafficTime traffic_time(const std::filesystem::path& sim_dir, const std::string& flows_file,
+                         bool restart, double now);
+
+struct TrafficReport {
+  std::size_t flows = 0;
+  std::size_t ports = 0;         // ports whose data counters were set
+  double octets_per_second = 0;  // all flows together
+  double seconds = 0;
+  bool started = false;
+  bool explicit_elapsed = false;
+};
+
+// Reads the simulation's net file (SIMDIR/fabric.net) and the flows file, and sets the counters.
+// Throws FlowsFileError for a bad flows file, SimulationError when there is no simulation in
+// sim_dir or ibsim refuses the commands, std::runtime_error for an unreadable net file.
+TrafficReport set_traffic(const TrafficOptions& options);
+
+// One line: "12 flows, 8.4 GB/s in all, 30.0 s since the start: data counters of 44 ports set"
+std::string describe(const TrafficReport& report);
+
+}  // namespace ibpm::sim
