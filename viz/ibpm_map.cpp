@@ -32,6 +32,7 @@ struct Options {
   plugin::FabricOptions fabric;
   std::string output;
   std::string rrdcached;
+  std::string baseline;
   long window = 3600;
   std::string fold = "auto";
   std::size_t fold_above = 300;
@@ -72,7 +73,9 @@ void run(const Options& options) {
   const FabricLevels levels(fabric, make_graph(fabric));
 
   viz::MapAnnotations annotations = read_annotations(options, fabric, levels, name_map);
-  viz::mark_degraded_links(fabric, annotations);
+  std::optional<Topology> baseline;
+  if (!options.baseline.empty()) baseline = load_topology_file(options.baseline);
+  viz::mark_degraded_links(fabric, annotations, baseline ? &baseline->fabric : nullptr);
   viz::derive_node_health(fabric, annotations);
 
   viz::MapOptions map_options;
@@ -109,6 +112,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--rrdcached", options.rrdcached,
                  "rrdcached address: flush each file before reading it");
+  app.add_option("--baseline", options.baseline,
+                 "Topology file (check_ib_topology --write-baseline): cables running below it "
+                 "are drawn as degraded");
   app.add_option("--fold", options.fold,
                  "hosts: one node per switch for its hosts and one edge per pair of nodes; "
                  "none: every device and cable; auto: hosts above --fold-above nodes")

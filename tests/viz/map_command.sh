@@ -35,6 +35,14 @@ grep -q 'xlink:href="https://mon/ib/links/0x' prefixed.svg || fail "--url-prefix
 "$map" --cache fabric.ibnetdiscover --no-history --no-links -o bare.svg
 ! grep -q 'xlink:href=' bare.svg || fail "--no-links left URLs"
 
+# --baseline: a cable that trained at 1x on both ends (so both enable only 1x) is degraded only
+# against the fabric as installed.
+"$sim" generate --hosts 648 --radix 36 --degrade 'leaf01[19]=1x' --dump degraded.ibnetdiscover >/dev/null
+"$map" --cache degraded.ibnetdiscover --no-history -o alone.dot
+! grep -q 'expected 4x HDR' alone.dot || fail "degraded without a baseline"
+"$map" --cache degraded.ibnetdiscover --no-history --baseline fabric.ibnetdiscover -o against.dot
+grep -q '1x HDR, expected 4x HDR' against.dot || fail "--baseline: the 1x cable is not degraded"
+
 # Bad input: non-zero, one line "ibpm-map: reason", the previous map untouched, no debris.
 cp map.svg before.svg
 expect_failure() {

@@ -97,3 +97,10 @@ TEST_CASE("json_number: null for what JSON cannot hold", "[plugin][json]") {
   CHECK(json_number(std::numeric_limits<double>::quiet_NaN()) == "null");
   CHECK(json_number(std::numeric_limits<double>::infinity()) == "null");
 }
+
+TEST_CASE("fixed decimals never show a negative zero") {
+  CHECK(ibpm::plugin::format_fixed(-0.0001, 2) == "0.00");
+  CHECK(ibpm::plugin::format_fixed(-0.0, 1) == "0.0");
+  CHECK(ibpm::plugin::format_fixed(-0.006, 2) == "-0.01");
+  CHECK(ibpm::plugin::format_fixed(-3, 0) == "-3");
+}
