@@ -63,7 +63,7 @@ std::string summary_section(const SiteContext& site) {
   if (!data.diff.changes.empty()) {
     html += "<h2>Topology</h2>\n<ul id=\"topology-changes\">\n";
     for (const TopologyChange& change : data.diff.changes)
-      html += "<li>" + escape(std::string(to_string(change.kind))) + ": " + escape(change.text) + "</li>\n";
+      html += "<li>" + escape(change.text) + "</li>\n";  // the text names its kind
     html += "</ul>\n";
   }
   for (const std::string& warning : data.warnings)
