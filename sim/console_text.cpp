@@ -3,14 +3,12 @@
 #include <cctype>
 #include <charconv>
 
+#include "dump/text_scan.hpp"
+
 namespace ibpm::sim {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using scan::trim;
 
 template <typename F>
 void for_each_line(std::string_view text, F&& f) {

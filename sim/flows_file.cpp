@@ -6,14 +6,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "dump/text_scan.hpp"
+
 namespace ibpm::sim {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using scan::trim;
 
 std::string_view take_word(std::string_view& s) {
   s = trim(s);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dump/text_scan.hpp"
+
 namespace ibpm::sim {
 namespace {
 
@@ -15,11 +17,7 @@ struct Line {
   std::string_view text;
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using scan::trim;
 
 [[noreturn]] void fail(int line, const std::string& why) {
   throw std::invalid_argument("line " + std::to_string(line) + ": " + why);
