@@ -112,6 +112,42 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
   return render(table);
 }
 
+// Every counter of every port as the last sample read it (the data counters in 4-octet words,
+// as the PMA counts them), for comparing with perfquery.
+std::string raw_counters_section(const SiteContext& site, std::size_t node_index) {
+  const SiteData& data = site.data;
+  const Node& node = data.fabric().nodes()[node_index];
+  Table table{"counters", {"Port", "Sampled (UTC)"}, {}, {}};
+  for (const CounterSpec& s : counter_specs()) table.headers.emplace_back(s.name);
+  node.for_each_port([&](const Port& port) {
+    const PortState* state = data.port({node.guid, port.number});
+    if (!state || !state->last) return;
+    const state::PortRecord& last = *state->last;
+    char when[32];
+    const std::time_t t = static_cast<std::time_t>(last.time);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    std::vector<Cell> row{number_cell(port.number, std::to_string(port.number)), text_cell(when)};
+    for (const CounterSpec& s : counter_specs()) {
+      const auto& value = last.raw[static_cast<std::size_t>(s.id)];
+      const bool saturated = last.saturated & counter_bit(s.id);
+      if (!value) {
+        row.push_back(number_cell(std::nullopt, "-"));
+        continue;
+      }
+      Cell cell = number_cell(static_cast<double>(*value),
+                              std::to_string(*value) + (saturated ? " (at its maximum)" : ""));
+      if (saturated) cell.css = "state warning";
+      row.push_back(std::move(cell));
+    }
+    table.rows.push_back(std::move(row));
+  });
+  if (table.rows.empty()) return {};
+  return "<details><summary>Raw counters of the last sample</summary>\n<div class=\"wide\">" +
+         render(table) + "</div></details>\n";
+}
+
 // The hosts a switch serves (the map's folded "N hosts" node leads here).
 std::string hosts_section(const SiteContext& site, std::size_t node_index) {
   const SiteData& data = site.data;
@@ -141,6 +177,7 @@ std::string node_page_html(const SiteContext& site, std::size_t node_index) {
   body += "<h2>Ports</h2>\n<p class=\"note\">Rates are averages over the window; the last "
           "counters are the raw values of the last sample.</p>\n" +
           ports_section(site, node_index, graphs);
+  body += raw_counters_section(site, node_index);
   body += hosts_section(site, node_index);
   if (!graphs.empty()) body += "<h2>History</h2>\n<div class=\"graphs\">\n" + graphs + "</div>\n";
   return page({data.name(node_index), kDepth, site.generated}, body);

@@ -81,6 +81,9 @@ ls "$site"/graphs/errors-*.png >/dev/null 2>&1 || fail "no error graph for leaf0
 grep -q '>1</div><div class="label">degraded links' "$site/index.html" ||
   fail "the degraded cable is not counted on the overview"
 grep -q 'degraded: 1x' "$site/links/"*.html || fail "no cable page says the cable is degraded"
+leaf03=$(grep -l '<h1>leaf03</h1>' "$site"/nodes/*.html)
+grep -q 'SymbolErrorCounter 160' "$leaf03" || fail "leaf03[2]'s last SymbolErrorCounter (160) is not on its page"
+grep -q '<table class="sortable" id="counters">' "$leaf03" || fail "no raw counters on leaf03's page"
 
 # Bad input: one line, non-zero, the site untouched.
 before=$(stat -c %Y "$site/index.html")
