@@ -49,7 +49,7 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
       body += figure(g->second, "errors of " + data.port_name(end),
                      "errors of " + port_link(data, end, kDepth), kDepth);
   body += "</div>\n";
-  return page({title, kDepth, site.generated}, body);
+  return page({title, kDepth, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web

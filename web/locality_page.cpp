@@ -33,7 +33,7 @@ std::string locality_page(const SiteContext& site) {
       "1 means the subtree's jobs talk only among themselves. TRANSIT marks sets the formula does "
       "not hold for (traffic passes through them). Sets under 1 MB/s have no locality.</p>\n" +
       render(table);
-  return page({"Traffic locality", 0, site.generated}, body);
+  return page({"Traffic locality", 0, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web

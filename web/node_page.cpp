@@ -180,7 +180,7 @@ std::string node_page_html(const SiteContext& site, std::size_t node_index) {
   body += raw_counters_section(site, node_index);
   body += hosts_section(site, node_index);
   if (!graphs.empty()) body += "<h2>History</h2>\n<div class=\"graphs\">\n" + graphs + "</div>\n";
-  return page({data.name(node_index), kDepth, site.generated}, body);
+  return page({data.name(node_index), kDepth, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web

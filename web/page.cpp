@@ -16,7 +16,8 @@ std::string page(const PageFrame& frame, const std::string& body_html) {
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>" + escape(frame.title) + " - ibpm</title>\n"
          "<link rel=\"stylesheet\" href=\"" + root("style.css") + "\">\n"
-         "<script src=\"" + root("sort.js") + "\" defer></script>\n"
+         "<script src=\"" + root("sort.js") + "\" defer></script>\n" +
+         (frame.script.empty() ? "" : "<script src=\"" + root(frame.script) + "\" defer></script>\n") +
          "</head>\n<body>\n<nav><span class=\"brand\">ibpm</span>"
          "<a href=\"" + root("index.html") + "\">Overview</a>"
          "<a href=\"" + root("switches.html") + "\">Switches</a>"

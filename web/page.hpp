@@ -11,6 +11,7 @@ struct PageFrame {
   std::string title;      // plain text (escaped here)
   int depth = 0;          // 0: at the root; 1: in nodes/ or links/
   std::string generated;  // "2026-11-21 10:00 UTC, counters of the last 1 h"
+  std::string script;     // a root file of the site's besides sort.js, e.g. "map.js"
 };
 
 // The relative path from a page at `depth` to a root file: root_path(1, "index.html") is

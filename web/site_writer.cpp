@@ -66,6 +66,7 @@ WriteReport write_site(const SiteData& data, const WriteOptions& options) {
   write_file(root / kMarker, "A site written by ibpm-web: the folder is replaced whole at each run.\n");
   write_file(root / "style.css", assets::style_css);
   write_file(root / "sort.js", assets::sort_js);
+  write_file(root / "map.js", assets::map_js);
 
   const SiteGraphs graphs = draw_site_graphs(data, options.graphs, staged.path());
   report.graphs = graphs.links.size() + graphs.switches.size() + graphs.port_errors.size();

@@ -69,7 +69,7 @@ std::string switches_page(const SiteContext& site) {
                      "<h2>Utilization profiles</h2>\n<p class=\"note\">What each switch sent "
                      "towards the core (up) and towards the hosts (down), as a share of the "
                      "capacity of those cables.</p>\n<div class=\"graphs\">\n" + graphs + "</div>\n";
-  return page({"Switches", 0, site.generated}, body);
+  return page({"Switches", 0, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web
