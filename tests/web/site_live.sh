@@ -3,7 +3,9 @@
 # whose NodeDescription holds a <script>, steady traffic and rising symbol errors is swept by
 # check_ib_fabric; ibpm-web writes the site; headless Chromium loads it from file://, checks the
 # map, tables and graphs, sorts a table and clicks a switch in the map (check_site.py).
-# Usage: site_live.sh BIN_DIR   (IBPM_TEST_ARTIFACTS=DIR keeps the screenshots and the site)
+# Usage: site_live.sh BIN_DIR
+# The screenshots (overview.png, node.png) and the site are kept in IBPM_TEST_ARTIFACTS, by
+# default BIN_DIR/../test-artifacts/web (the build tree's).
 # Exit 77 (skipped) when ibsim, OpenSM or Chromium are missing.
 set -euo pipefail
 bin=$1
@@ -94,12 +96,7 @@ out=$("${web[@]}" -o "$tmp/www" 2>&1) && fail "an operator's folder was replaced
 [[ $(cat "$tmp/www/index.html") == mine ]] || fail "the operator's folder was changed"
 [[ $(stat -c %Y "$site/index.html") == "$before" ]] || fail "a failed run touched the site"
 
-artifacts=()
-if [[ -n ${IBPM_TEST_ARTIFACTS:-} ]]; then
-  mkdir -p "$IBPM_TEST_ARTIFACTS"
-  artifacts=(--artifacts "$IBPM_TEST_ARTIFACTS")
-fi
-python3 "$here/check_site.py" "$site" "${artifacts[@]}" --hostile-name "$hostile" --switch-name leaf01
-if [[ -n ${IBPM_TEST_ARTIFACTS:-} ]]; then
-  rm -rf "$IBPM_TEST_ARTIFACTS/site" && cp -r "$site" "$IBPM_TEST_ARTIFACTS/site"
-fi
+artifacts=${IBPM_TEST_ARTIFACTS:-$bin/../test-artifacts/web}
+mkdir -p "$artifacts"
+rm -rf "$artifacts/site" && cp -r "$site" "$artifacts/site"
+python3 "$here/check_site.py" "$site" --artifacts "$artifacts" --hostile-name "$hostile" --switch-name leaf01
