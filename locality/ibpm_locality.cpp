@@ -21,8 +21,7 @@ namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  std::string rrdcached;
-  long window = 3600;
+  ibpm::plugin::HistoryOptions history;
   std::string format = "table";
   std::string sort = "level";
   std::optional<int> level;
@@ -57,8 +56,8 @@ void run(const Options& options) {
       sets.push_back(std::move(set));
   if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
 
-  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
-  auto window = ibpm::history::window_ending_now(options.window);
+  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
+  auto window = ibpm::history::window_ending_now(options.history.window);
   // Locality needs averages only.
   auto usage = ibpm::history::link_usage(fabric, reader, window, {std::nullopt, false});
   auto rows = ibpm::locality::sorted(
@@ -85,11 +84,7 @@ int main(int argc, char** argv) {
                "ibpm-locality"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address: flush each file before reading it");
-  app.add_option("--window", options.window, "Seconds of history to analyse, up to now")
-      ->check(CLI::Range(1L, 400L * 86400))
-      ->capture_default_str();
+  ibpm::plugin::add_history_options(app, options.history);
   app.add_option("--format", options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();

@@ -21,8 +21,7 @@ namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  std::string rrdcached;
-  long window = 3600;
+  ibpm::plugin::HistoryOptions history;
   std::string format = "table";
   std::string sort = "utilization";
   std::size_t top = 20;
@@ -47,8 +46,8 @@ void run(const Options& options) {
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
-  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
-  auto window = ibpm::history::window_ending_now(options.window);
+  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
+  auto window = ibpm::history::window_ending_now(options.history.window);
   auto usage = ibpm::history::link_usage(fabric, reader, window, {options.xmit_wait_tick_ns});
   auto rows = ibpm::direction_rows(fabric, usage, name_map,
                                    ibpm::parse_utilization_sort(options.sort));
@@ -87,11 +86,7 @@ int main(int argc, char** argv) {
                "ibpm-utilization"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address: flush each file before reading it");
-  app.add_option("--window", options.window, "Seconds of history to analyse, up to now")
-      ->check(CLI::Range(1L, 400L * 86400))
-      ->capture_default_str();
+  ibpm::plugin::add_history_options(app, options.history);
   app.add_option("--format", options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();

@@ -31,9 +31,8 @@ using namespace ibpm;
 struct Options {
   plugin::FabricOptions fabric;
   std::string output;
-  std::string rrdcached;
+  plugin::HistoryOptions history;
   std::string baseline;
-  long window = 3600;
   std::string fold = "auto";
   std::size_t fold_above = 300;
   std::string url_prefix;
@@ -51,8 +50,8 @@ viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabri
                 << ": no counter history\n";
     return {};
   }
-  history::HistoryReader reader(options.fabric.state_dir, options.rrdcached);
-  const history::Window window = history::window_ending_now(options.window);
+  history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
+  const history::Window window = history::window_ending_now(options.history.window);
   const auto usage = history::link_usage(fabric, reader, window);
   const locality::DownSets down(fabric, levels);
   const auto sets = locality::subtree_sets(fabric, down, names);
@@ -104,14 +103,10 @@ int main(int argc, char** argv) {
                "ibpm-map"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
+  plugin::add_history_options(app, options.history);
   app.add_option("-o,--output", options.output,
                  "Map file; the format follows the extension: .svg .png .pdf .dot")
       ->required();
-  app.add_option("--window", options.window, "Seconds of history to show, up to now")
-      ->check(CLI::Range(1L, 400L * 86400))
-      ->capture_default_str();
-  app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address: flush each file before reading it");
   app.add_option("--baseline", options.baseline,
                  "Topology file (check_ib_topology --write-baseline): cables running below it "
                  "are drawn as degraded");

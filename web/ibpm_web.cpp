@@ -26,7 +26,7 @@ struct Options {
 void run(Options& options) {
   const auto t0 = std::chrono::steady_clock::now();
   options.site.state_dir = options.fabric.state_dir;
-  options.site.history = !options.no_history;
+  options.site.read_history = !options.no_history;
   options.write.graphs.scope = options.graphs == "all"       ? web::GraphScope::all
                                : options.graphs == "busiest" ? web::GraphScope::busiest
                                                              : web::GraphScope::none;
@@ -52,12 +52,8 @@ int main(int argc, char** argv) {
                "ibpm-web"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
+  plugin::add_history_options(app, options.site.history);
   app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")->required();
-  app.add_option("--window", options.site.window, "Seconds of history to show, up to now")
-      ->check(CLI::Range(1L, 400L * 86400))
-      ->capture_default_str();
-  app.add_option("--rrdcached", options.site.rrdcached,
-                 "rrdcached address: flush each file before reading it");
   app.add_option("--baseline", options.site.baseline,
                  "Topology file to compare with (check_ib_topology --write-baseline)");
   app.add_option("--busiest", options.write.busiest, "Rows of the busiest cables table")

@@ -98,7 +98,7 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
          out && out->xmit_wait_pct
              ? number_cell(*out->xmit_wait_pct, plugin::format_fixed(*out->xmit_wait_pct, 1) + " %")
              : number_cell(std::nullopt, "-"),
-         state ? per_second_cell(error_rate(*state)) : number_cell(std::nullopt, "-"),
+         state ? per_second_cell(history::error_rate(state->history)) : number_cell(std::nullopt, "-"),
          {escape(last_counters(state)), {}, false, {}},
          {cable_link(data, ref, kDepth, "cable"), {}, false, {}}});
     const std::string caption = "port " + std::to_string(port.number) + " - " +

@@ -97,11 +97,11 @@ std::string worst_ports_section(const SiteContext& site) {
       const PortRef ref{p.node, static_cast<PortNumber>(p.port)};
       const PortState* state = data.port(ref);
       rows.push_back({ref, p.name, p.remote, p.state, p.reason,
-                      state ? std::optional<double>(error_rate(*state)) : std::nullopt});
+                      state ? std::optional<double>(history::error_rate(state->history)) : std::nullopt});
       listed.insert(ref);
     }
   for (const auto& [ref, state] : data.ports) {
-    const double errors = error_rate(state);
+    const double errors = history::error_rate(state.history);
     if (errors <= 0 || listed.count(ref)) continue;
     const auto remote = data.fabric().remote(ref);
     rows.push_back({ref, data.port_name(ref), remote ? data.port_name(*remote) : "", "OK",

@@ -25,16 +25,10 @@ const PortState* SiteData::port(PortRef ref) const {
   return found == ports.end() ? nullptr : &found->second;
 }
 
-double error_rate(const PortState& port) {
-  double sum = 0;
-  for (const CounterSpec& s : counter_specs())
-    if (s.error) sum += port.history.average_of(s.id).value_or(0);
-  return sum;
-}
-
 namespace {
 
-// Every cabled port's own history and last sample (the node pages show them).
+// Every cabled port's own history and last sample (the node pages show them; the link usage is
+// made from the same histories, so each file is read once).
 void read_ports(SiteData& data, const std::string& state_dir, const std::string& rrdcached) {
   const state::PortStore store(state::StoreOptions{state_dir, rrdcached, {}});
   for (const Node& node : data.fabric().nodes()) {
@@ -43,7 +37,7 @@ void read_ports(SiteData& data, const std::string& state_dir, const std::string&
       const PortRef ref{node.guid, port.number};
       try {
         PortState state;
-        state.history = data.reader->read(node.guid, port.number, data.window, false);
+        state.history = data.reader->read(node.guid, port.number, data.window);
         if (!state.history.found && !std::filesystem::exists(store.path(node.guid, port.number)))
           return;
         state.last = store.read(node.guid, port.number);
@@ -64,23 +58,26 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
   const Fabric& fabric = data.fabric();
   data.levels.emplace(fabric, make_graph(fabric));
   data.generated = std::time(nullptr);
-  data.window = history::Window{data.generated - options.window, data.generated};
+  data.window = history::Window{data.generated - options.history.window, data.generated};
 
   const locality::DownSets down(fabric, *data.levels);
   data.sets = locality::subtree_sets(fabric, down, data.name_map());
-  if (options.history && std::filesystem::is_directory(options.state_dir)) {
-    data.reader.emplace(options.state_dir, options.rrdcached);
-    data.usage = history::link_usage(fabric, *data.reader, data.window);
+  if (options.read_history && std::filesystem::is_directory(options.state_dir)) {
+    data.reader.emplace(options.state_dir, options.history.rrdcached);
+    read_ports(data, options.state_dir, options.history.rrdcached);
+    data.usage = history::link_usage(fabric, [&](PortRef port) {
+      const PortState* state = data.port(port);
+      return state ? state->history : history::PortHistory{};
+    });
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     data.annotations =
         viz::annotations_from_history(fabric, data.usage, data.traffic, data.window);
-    read_ports(data, options.state_dir, options.rrdcached);
     try {
       data.sweep = read_sweep_summary(options.state_dir);
     } catch (const std::exception& e) {
       data.sweep_error = e.what();
     }
-  } else if (options.history) {
+  } else if (options.read_history) {
     data.warnings.push_back("no state directory " + options.state_dir +
                             ": no counter history, no sweep summary");
   }

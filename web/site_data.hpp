@@ -25,10 +25,9 @@ namespace ibpm::web {
 
 struct SiteOptions {
   std::string state_dir;
-  std::string rrdcached;
+  plugin::HistoryOptions history;
   std::string baseline;  // a topology file to compare with (empty: degraded links only)
-  long window = 3600;    // seconds of history, up to now
-  bool history = true;   // false: the topology alone (no RRD files read)
+  bool read_history = true;  // false: the topology alone (no RRD files read)
 };
 
 // What one port's own RRD file says: the averages over the window and its last sample.
@@ -68,7 +67,5 @@ struct SiteData {
 // Throws std::runtime_error with a one-line reason (topology, baseline or node-name-map).
 SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options);
 
-// The error counters' summed rate of a port over the window (per second), 0 without history.
-double error_rate(const PortState& port);
 
 }  // namespace ibpm::web

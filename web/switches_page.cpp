@@ -31,7 +31,7 @@ SwitchLoad load_of(const SiteData& data, std::size_t node_index) {
         if (out.average_util) load.busiest = std::max(load.busiest.value_or(0), *out.average_util);
       }
     }
-    if (const PortState* state = data.port(ref)) load.errors += error_rate(*state);
+    if (const PortState* state = data.port(ref)) load.errors += history::error_rate(state->history);
   });
   return load;
 }

@@ -7,14 +7,14 @@
 
 namespace ibpm::history {
 
-namespace {
-
 double error_rate(const PortHistory& h) {
   double sum = 0;
   for (const CounterSpec& s : counter_specs())
     if (s.error) sum += h.average_of(s.id).value_or(0);
   return sum;
 }
+
+namespace {
 
 // One direction: `from` transmits, `to` receives.
 DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
@@ -61,6 +61,14 @@ std::optional<double> LinkUsage::utilization() const {
 
 std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
                                   const Window& window, const UsageOptions& options) {
+  return link_usage(
+      fabric, [&](PortRef port) { return reader.read(port.node, port.port, window, options.peaks); },
+      options);
+}
+
+std::vector<LinkUsage> link_usage(const Fabric& fabric,
+                                  const std::function<PortHistory(PortRef)>& history_of,
+                                  const UsageOptions& options) {
   std::vector<LinkUsage> out;
   out.reserve(fabric.links().size());
   for (std::size_t i = 0; i < fabric.links().size(); ++i) {
@@ -70,8 +78,8 @@ std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& rea
     LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
       usage.capacity_octets_s = static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;
-    PortHistory a = reader.read(link.a.node, link.a.port, window, options.peaks);
-    PortHistory b = reader.read(link.b.node, link.b.port, window, options.peaks);
+    const PortHistory a = history_of(link.a);
+    const PortHistory b = history_of(link.b);
     usage.a_to_b = direction(link.a, link.b, a, b, usage.capacity_octets_s, options);
     usage.b_to_a = direction(link.b, link.a, b, a, usage.capacity_octets_s, options);
     usage.errors_s = usage.a_to_b.errors_s + usage.b_to_a.errors_s;

@@ -4,6 +4,7 @@
 // b's receive side (PortRcvData) when a was not polled (a CA nobody monitors, a shard boundary).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,5 +43,15 @@ struct UsageOptions {
 
 std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
                                   const Window& window, const UsageOptions& options = {});
+
+// The same from histories read already (a caller that also shows each port's own history reads
+// every file once): history_of(port) is the port's history over the window, found = false when
+// it has none.
+std::vector<LinkUsage> link_usage(const Fabric& fabric,
+                                  const std::function<PortHistory(PortRef)>& history_of,
+                                  const UsageOptions& options = {});
+
+// The error counters' summed average rate (per second), 0 without history.
+double error_rate(const PortHistory& history);
 
 }  // namespace ibpm::history
