@@ -25,16 +25,9 @@ std::string printable(std::string_view text) {
 
 std::string html_text(std::string_view text) {
   std::string out;
-  for (char c : printable(text)) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      case '\\': out += "\\\\"; break;
-      default: out += c;
-    }
+  for (char c : plugin::html_escape(printable(text))) {
+    if (c == '\\') out += '\\';  // Graphviz reads \N, \G, ... in labels: a backslash is doubled
+    out += c;
   }
   return out;
 }

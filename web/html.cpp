@@ -4,27 +4,20 @@
 #include <cctype>
 
 #include "plugin/number.hpp"
+#include "plugin/text.hpp"
 
 namespace ibpm::web {
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+  std::string shown;
+  shown.reserve(text.size());
   for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default:
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
-          out += "\xEF\xBF\xBD";
-        else
-          out += c;
-    }
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+      shown += "\xEF\xBF\xBD";  // U+FFFD
+    else
+      shown += c;
   }
-  return out;
+  return plugin::html_escape(shown);
 }
 
 std::string link(std::string_view href, std::string_view text) {

@@ -17,4 +17,7 @@ std::string valid_utf8(std::string_view text);
 // Nothing else changes; HTML is left to the web front ends, which escape it.
 std::string one_line(std::string_view text);
 
+// &, <, >, " and ' as HTML entities (for text and attribute values alike); nothing else changes.
+std::string html_escape(std::string_view text);
+
 }  // namespace ibpm::plugin
