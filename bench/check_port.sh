@@ -17,17 +17,10 @@
 #   LEAF, PORT      the switch (default: the last leaf, away from the client's own) and port
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
-bin=$build/bin
-mkdir -p "${IBPM_BENCH_OUT:-$here/../out/bench}"
-out=$(cd "${IBPM_BENCH_OUT:-$here/../out/bench}" && pwd)
+source "$(dirname "$0")/common.sh" "${1:-}"
 runs=${IBPM_BENCH_RUNS:-30}
-command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install hyperfine" >&2; exit 1; }
-command -v perfquery >/dev/null || { echo "perfquery missing: apt-get install infiniband-diags" >&2; exit 1; }
-for tool in check_ib_port check_ib_node ibpm-sim; do
-  [[ -x $bin/$tool ]] || { echo "no $bin/$tool: build first" >&2; exit 1; }
-done
+need_programs hyperfine perfquery:infiniband-diags
+need_built check_ib_port check_ib_node ibpm-sim
 
 tmp=$(mktemp -d /dev/shm/ibpm-bench.XXXXXX)
 trap '"$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT

@@ -12,17 +12,11 @@
 #   IBPM_BENCH_OUT   folder for hyperfine's JSON (default out/bench)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
-bin=$build/bin
-mkdir -p "${IBPM_BENCH_OUT:-$here/../out/bench}"
-out=$(cd "${IBPM_BENCH_OUT:-$here/../out/bench}" && pwd)
+source "$(dirname "$0")/common.sh" "${1:-}"
 runs=${IBPM_BENCH_RUNS:-10}
 fixtures=${IBPM_REAL_FIXTURES:-$here/../../shared/fixtures/real}
-command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install hyperfine" >&2; exit 1; }
-for tool in ibpm-locality ibpm-topology ibpm-sim; do
-  [[ -x $bin/$tool ]] || { echo "no $bin/$tool: build first" >&2; exit 1; }
-done
+need_programs hyperfine
+need_built ibpm-locality ibpm-topology ibpm-sim
 selene_xz=$fixtures/nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz
 [[ -f $selene_xz ]] || { echo "no $selene_xz (IBPM_REAL_FIXTURES)" >&2; exit 1; }
 

@@ -14,18 +14,11 @@
 #   WINDOWS         windows to measure (default "1 8 64 128"); ROUNDS (default 5)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
-bin=$build/bin
-mkdir -p "${IBPM_BENCH_OUT:-$here/../out/bench}"
-out=$(cd "${IBPM_BENCH_OUT:-$here/../out/bench}" && pwd)
+source "$(dirname "$0")/common.sh" "${1:-}"
 windows=${WINDOWS:-1 8 64 128}
 rounds=${ROUNDS:-5}
-command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install hyperfine" >&2; exit 1; }
-command -v perfquery >/dev/null || { echo "perfquery missing: apt-get install infiniband-diags" >&2; exit 1; }
-for tool in ibpm-bench-mad ibpm-sim; do
-  [[ -x $bin/$tool ]] || { echo "no $bin/$tool: build first" >&2; exit 1; }
-done
+need_programs hyperfine perfquery:infiniband-diags
+need_built ibpm-bench-mad ibpm-sim
 
 tmp=$(mktemp -d /dev/shm/ibpm-bench.XXXXXX)
 trap '"$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT

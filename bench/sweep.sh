@@ -38,19 +38,13 @@
 #   FABRIC_ARGS           more options for check_ib_fabric (e.g. "--window 128")
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
-bin=$build/bin
-mkdir -p "${IBPM_BENCH_OUT:-$here/../out/bench}"
-out=$(cd "${IBPM_BENCH_OUT:-$here/../out/bench}" && pwd)
+source "$(dirname "$0")/common.sh" "${1:-}"
 runs=${IBPM_BENCH_RUNS:-10}
 loop_runs=${IBPM_BENCH_LOOP_RUNS:-3}
 peers_only=${IBPM_BENCH_PEERS_ONLY:-0}
 read -ra fabric_args <<<"${FABRIC_ARGS:-}"
-command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install hyperfine" >&2; exit 1; }
-for tool in perfquery ibqueryerrors ibnetdiscover; do
-  command -v $tool >/dev/null || { echo "$tool missing: apt-get install infiniband-diags" >&2; exit 1; }
-done
+need_programs hyperfine perfquery:infiniband-diags ibqueryerrors:infiniband-diags \
+  ibnetdiscover:infiniband-diags
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time (GNU time, for the max RSS) missing: apt-get install time" >&2; exit 1; }
 tools=(ibpm-bench-mad ibpm-sim)
 [[ $peers_only == 1 ]] || tools+=(check_ib_fabric)

@@ -10,14 +10,10 @@
 # Usage: bench/topology_load.sh [BUILD_DIR]
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
-bin=$build/bin
+source "$(dirname "$0")/common.sh" "${1:-}"
 fixtures=${IBPM_REAL_FIXTURES:-$here/../../shared/fixtures/real}
-command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install hyperfine" >&2; exit 1; }
-for tool in ibpm-bench-parse ibpm-topology ibpm-sim; do
-  [[ -x $bin/$tool ]] || { echo "no $bin/$tool: build first" >&2; exit 1; }
-done
+need_programs hyperfine
+need_built ibpm-bench-parse ibpm-topology ibpm-sim
 
 tmp=$(mktemp -d /dev/shm/ibpm-bench.XXXXXX)
 trap '"$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT

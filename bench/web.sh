@@ -11,20 +11,12 @@
 #   IBPM_BENCH_OUT   folder for hyperfine's JSON (default out/bench)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
+source "$(dirname "$0")/common.sh" "${1:-}"
 demo=$(cd "${2:-$here/../out/demo}" && pwd)
-bin=$build/bin
-mkdir -p "${IBPM_BENCH_OUT:-$here/../out/bench}"
-out=$(cd "${IBPM_BENCH_OUT:-$here/../out/bench}" && pwd)
 runs=${IBPM_BENCH_RUNS:-3}
 fixtures=${IBPM_REAL_FIXTURES:-$here/../../shared/fixtures/real}
-for tool in hyperfine rrdtool; do
-  command -v $tool >/dev/null || { echo "$tool missing: apt-get install $tool" >&2; exit 1; }
-done
-for tool in ibpm-web ibpm-map; do
-  [[ -x $bin/$tool ]] || { echo "no $bin/$tool: build first" >&2; exit 1; }
-done
+need_programs hyperfine rrdtool
+need_built ibpm-web ibpm-map
 [[ -d $demo/state && -f $demo/fabric.ibnetdiscover ]] || { echo "no demo in $demo: run scripts/demo.sh" >&2; exit 1; }
 selene_xz=$fixtures/nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz
 [[ -f $selene_xz ]] || { echo "no $selene_xz (IBPM_REAL_FIXTURES)" >&2; exit 1; }
