@@ -88,14 +88,14 @@ std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStor
   const Clock::time_point lock_deadline =
       settings.engine.deadline.value_or(Clock::now() + std::chrono::seconds(10));
 
-  // Nodes in GUID order, so two runs locking overlapping sets never wait on each other in a circle.
-  std::vector<Guid> nodes;
-  for (const PortTarget& t : targets) nodes.push_back(t.node);
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  std::vector<state::PortStore::NodeLock> locks;
-  if (settings.write_state)
-    for (Guid node : nodes) locks.push_back(store.lock_node(node, lock_deadline));
+  // Every node of the run through one descriptor (see node_locks.hpp).
+  state::NodeLocks locks;
+  if (settings.write_state) {
+    std::vector<Guid> nodes;
+    nodes.reserve(targets.size());
+    for (const PortTarget& t : targets) nodes.push_back(t.node);
+    locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
+  }
 
   KnownCapabilities known;
   for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -22,6 +22,7 @@ struct PollSettings {
   std::optional<double> xmit_wait_tick;      // seconds per PortXmitWait tick (default: word time)
   bool write_state = true;
   bool probe_nodes_first = false;            // see sample_ports
+  std::vector<Guid> known_nodes;             // the topology's nodes: lets node locks merge
 };
 
 struct PortResult {

@@ -11,7 +11,8 @@
 #include <stdexcept>
 
 #include "plugin/text.hpp"
-#include "state/node_lock.hpp"
+#include "state/directories.hpp"
+#include "state/node_locks.hpp"
 #include "state/state_error.hpp"
 #include "topology/atomic_file.hpp"
 
@@ -149,9 +150,10 @@ RecordedStates record_states(const std::string& state_dir, const std::vector<Por
   RecordedStates recorded;
   std::vector<std::optional<PortEvent>> events(statuses.size());
   for (const auto& [node, indexes] : by_node) {
-    state::NodeLock lock;
+    state::NodeLocks lock;
     try {
-      lock = state::NodeLock::acquire(node_dir(state_dir, node), deadline);
+      lock = state::NodeLocks::acquire(state_dir, {node}, deadline);
+      state::make_directories(node_dir(state_dir, node));
     } catch (const state::StateError& e) {
       recorded.warnings.push_back(std::string(e.what()) + ": port states not compared");
       continue;

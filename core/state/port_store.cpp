@@ -65,9 +65,10 @@ std::string PortStore::path(Guid node, PortNumber port) const {
   return node_dir(node) + "/port" + std::to_string(port) + ".rrd";
 }
 
-PortStore::NodeLock PortStore::lock_node(Guid node,
-                                         std::chrono::steady_clock::time_point deadline) const {
-  return NodeLock::acquire(node_dir(node), deadline);
+NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,
+                                std::chrono::steady_clock::time_point deadline,
+                                const std::vector<Guid>& known) const {
+  return NodeLocks::acquire(options_.state_dir, nodes, deadline, known);
 }
 
 std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {

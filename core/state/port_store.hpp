@@ -7,9 +7,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "fabric/types.hpp"
-#include "state/node_lock.hpp"
+#include "state/node_locks.hpp"
 #include "state/port_record.hpp"
 #include "state/rrd_backend.hpp"
 #include "state/rrd_layout.hpp"
@@ -39,11 +40,12 @@ class PortStore {
   bool uses_daemon() const { return backend_.uses_daemon(); }
   const RrdLayout& layout() const { return options_.layout; }
 
-  // Exclusive lock on the node's state directory (made when missing), held while a run reads the
-  // previous sample, polls and writes the new one, so that runs on the same node serialize.
-  // Waits until `deadline`, then throws StateError("DIR: locked by another run").
-  using NodeLock = state::NodeLock;
-  NodeLock lock_node(Guid node, std::chrono::steady_clock::time_point deadline) const;
+  // Exclusive locks on the nodes' state, held while a run reads the previous samples, polls and
+  // writes the new ones, so that runs on the same node serialize (see node_locks.hpp: one open
+  // file whatever the number of nodes). Waits until `deadline`, then throws StateError.
+  NodeLocks lock_nodes(const std::vector<Guid>& nodes,
+                       std::chrono::steady_clock::time_point deadline,
+                       const std::vector<Guid>& known = {}) const;
 
   // What the previous run left: nullopt when there is no file or it holds no sample yet. raw[i]
   // is the exact last raw reading, or counter_max of its width when its bit is set in

@@ -1,7 +1,5 @@
 #include "sweep/sweep.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -19,15 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Each polled node's state directory stays locked (one descriptor) for the whole sweep.
-void raise_open_file_limit() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-    limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
-  }
 }
 
 // The topology to sweep: --cache as it is; the state topology, discovered again once it is
@@ -152,7 +141,6 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   const Clock::time_point start = Clock::now();
   SweepResult result;
   result.started = poll::to_epoch_seconds(std::chrono::system_clock::now());
-  raise_open_file_limit();
   result.thresholds = resolve_thresholds(options.thresholds);
   result.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
 
@@ -176,6 +164,8 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
                                    : "shard " + std::to_string(options.shard.index) + "/" +
                                          std::to_string(options.shard.count) + " has no ports");
 
+    settings.known_nodes.clear();
+    for (const Node& node : fabric.nodes()) settings.known_nodes.push_back(node.guid);
     const Clock::time_point poll_start = Clock::now();
     {
       // Open only while polling: a discovery opens its own (see port_check.cpp).

@@ -8,7 +8,7 @@
 
 #include "../state/temp_dir.hpp"
 #include "products/port_events.hpp"
-#include "state/node_lock.hpp"
+#include "state/node_locks.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
@@ -159,13 +159,14 @@ TEST_CASE("an empty alerts file or one without a final line end is fine") {
 
 TEST_CASE("a node whose lock is not had in time is skipped with a warning") {
   TempDir dir("events-locked");
-  const std::string node_dir = (dir.path / format_guid(kLeaf)).string();
-  const auto held = state::NodeLock::acquire(node_dir, std::chrono::steady_clock::now() + 1s);
+  const auto held =
+      state::NodeLocks::acquire(dir.path.string(), {kLeaf}, std::chrono::steady_clock::now() + 1s);
   const RecordedStates recorded =
       record_states(dir.path.string(), {status(kLeaf, 1, State::critical), status(kSpine, 1, State::critical)},
                     std::chrono::steady_clock::now() + 100ms);
   REQUIRE(recorded.warnings.size() == 1);
-  CHECK(recorded.warnings[0].find(node_dir + ": locked by another run") == 0);
+  CHECK(recorded.warnings[0].find(state::node_locks_path(dir.path.string()) + ": node " +
+                                  format_guid(kLeaf) + " locked by another run") == 0);
   REQUIRE(recorded.events.size() == 1);
   CHECK(recorded.events[0].status.node == kSpine);
   CHECK_FALSE(std::filesystem::exists(alerts_path(dir.path.string(), kLeaf)));

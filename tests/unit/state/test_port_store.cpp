@@ -247,7 +247,7 @@ TEST_CASE("runs on one node serialize: 100 read-then-write cycles from 4 process
       try {
         PortStore store(options);
         for (int i = 0; i < kCycles; ++i) {
-          PortStore::NodeLock lock = store.lock_node(kNode, std::chrono::steady_clock::now() + 60s);
+          NodeLocks lock = store.lock_nodes({kNode}, std::chrono::steady_clock::now() + 60s);
           std::optional<PortRecord> previous = store.read(kNode, 1);
           PortRecord next;
           next.time = previous ? previous->time + 1 : kStart;
