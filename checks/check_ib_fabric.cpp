@@ -13,13 +13,17 @@ using ibpm::plugin::State;
 
 Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOptions& outputs,
           ibpm::sweep::SweepReportSettings settings, const ibpm::plugin::CommonOptions& common) {
-  const ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
+  ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;
   const std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
+  const auto events = ibpm::sweep::port_events(sweep, verdicts);
+  if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))
+    sweep.state_notes.push_back(*failure);
   Check check = ibpm::sweep::sweep_check(options, sweep, verdicts, settings, common.verbosity);
   // An output the operator asked for that could not be written makes the run UNKNOWN at least.
-  for (ibpm::plugin::Subcheck& line : ibpm::sweep::write_outputs(options, outputs, sweep, verdicts)) {
+  for (ibpm::plugin::Subcheck& line :
+       ibpm::sweep::write_outputs(options, outputs, sweep, verdicts, events)) {
     check.state = ibpm::plugin::worst(*check.state, effective_state(line));
     check.subchecks.push_back(std::move(line));
   }

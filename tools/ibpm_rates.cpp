@@ -37,13 +37,15 @@ void run(const Options& options) {
     // A fresh first sample, so the rates cover exactly the interval (counters untouched).
     ibpm::sweep::SweepOptions first = options.sweep;
     first.clear_counters = false;
-    ibpm::sweep::run_sweep(first, common);
+    ibpm::sweep::SweepResult baseline = ibpm::sweep::run_sweep(first, common);
+    ibpm::poll::save_record(baseline.pending, baseline.results);
     std::this_thread::sleep_for(std::chrono::duration<double>(options.interval));
   }
-  const ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options.sweep, common);
+  ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options.sweep, common);
   ibpm::sweep::SweepReportSettings settings;
   settings.port.thresholds = &sweep.thresholds;
   const auto verdicts = ibpm::sweep::judge_ports(sweep, settings);
+  ibpm::poll::save_record(sweep.pending, sweep.results);
   const auto ports = ibpm::tools::ordered_ports(verdicts, parse_sort(options.sort), options.top);
   if (options.format == "json") {
     ibpm::tools::print_rates_json(std::cout, ports);

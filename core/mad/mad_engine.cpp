@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <unordered_map>
 
 namespace ibpm::mad {
@@ -19,6 +18,7 @@ using Clock = std::chrono::steady_clock;
 // One query on its way: its packet, its retry schedule and where it stands in it.
 struct Outstanding {
   std::size_t index = 0;                 // into the caller's queries
+  MgmtClass mgmt_class = MgmtClass::performance;
   std::vector<std::uint8_t> packet;      // umad header + MAD, built once
   int length = 0;                        // MAD bytes to send
   std::vector<Milliseconds> schedule;    // each try's wait
@@ -66,24 +66,36 @@ int milliseconds_until(Clock::time_point when, Clock::time_point now) {
 std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
                                      const EngineOptions& options) {
   std::vector<MadReply> replies(queries.size());
-  std::deque<std::size_t> waiting;
-  for (std::size_t i = 0; i < queries.size(); ++i) waiting.push_back(i);
+  std::vector<MadQuery> copy = queries;
+  run(copy, options, [&](std::size_t index, const MadReply& reply) { replies[index] = reply; });
+  return replies;
+}
+
+void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options,
+                    const OnReply& on_reply) {
+  std::size_t next = 0;  // the first query not sent yet
   std::unordered_map<std::uint32_t, Outstanding> in_flight;  // by transaction id (low 32 bits)
   const std::size_t window = std::max<std::size_t>(1, options.window);
   std::vector<std::uint8_t> received(umad_size() + kMadSize);
+
+  // A query that ended: its reply goes to the caller (who may add queries).
+  auto finish = [&](std::size_t index, ReplyStatus status, int tries) {
+    MadReply reply;
+    reply.status = status;
+    reply.tries = tries;
+    on_reply(index, reply);
+  };
 
   auto send_try = [&](Outstanding&& item, Clock::time_point now) {
     const std::uint32_t tid = ++next_tid_ == 0 ? ++next_tid_ : next_tid_;
     void* mad = umad_get_mad(item.packet.data());
     mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
     const Milliseconds wait = item.schedule[item.attempt];
-    const MadQuery& query = queries[item.index];
-    ++replies[item.index].tries;
     if (item.attempt > 0) ++stats_.retries;
     // The kernel keeps its own timer for the try (and reports ETIMEDOUT); ours covers
     // transports that never report one. A send the port refuses is a lost try: the next one
     // goes out on schedule.
-    if (umad_send(port_.fd(), port_.agent(query.mgmt_class), item.packet.data(), item.length,
+    if (umad_send(port_.fd(), port_.agent(item.mgmt_class), item.packet.data(), item.length,
                   static_cast<int>(wait.count()), 0) < 0)
       ++item.send_failures;
     else
@@ -97,12 +109,15 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
                          Clock::time_point now) {
     Outstanding item = std::move(it->second);
     in_flight.erase(it);
-    if (++item.attempt < item.schedule.size() &&
-        (!options.deadline || now < *options.deadline)) {
+    const bool more = ++item.attempt < item.schedule.size();
+    if (more && (!options.deadline || now < *options.deadline)) {
       send_try(std::move(item), now);
+    } else if (more) {
+      finish(item.index, ReplyStatus::cut, static_cast<int>(item.attempt));
     } else {
-      replies[item.index].status =
-          item.send_failures == item.attempt ? ReplyStatus::failed : ReplyStatus::timed_out;
+      finish(item.index,
+             item.send_failures == item.attempt ? ReplyStatus::failed : ReplyStatus::timed_out,
+             static_cast<int>(item.attempt));
     }
   };
 
@@ -122,32 +137,39 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
       ++stats_.ignored;  // not an answer to anything we sent
       return;
     }
-    MadReply& reply = replies[it->second.index];
+    MadReply reply;
     reply.status = ReplyStatus::answered;
     reply.mad_status = static_cast<std::uint16_t>(mad_get_field(mad, 0, IB_MAD_STATUS_F));
     std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + kMadDataOffset,
                 reply.data.size());
     reply.received = std::chrono::system_clock::now();
+    reply.tries = static_cast<int>(it->second.attempt) + 1;
+    const std::size_t index = it->second.index;
     in_flight.erase(it);
+    on_reply(index, reply);
   };
 
-  while (!waiting.empty() || !in_flight.empty()) {
+  while (next < queries.size() || !in_flight.empty()) {
     Clock::time_point now = Clock::now();
     if (options.deadline && now >= *options.deadline) {
-      for (auto& [tid, item] : in_flight) replies[item.index].status = ReplyStatus::timed_out;
-      for (std::size_t index : waiting) replies[index].status = ReplyStatus::timed_out;
+      // Everything still under way ends now; replies to these may add queries, which end too.
+      std::vector<std::pair<std::size_t, int>> cut;
+      for (auto& [tid, item] : in_flight) cut.emplace_back(item.index, item.attempt + 1);
       in_flight.clear();
-      waiting.clear();
+      std::sort(cut.begin(), cut.end());
+      for (auto [index, tries] : cut) finish(index, ReplyStatus::cut, tries);
+      while (next < queries.size()) finish(next++, ReplyStatus::cut, 0);
       break;
     }
-    while (in_flight.size() < window && !waiting.empty()) {
+    while (in_flight.size() < window && next < queries.size()) {
       Outstanding item;
-      item.index = waiting.front();
-      waiting.pop_front();
+      item.index = next++;
+      const MadQuery& query = queries[item.index];
+      item.mgmt_class = query.mgmt_class;
       try {
-        item.packet = build_packet(queries[item.index], item.length);
+        item.packet = build_packet(query, item.length);
       } catch (const MadError&) {
-        replies[item.index].status = ReplyStatus::failed;
+        finish(item.index, ReplyStatus::failed, 0);
         continue;
       }
       std::optional<Milliseconds> budget;
@@ -155,7 +177,7 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
         budget = std::chrono::duration_cast<Milliseconds>(*options.deadline - now);
       item.schedule = backoff_schedule(options.backoff, options.jitter, budget);
       if (item.schedule.empty()) {
-        replies[item.index].status = ReplyStatus::timed_out;
+        finish(item.index, ReplyStatus::cut, 0);
         continue;
       }
       send_try(std::move(item), now);
@@ -176,6 +198,8 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
         void* mad = umad_get_mad(received.data());
         const auto tid = static_cast<std::uint32_t>(mad_get_field64(mad, 0, IB_MAD_TRID_F));
         take_reply(tid, umad_status(received.data()));
+        // Queries a reply added go out before we wait again.
+        if (in_flight.size() < window && next < queries.size()) break;
         if (umad_poll(port_.fd(), 0) != 0) break;
       }
     }
@@ -186,7 +210,6 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
       if (item.expires <= now) expired.push_back(tid);
     for (std::uint32_t tid : expired) give_up_try(in_flight.find(tid), now);
   }
-  return replies;
 }
 
 std::string describe_failure(const MadReply& reply) {
@@ -196,6 +219,8 @@ std::string describe_failure(const MadReply& reply) {
              (reply.tries == 1 ? " try" : " tries");
     case ReplyStatus::failed:
       return "MAD could not be sent";
+    case ReplyStatus::cut:
+      return "not answered before the deadline (-t)";
     case ReplyStatus::answered:
       break;
   }

@@ -40,7 +40,8 @@ struct MadQuery {
 
 enum class ReplyStatus {
   answered,   // a response arrived; see mad_status
-  timed_out,  // every try timed out, or the deadline came first
+  timed_out,  // every try of its schedule timed out
+  cut,        // the deadline came first: the query (or its next try) never had its chance
   failed,     // could not be encoded, or the port refused every try
 };
 
@@ -73,6 +74,13 @@ class MadEngine {
 
   // Runs every query to an answer or to the end of its schedule; replies in query order.
   std::vector<MadReply> run(const std::vector<MadQuery>& queries, const EngineOptions& options);
+
+  // The same, handing each reply to `on_reply` as soon as its query ends (in the order they
+  // end), without keeping it. on_reply may append queries to `queries`: they go out in the same
+  // run, so that a node's next queries start as soon as its first one answers, with no round
+  // to wait for. Queries are sent in the order they stand in `queries`.
+  using OnReply = std::function<void(std::size_t index, const MadReply& reply)>;
+  void run(std::vector<MadQuery>& queries, const EngineOptions& options, const OnReply& on_reply);
 
   // Totals over every run() of this engine.
   const EngineStats& stats() const { return stats_; }

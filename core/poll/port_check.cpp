@@ -97,11 +97,19 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
     }
     if (!slice) save_slice(slice_key, poll.topology.fabric, *poll.node);
     const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
+    // Each check keeps its own record of samples: its rates cover its own interval.
+    PollSettings run_settings = settings;
+    run_settings.record_name = single_port ? "port-" + format_guid(poll.node->guid) + "-" +
+                                                 std::to_string(options.port)
+                                           : "node-" + format_guid(poll.node->guid);
     {
       mad::UmadPort umad(options.fabric.ca, options.fabric.port);
       mad::MadEngine engine(umad);
-      poll.results = poll_ports(engine, store, targets, settings);
+      PollRun run = poll_ports(engine, store, targets, run_settings);
       accumulate(poll.mad_stats, engine.stats());
+      poll.results = std::move(run.results);
+      poll.notes = std::move(run.notes);
+      if (auto failure = save_record(run.pending, poll.results)) poll.notes.push_back(*failure);
     }
     if (pass > 0 || !any_stale(poll.results)) break;
     // The LID answers as another node, or not at all: learn the fabric again and retry once.

@@ -35,6 +35,7 @@ struct NodePoll {
   std::optional<NodeNameMap> names;
   const Node* node = nullptr;     // into topology.fabric
   std::vector<PortResult> results;
+  std::vector<std::string> notes;  // the sample record ignored or not written: why
   RateThresholds thresholds;
   bool rediscovered = false;      // the topology was stale and was discovered again
   mad::EngineStats mad_stats;     // over the whole run

@@ -81,37 +81,94 @@ std::optional<double> live_capacity(const PortSample& sample) {
   return static_cast<double>(link_capacity_bps(*sample.live->width, *sample.live->speed));
 }
 
-std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStore& store,
-                                   const std::vector<PortTarget>& targets,
-                                   const PollSettings& settings) {
-  std::vector<PortResult> results(targets.size());
+namespace {
+
+// Where PortInfo is asked although nothing suggests a change: every `every` runs, each port at
+// its own run (by a hash of its address), so that the reads spread evenly over the runs.
+bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
+                        std::uint16_t age) {
+  if (every <= 1 || age + 1u >= 2u * every) return true;
+  const std::uint64_t phase = (t.node * 0x9e3779b97f4a7c15ULL) ^ (t.port * 0xff51afd7ed558ccdULL);
+  return (runs + phase) % every == 0;
+}
+
+SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
+                   unsigned every) {
+  SampleHint hint;
+  hint.live = memory.live;
+  const auto& raw = memory.sample.raw;
+  const auto downed = static_cast<std::size_t>(Counter::link_downed);
+  const auto recovery = static_cast<std::size_t>(Counter::link_error_recovery);
+  hint.link_downed = raw[downed];
+  hint.link_recovery = raw[recovery];
+  // A link that was not up, or whose link counters are stuck at their maximum (a change could
+  // not show), is looked at every run.
+  const bool stuck = memory.sample.saturated & (counter_bit(Counter::link_downed) |
+                                                counter_bit(Counter::link_error_recovery));
+  hint.ask_port_info = !memory.live || memory.live->state != PortState::active || stuck ||
+                       periodic_port_info(t, runs, every, memory.port_info_age);
+  return hint;
+}
+
+}  // namespace
+
+PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
+                   const std::vector<PortTarget>& targets, const PollSettings& settings) {
+  PollRun run;
+  std::vector<PortResult>& results = run.results;
+  results.resize(targets.size());
   const Clock::time_point lock_deadline =
       settings.engine.deadline.value_or(Clock::now() + std::chrono::seconds(10));
 
   // Every node of the run through one descriptor (see node_locks.hpp).
-  state::NodeLocks locks;
   if (settings.write_state) {
     std::vector<Guid> nodes;
     nodes.reserve(targets.size());
     for (const PortTarget& t : targets) nodes.push_back(t.node);
-    locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
+    run.pending.locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
   }
+  // The record is read under the locks, so two runs of the same scope never take the same one.
+  if (settings.write_state && !settings.record_name.empty()) {
+    run.pending.path = state::SampleRecord::path_for(store.state_dir(), settings.record_name);
+    std::string warning;
+    run.pending.previous = state::SampleRecord::load(run.pending.path, warning);
+    if (!warning.empty()) run.notes.push_back(warning);
+    run.pending.port_info_every = settings.port_info_every;
+  }
+  const state::SampleRecord* record = run.pending.previous ? &*run.pending.previous : nullptr;
+  // An entry older than the RRD heartbeat may have been overtaken by another run's sample.
+  const double now = to_epoch_seconds(std::chrono::system_clock::now());
+  const double max_age = static_cast<double>(store.layout().heartbeat.count());
 
   KnownCapabilities known;
+  std::vector<SampleHint> hints(targets.size());
+  std::vector<bool> file_known(targets.size(), false);
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    results[i].target = targets[i];
-    try {
-      results[i].previous = store.read(targets[i].node, targets[i].port);
-    } catch (const state::StateError& e) {
-      results[i].state_error = e.what();
+    const PortTarget& t = targets[i];
+    PortResult& r = results[i];
+    r.target = t;
+    const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
+    if (memory && now - memory->sample.time <= max_age) {
+      r.previous = memory->sample;
+      r.reported = memory->reported;
+      hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
+      file_known[i] = true;
+    } else {
+      try {
+        r.previous = store.read(t.node, t.port);
+        file_known[i] = r.previous.has_value();
+        ++run.from_rrd;
+      } catch (const state::StateError& e) {
+        r.state_error = e.what();
+      }
+      if (memory) r.reported = memory->reported;
     }
-    if (results[i].previous && results[i].previous->pma_cap_mask)
-      known[targets[i].lid] =
-          mad::PmaCapabilities{static_cast<std::uint16_t>(*results[i].previous->pma_cap_mask)};
+    if (r.previous && r.previous->pma_cap_mask)
+      known[t.lid] = mad::PmaCapabilities{static_cast<std::uint16_t>(*r.previous->pma_cap_mask)};
   }
 
   std::vector<PortSample> samples = sample_ports(engine, targets, known, settings.engine,
-                                                 settings.probe_nodes_first);
+                                                 settings.probe_nodes_first, hints);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
     r.sample = std::move(samples[i]);
@@ -123,23 +180,70 @@ std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStor
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
 
-  if (!settings.write_state) return results;
+  if (!settings.write_state) return run;
+  // A file we could not read is not overwritten: it may be someone else's.
+  std::vector<state::PortStore::Write> writes;
+  std::vector<std::size_t> owners;
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
-    // A file we could not read is not overwritten: it may be someone else's.
     if (!r.sample.answered || !r.state_error.empty()) continue;
-    try {
-      store.write(r.target.node, r.target.port, r.record);
-      if (const auto it = after_reset.find(i); it != after_reset.end()) {
-        store.write(r.target.node, r.target.port, it->second);
-        r.record.last_reset = it->second.last_reset;
-        r.record.reset_mask = it->second.reset_mask;
-      }
-    } catch (const state::StateError& e) {
-      r.state_error = e.what();
+    writes.push_back({r.target.node, r.target.port, &r.record, file_known[i]});
+    owners.push_back(i);
+    if (const auto it = after_reset.find(i); it != after_reset.end()) {
+      writes.push_back({r.target.node, r.target.port, &it->second, true});
+      owners.push_back(i);
     }
   }
-  return results;
+  const std::vector<std::string> errors = store.write_all(writes);
+  for (std::size_t w = 0; w < writes.size(); ++w) {
+    PortResult& r = results[owners[w]];
+    if (!errors[w].empty()) {
+      if (r.state_error.empty()) r.state_error = errors[w];
+      continue;
+    }
+    if (writes[w].record != &r.record) {  // the reset went in after the sample
+      r.record.last_reset = writes[w].record->last_reset;
+      r.record.reset_mask = writes[w].record->reset_mask;
+      r.after_reset = *writes[w].record;
+    }
+  }
+  return run;
+}
+
+std::optional<std::string> save_record(PendingRecord& pending,
+                                       const std::vector<PortResult>& results) {
+  std::optional<std::string> failure;
+  if (pending.previous) {
+    const state::SampleRecord& previous = *pending.previous;
+    state::SampleRecord next;
+    next.runs = previous.runs + 1;
+    for (const PortResult& r : results) {
+      const state::PortMemory* old = previous.find(r.target.node, r.target.port);
+      if (!r.sample.answered || !r.state_error.empty()) {
+        if (old) {
+          state::PortMemory kept = *old;
+          kept.reported = r.reported;
+          next.put(r.target.node, r.target.port, std::move(kept));
+        }
+        continue;
+      }
+      state::PortMemory memory;
+      memory.sample = r.after_reset.value_or(r.record);
+      memory.live = r.sample.live;
+      memory.port_info_age =
+          r.sample.live_read || !old ? 0 : static_cast<std::uint16_t>(old->port_info_age + 1);
+      memory.reported = r.reported;
+      next.put(r.target.node, r.target.port, std::move(memory));
+    }
+    try {
+      next.save(pending.path);
+    } catch (const state::StateError& e) {
+      failure = e.what();
+    }
+  }
+  pending.locks.release();
+  pending.previous.reset();
+  return failure;
 }
 
 }  // namespace ibpm::poll

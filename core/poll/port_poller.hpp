@@ -13,6 +13,7 @@
 #include "poll/port_sampler.hpp"
 #include "poll/target.hpp"
 #include "state/port_store.hpp"
+#include "state/sample_record.hpp"
 
 namespace ibpm::poll {
 
@@ -23,6 +24,12 @@ struct PollSettings {
   bool write_state = true;
   bool probe_nodes_first = false;            // see sample_ports
   std::vector<Guid> known_nodes;             // the topology's nodes: lets node locks merge
+  // The run's sample record (state/sample_record.hpp): STATE_DIR/samples/NAME.rec. Empty: the
+  // previous samples come from the RRD files.
+  std::string record_name;
+  // PortInfo of a port whose counters show no link change is read again every this many runs
+  // (spread over the runs); 1: every run.
+  unsigned port_info_every = 1;
 };
 
 struct PortResult {
@@ -30,14 +37,39 @@ struct PortResult {
   PortSample sample;
   std::optional<state::PortRecord> previous;  // what the last run left
   state::PortRecord record;                   // this run's sample, as written
+  std::optional<state::PortRecord> after_reset;  // written after it when this run cleared counters
   PortRates rates;
   CounterMask cleared = 0;                    // counters this run reset
   std::string state_error;                    // reading or writing the RRD failed: why
+  std::optional<std::uint8_t> reported;       // the state last reported (from the record)
 };
 
-std::vector<PortResult> poll_ports(mad::MadEngine& engine, const state::PortStore& store,
-                                   const std::vector<PortTarget>& targets,
-                                   const PollSettings& settings);
+// A run's sample record, still to be saved (the caller may first set each result's `reported`),
+// with the run's node locks, which are held until then.
+struct PendingRecord {
+  state::NodeLocks locks;
+  std::optional<state::SampleRecord> previous;  // as loaded; nullopt: the run keeps no record
+  std::string path;
+  unsigned port_info_every = 1;
+};
+
+struct PollRun {
+  std::vector<PortResult> results;  // one per target, in target order
+  std::vector<std::string> notes;   // the sample record ignored: why
+  std::size_t from_rrd = 0;         // previous samples read from RRD files (not in the record)
+  PendingRecord pending;
+};
+
+// Locks the targets' nodes, takes the previous samples (the record, else the RRD files), polls,
+// computes rates, clears counters when asked and writes the RRDs. The record is saved by
+// save_record(), which also releases the locks.
+PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
+                   const std::vector<PortTarget>& targets, const PollSettings& settings);
+
+// Saves the run's record (every answered port's new sample, the others' last one, each with its
+// `reported` state) and releases the node locks. Returns why the record could not be written.
+std::optional<std::string> save_record(PendingRecord& pending,
+                                       const std::vector<PortResult>& results);
 
 // The link's data rate from the live PortInfo (nullopt when the port is not active).
 std::optional<double> live_capacity(const PortSample& sample);

@@ -105,6 +105,11 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
     port.output = line + "state file: " + result.state_error;
     return port;
   }
+  if (sample.cut) {
+    port.state = State::unknown;
+    port.output = line + "not read: the run's time (-t) ran out first (" + sample.error + ")";
+    return port;
+  }
   if (!sample.answered) {
     port.state = State::unknown;
     port.output = line + "unreachable at LID " + std::to_string(result.target.lid) + " (" +
@@ -114,7 +119,12 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   State worst = State::ok;
   if (sample.live) {
     line += link_text(*sample.live);
-    if (sample.live->state != PortState::active) worst = settings.port_down;
+    if (sample.live->state != PortState::active) {
+      // Named first: it is what makes the port CRITICAL, whatever its counters say meanwhile.
+      worst = settings.port_down;
+      port.children.push_back(Subcheck{
+          settings.port_down, "link " + std::string(to_string(sample.live->state)), {}, {}});
+    }
     if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
       worst = plugin::worst(worst, settings.degraded);
       port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});

@@ -1,6 +1,6 @@
 #include "poll/port_sampler.hpp"
 
-#include <set>
+#include <unordered_map>
 
 namespace ibpm::poll {
 
@@ -9,46 +9,241 @@ namespace {
 using mad::MadQuery;
 using mad::MadReply;
 
-// The queries of one round and, for each, where its answer goes.
-struct Round {
-  std::vector<MadQuery> queries;
-  std::map<unsigned, std::size_t> node_info;        // LID -> query
-  std::map<unsigned, std::size_t> switch_port0;     // LID -> query (PortInfo of port 0)
-  std::map<unsigned, std::size_t> class_port_info;  // LID -> query
-  std::map<std::size_t, std::size_t> port_info;     // target -> query
-  std::map<std::size_t, std::size_t> counters;      // target -> query
-  std::map<std::size_t, std::size_t> extended;      // target -> query
-
-  std::size_t add(MadQuery query) {
-    queries.push_back(query);
-    return queries.size() - 1;
-  }
-  void add_counters(std::size_t target, const PortTarget& t, const mad::PmaCapabilities& caps) {
-    counters[target] = add(mad::port_counters_query(t.lid, t.port));
-    if (caps.extended()) extended[target] = add(mad::port_counters_extended_query(t.lid, t.port));
-  }
+// What a query asks, and for whom (an agent for the per-LID queries, a target otherwise).
+enum class Ask : std::uint8_t { node_info, class_port_info, switch_port0, port_info, counters, extended };
+struct Tag {
+  Ask ask;
+  std::size_t who;
 };
 
-void read_counters(const Round& round, const std::vector<MadReply>& replies, std::size_t target,
-                   PortSample& sample) {
-  const auto c = round.counters.find(target);
-  if (c == round.counters.end()) return;
-  const MadReply& reply = replies[c->second];
-  if (!reply.ok()) {
-    sample.error = "PortCounters: " + mad::describe_failure(reply);
-    return;
+// The agents (SMA and PMA) at one LID, and the targets behind them.
+struct Agent {
+  unsigned lid = 0;
+  NodeType type = NodeType::unknown;
+  std::vector<std::size_t> targets;
+  std::optional<MadReply> node_info;
+  std::optional<mad::PmaCapabilities> caps;
+  bool caps_learnt = false;
+  std::optional<MadReply> caps_failure;  // ClassPortInfo's failed reply
+  bool port0_asked = false;
+  std::optional<mad::MadData> port0;     // PortInfo of port 0 (a switch's CapabilityMask)
+};
+
+class Sampling {
+ public:
+  Sampling(const std::vector<PortTarget>& targets, const KnownCapabilities& known, bool probe,
+           const std::vector<SampleHint>& hints)
+      : targets_(targets), hints_(hints), probe_(probe), samples_(targets.size()),
+        port_info_asked_(targets.size(), false), port_info_(targets.size()),
+        counters_(targets.size()), pending_extended_(targets.size()),
+        agent_of_(targets.size()) {
+    std::unordered_map<unsigned, std::size_t> by_lid;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      auto [it, added] = by_lid.try_emplace(targets[i].lid, agents_.size());
+      if (added) {
+        Agent agent;
+        agent.lid = targets[i].lid;
+        agent.type = targets[i].type;
+        if (const auto c = known.find(agent.lid); c != known.end()) agent.caps = c->second;
+        agents_.push_back(std::move(agent));
+      }
+      agents_[it->second].targets.push_back(i);
+      agent_of_[i] = it->second;
+    }
   }
-  mad::decode_port_counters(reply.data, sample.caps, sample.values);
-  sample.time = to_epoch_seconds(reply.received);
-  sample.answered = true;
-  const auto e = round.extended.find(target);
-  if (e == round.extended.end()) return;
-  const MadReply& ext = replies[e->second];
-  // An agent that claims extended counters but refuses them keeps its 32-bit ones.
-  if (!ext.ok()) return;
-  mad::decode_port_counters_extended(ext.data, sample.values);
-  sample.extended = true;
-  sample.time = std::max(sample.time, to_epoch_seconds(ext.received));
+
+  void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
+    for (std::size_t a = 0; a < agents_.size(); ++a) {
+      ask(Ask::node_info, a, mad::node_info_query(agents_[a].lid));
+      if (!probe_) start(a);
+    }
+    engine.run(queries_, options, [this](std::size_t index, const MadReply& reply) {
+      on_reply(tags_[index], reply);
+    });
+  }
+
+  std::vector<PortSample> finish();
+
+ private:
+  void ask(Ask what, std::size_t who, MadQuery query) {
+    queries_.push_back(query);
+    tags_.push_back({what, who});
+  }
+
+  const SampleHint* hint(std::size_t target) const {
+    return hints_.empty() ? nullptr : &hints_[target];
+  }
+
+  // The node's queries after its NodeInfo (or at once without the probe).
+  void start(std::size_t a) {
+    Agent& agent = agents_[a];
+    if (!agent.caps) ask(Ask::class_port_info, a, mad::class_port_info_query(agent.lid));
+    for (std::size_t t : agent.targets) {
+      const SampleHint* h = hint(t);
+      if (!h || h->ask_port_info || !h->live) ask_port_info(t);
+    }
+    if (agent.caps) ask_counters(a);
+  }
+
+  void ask_counters(std::size_t a) {
+    const Agent& agent = agents_[a];
+    for (std::size_t t : agent.targets) {
+      ask(Ask::counters, t, mad::port_counters_query(agent.lid, targets_[t].port));
+      if (agent.caps->extended())
+        ask(Ask::extended, t, mad::port_counters_extended_query(agent.lid, targets_[t].port));
+    }
+  }
+
+  void ask_port_info(std::size_t t) {
+    if (port_info_asked_[t]) return;
+    port_info_asked_[t] = true;
+    Agent& agent = agents_[agent_of_[t]];
+    if (agent.type == NodeType::sw && !agent.port0_asked) {
+      agent.port0_asked = true;
+      ask(Ask::switch_port0, agent_of_[t], mad::port_info_query(agent.lid, 0));
+    }
+    ask(Ask::port_info, t, mad::port_info_query(agent.lid, targets_[t].port));
+  }
+
+  // The link went down or retrained since the last sample: its PortInfo may say something new.
+  bool link_moved(std::size_t t) const {
+    const SampleHint* h = hint(t);
+    if (!h) return false;
+    const auto& v = samples_[t].values;
+    const auto downed = v[static_cast<std::size_t>(Counter::link_downed)];
+    const auto recovery = v[static_cast<std::size_t>(Counter::link_error_recovery)];
+    return downed != h->link_downed || recovery != h->link_recovery;
+  }
+
+  void on_reply(const Tag& tag, const MadReply& reply) {
+    switch (tag.ask) {
+      case Ask::node_info: {
+        Agent& agent = agents_[tag.who];
+        agent.node_info = reply;
+        if (!probe_ || !reply.ok()) return;
+        const Guid answered = mad::decode_node_info(reply.data).node_guid;
+        if (answered == targets_[agent.targets.front()].node) start(tag.who);
+        return;
+      }
+      case Ask::class_port_info: {
+        Agent& agent = agents_[tag.who];
+        if (!reply.ok()) {
+          agent.caps_failure = reply;
+          return;
+        }
+        agent.caps = mad::decode_class_port_info(reply.data);
+        agent.caps_learnt = true;
+        ask_counters(tag.who);
+        return;
+      }
+      case Ask::switch_port0:
+        if (reply.ok()) agents_[tag.who].port0 = reply.data;
+        return;
+      case Ask::port_info:
+        if (reply.ok()) port_info_[tag.who] = reply.data;
+        return;
+      case Ask::counters: {
+        counters_[tag.who] = reply;
+        if (!reply.ok()) return;
+        PortSample& sample = samples_[tag.who];
+        mad::decode_port_counters(reply.data, *agents_[agent_of_[tag.who]].caps, sample.values);
+        sample.time = to_epoch_seconds(reply.received);
+        sample.answered = true;
+        if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
+        pending_extended_[tag.who].reset();
+        if (link_moved(tag.who)) ask_port_info(tag.who);
+        return;
+      }
+      case Ask::extended:
+        // An agent that claims extended counters but refuses them keeps its 32-bit ones.
+        if (!reply.ok()) return;
+        if (samples_[tag.who].answered)
+          apply_extended(tag.who, reply);
+        else
+          pending_extended_[tag.who] = reply;
+        return;
+    }
+  }
+
+  void apply_extended(std::size_t t, const MadReply& reply) {
+    PortSample& sample = samples_[t];
+    mad::decode_port_counters_extended(reply.data, sample.values);
+    sample.extended = true;
+    sample.time = std::max(sample.time, to_epoch_seconds(reply.received));
+  }
+
+  const std::vector<PortTarget>& targets_;
+  const std::vector<SampleHint>& hints_;
+  const bool probe_;
+  std::vector<MadQuery> queries_;
+  std::vector<Tag> tags_;
+  std::vector<Agent> agents_;
+  std::vector<PortSample> samples_;
+  std::vector<bool> port_info_asked_;
+  std::vector<std::optional<mad::MadData>> port_info_;
+  std::vector<std::optional<MadReply>> counters_;
+  std::vector<std::optional<MadReply>> pending_extended_;
+  std::vector<std::size_t> agent_of_;
+};
+
+// Marks a sample that failed because of `reply`: its reason, and whether the deadline did it.
+void fail(PortSample& sample, const std::string& what, const MadReply& reply) {
+  sample.answered = false;
+  sample.cut = reply.status == mad::ReplyStatus::cut;
+  sample.error = what + ": " + mad::describe_failure(reply);
+}
+
+std::vector<PortSample> Sampling::finish() {
+  for (const Agent& agent : agents_) {
+    std::optional<mad::NodeInfo> info;
+    if (agent.node_info && agent.node_info->ok()) info = mad::decode_node_info(agent.node_info->data);
+    for (std::size_t t : agent.targets) {
+      PortSample& sample = samples_[t];
+      const PortTarget& target = targets_[t];
+      sample.node_info = info;
+      if (probe_ && !info) {  // nothing else was asked
+        fail(sample, "NodeInfo", agent.node_info.value_or(MadReply{}));
+        continue;
+      }
+      if (info && info->node_guid != target.node) {
+        // Another node answers at this LID: its counters must not go into this port's state.
+        sample.answered = false;
+        sample.error = "LID " + std::to_string(target.lid) + " answers as " +
+                       format_guid(info->node_guid) + ", not " + format_guid(target.node);
+        continue;
+      }
+      if (agent.caps) {
+        sample.caps = *agent.caps;
+        sample.caps_queried = agent.caps_learnt;
+      }
+      if (port_info_[t] && (target.type != NodeType::sw || agent.port0)) {
+        Port live;
+        live.number = target.port;
+        live.present = true;
+        mad::decode_port_info(*port_info_[t], agent.port0 ? *agent.port0 : *port_info_[t], live);
+        sample.live = live;
+        sample.live_read = true;
+      } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
+        sample.live = h->live;  // nothing suggests it changed
+      }
+      if (!agent.caps) {
+        if (agent.caps_failure)
+          fail(sample, "ClassPortInfo", *agent.caps_failure);
+        else
+          sample.error = "no capabilities";
+        continue;
+      }
+      if (!counters_[t]) {  // the deadline came before the query could even be asked
+        sample.cut = true;
+        MadReply never;
+        never.status = mad::ReplyStatus::cut;
+        sample.error = "PortCounters: " + mad::describe_failure(never);
+      } else if (!counters_[t]->ok()) {
+        fail(sample, "PortCounters", *counters_[t]);
+      }
+    }
+  }
+  return std::move(samples_);
 }
 
 }  // namespace
@@ -58,104 +253,17 @@ double to_epoch_seconds(std::chrono::system_clock::time_point time) {
 }
 
 bool PortSample::stale_topology(const PortTarget& target) const {
-  if (!node_info) return !answered;
+  if (!node_info) return !answered && !cut;
   return node_info->node_guid != target.node;
 }
 
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
-                                     const mad::EngineOptions& options,
-                                     bool probe_nodes_first) {
-  std::vector<PortSample> samples(targets.size());
-  KnownCapabilities caps = known;
-
-  // NodeInfo per LID: who answers there (and whether anything does).
-  std::map<unsigned, MadReply> node_replies;
-  if (probe_nodes_first) {
-    Round probe;
-    for (const PortTarget& t : targets)
-      if (!probe.node_info.contains(t.lid)) probe.node_info[t.lid] = probe.add(mad::node_info_query(t.lid));
-    const std::vector<MadReply> replies = engine.run(probe.queries, options);
-    for (const auto& [lid, q] : probe.node_info) node_replies[lid] = replies[q];
-  }
-  const auto silent = [&](unsigned lid) {
-    const auto r = node_replies.find(lid);
-    return r != node_replies.end() && !r->second.ok();
-  };
-
-  Round first;
-  std::set<unsigned> agents;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const PortTarget& t = targets[i];
-    if (silent(t.lid)) continue;
-    if (agents.insert(t.lid).second) {  // the first port of this LID
-      if (!probe_nodes_first) first.node_info[t.lid] = first.add(mad::node_info_query(t.lid));
-      if (t.type == NodeType::sw) first.switch_port0[t.lid] = first.add(mad::port_info_query(t.lid, 0));
-      if (!caps.contains(t.lid))
-        first.class_port_info[t.lid] = first.add(mad::class_port_info_query(t.lid));
-    }
-    first.port_info[i] = first.add(mad::port_info_query(t.lid, t.port));
-    if (const auto known_caps = caps.find(t.lid); known_caps != caps.end())
-      first.add_counters(i, t, known_caps->second);
-  }
-  const std::vector<MadReply> replies = engine.run(first.queries, options);
-  for (const auto& [lid, q] : first.node_info) node_replies[lid] = replies[q];
-
-  std::set<unsigned> learnt;
-  std::map<unsigned, std::string> cpi_errors;
-  for (const auto& [lid, q] : first.class_port_info) {
-    if (replies[q].ok()) {
-      caps[lid] = mad::decode_class_port_info(replies[q].data);
-      learnt.insert(lid);
-    } else {
-      cpi_errors[lid] = "ClassPortInfo: " + mad::describe_failure(replies[q]);
-    }
-  }
-
-  Round second;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const PortTarget& t = targets[i];
-    PortSample& sample = samples[i];
-    if (silent(t.lid)) {
-      sample.error = "NodeInfo: " + mad::describe_failure(node_replies.at(t.lid));
-      continue;
-    }
-    if (const MadReply& r = node_replies.at(t.lid); r.ok())
-      sample.node_info = mad::decode_node_info(r.data);
-    if (const MadReply& r = replies[first.port_info.at(i)]; r.ok()) {
-      const auto port0 = first.switch_port0.find(t.lid);
-      const MadReply* cap_source = port0 == first.switch_port0.end() ? &r : &replies[port0->second];
-      if (cap_source->ok()) {
-        Port live;
-        live.number = t.port;
-        live.present = true;
-        mad::decode_port_info(r.data, cap_source->data, live);
-        sample.live = live;
-      }
-    }
-    if (const auto c = caps.find(t.lid); c != caps.end()) {
-      sample.caps = c->second;
-      sample.caps_queried = learnt.contains(t.lid);
-    }
-    if (sample.stale_topology(t) && sample.node_info) {
-      // Another node answers at this LID: its counters must not go into this port's state.
-      sample.error = "LID " + std::to_string(t.lid) + " answers as " +
-                     format_guid(sample.node_info->node_guid) + ", not " + format_guid(t.node);
-      continue;
-    }
-    if (learnt.contains(t.lid)) {
-      second.add_counters(i, t, sample.caps);
-    } else if (first.counters.contains(i)) {
-      read_counters(first, replies, i, sample);
-    } else {
-      sample.error = cpi_errors.contains(t.lid) ? cpi_errors[t.lid] : "no capabilities";
-    }
-  }
-  if (!second.queries.empty()) {
-    const std::vector<MadReply> more = engine.run(second.queries, options);
-    for (const auto& [target, q] : second.counters) read_counters(second, more, target, samples[target]);
-  }
-  return samples;
+                                     const mad::EngineOptions& options, bool probe_nodes_first,
+                                     const std::vector<SampleHint>& hints) {
+  Sampling sampling(targets, known, probe_nodes_first, hints);
+  sampling.run(engine, options);
+  return sampling.finish();
 }
 
 }  // namespace ibpm::poll

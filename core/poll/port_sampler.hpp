@@ -1,10 +1,16 @@
-// One reading of many ports in as few round trips as the MAD engine allows:
-//   - NodeInfo at each LID: is the node there the one the topology says?
-//   - PortInfo of each port (and of port 0 of a switch, whose CapabilityMask applies): state,
-//     width and speed right now;
-//   - ClassPortInfo of each agent whose capabilities the state does not know yet;
+// One reading of many ports, each node's queries starting as soon as the node allows, with no
+// round of the whole run to wait for:
+//   - NodeInfo at each LID: is the node there the one the topology says? With probe_nodes_first
+//     it goes out alone, and the node's other queries follow its answer: a dead node then holds
+//     one slot of the window for its backoff budget instead of one per query (what a
+//     whole-fabric sweep needs). Without it everything goes out at once (a check of one node).
+//   - ClassPortInfo of each agent whose capabilities the state does not know yet; the agent's
+//     counter queries follow its answer.
 //   - PortCounters, and PortCountersExtended where the agent has them.
-// Queries whose agent's capabilities are already known all go out in the first round.
+//   - PortInfo (and port 0's of a switch, whose CapabilityMask applies) where it may have
+//     changed: asked up front when the hint says so, and as soon as the counters show that the
+//     link went down or retrained since the last sample (LinkDownedCounter or
+//     LinkErrorRecoveryCounter moved). Otherwise the last PortInfo read stands.
 #pragma once
 
 #include <map>
@@ -21,9 +27,11 @@ namespace ibpm::poll {
 
 struct PortSample {
   bool answered = false;   // counters read
+  bool cut = false;        // not read because the run's deadline came first
   std::string error;       // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
   std::optional<mad::NodeInfo> node_info;  // who answered at the LID
   std::optional<Port> live;                // state/width/speed from PortInfo
+  bool live_read = false;                  // PortInfo read in this run (not remembered)
   mad::PmaCapabilities caps;
   bool caps_queried = false;               // learnt in this run (not from the state)
   mad::CounterValues values{};
@@ -34,17 +42,24 @@ struct PortSample {
   bool stale_topology(const PortTarget& target) const;
 };
 
+// What an earlier run knew of a port, so that this one can skip queries whose answer cannot have
+// changed. The default asks everything.
+struct SampleHint {
+  std::optional<Port> live;              // PortInfo as last read; nullopt: ask it
+  bool ask_port_info = true;             // ask PortInfo whatever the counters say
+  std::optional<std::uint64_t> link_downed;    // LinkDownedCounter in the last sample
+  std::optional<std::uint64_t> link_recovery;  // LinkErrorRecoveryCounter in the last sample
+};
+
 // Capabilities known per LID (from the state of an earlier run).
 using KnownCapabilities = std::map<unsigned, mad::PmaCapabilities>;
 
-// With probe_nodes_first, one NodeInfo per LID goes out alone first, and the ports of a LID that
-// does not answer are not queried at all: a dead node then holds one slot of the window for its
-// backoff budget instead of one per query (what a whole-fabric sweep needs). Without it, one
-// round trip less (what a check of one node wants).
+// hints: one per target, or empty (ask everything).
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
                                      const mad::EngineOptions& options,
-                                     bool probe_nodes_first = false);
+                                     bool probe_nodes_first = false,
+                                     const std::vector<SampleHint>& hints = {});
 
 double to_epoch_seconds(std::chrono::system_clock::time_point time);
 

@@ -1,14 +1,10 @@
 // Events for changes, not for conditions: a port that crosses a threshold is reported once when
 // its state changes (OK -> CRITICAL, CRITICAL -> OK), not on every sweep while it stays so.
 //
-// The last state of each port is remembered in one small text file per node,
-// STATE_DIR/0x<guid>/alerts, one "PORT STATE" line per port ("3 CRITICAL"). It is read and
-// rewritten under the node's lock (the one the port state uses), and replaced atomically only
-// when something in it changed. Collectors that own different ports of one node share the file:
-// a rewrite keeps the lines of the ports this run did not look at.
+// The last state reported for each port is remembered by the caller (the sweep keeps it in its
+// sample record, state/sample_record.hpp, beside the port's last sample).
 #pragma once
 
-#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,27 +30,15 @@ struct PortEvent {
   std::optional<plugin::State> before;  // nullopt: nothing remembered (first sweep)
 };
 
-struct RecordedStates {
-  std::vector<PortEvent> events;      // in the order of the statuses
-  std::vector<std::string> warnings;  // "PATH: reason": alerts files ignored or not written
-};
-
-// STATE_DIR/0x<16 hex digits>/alerts.
-std::string alerts_path(const std::string& state_dir, Guid node);
-
-// Compares each port's state with the remembered one and remembers the new one. An event for:
+// The event a port's state in this sweep gives against the state remembered for it (nullopt:
+// nothing remembered), and `remembered` updated to what is remembered from now on. An event for:
 //   - a port whose state differs from the remembered one;
 //   - a port with nothing remembered whose state is not OK (current problems are reported once
 //     after installation; OK ports are just remembered).
 // A port collecting its baseline in state OK gives no event: it is remembered as OK when nothing
 // is remembered, and what is remembered stays otherwise (it says nothing new yet).
-// Nodes are locked one at a time, waiting until `deadline`; a node whose lock is not had in time
-// is skipped with a warning (its ports are compared next time). An unreadable or corrupt alerts
-// file is treated as empty and rewritten, with a warning. A file that cannot be written gives a
-// warning; its events are still returned. Must not be called while holding a node's lock.
-// Throws std::invalid_argument for an empty state_dir.
-RecordedStates record_states(const std::string& state_dir, const std::vector<PortStatus>& statuses,
-                             std::chrono::steady_clock::time_point deadline);
+std::optional<PortEvent> state_change(const PortStatus& status,
+                                      std::optional<plugin::State>& remembered);
 
 // "leaf01[3] <-> spine02[1] (0x0002c90300001234 port 3): OK -> CRITICAL: symbol_errors 12/s > 10/s"
 // ("...: CRITICAL: ..." when nothing was remembered). Fabric-derived text is made safe for logs.

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 #include "state/directories.hpp"
+#include "state/rrdcached_batch.hpp"
 
 namespace ibpm::state {
 
@@ -53,6 +55,12 @@ PortStore::PortStore(StoreOptions options)
     : options_(std::move(options)), backend_(daemon_address(options_.rrdcached)) {
   validate(options_.layout);
   if (options_.state_dir.empty()) throw std::invalid_argument("empty state directory");
+  // A local daemon resolves file names from its own folder: give it absolute ones (as librrd's
+  // client does); a daemon over TCP takes them relative to its base folder (-b), as given.
+  const std::string& address = backend_.daemon_address();
+  if ((address.starts_with("unix:") || address.starts_with("/")) &&
+      !options_.state_dir.starts_with("/"))
+    options_.state_dir = std::filesystem::absolute(options_.state_dir).string();
 }
 
 std::string PortStore::node_dir(Guid node) const {
@@ -91,22 +99,93 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   }
 }
 
-void PortStore::write(Guid node, PortNumber port, const PortRecord& record) const {
+void PortStore::create_if_missing(Guid node, PortNumber port, const PortRecord& first) const {
   const std::string file = path(node, port);
-  std::string line;
+  if (file_exists(file)) return;
+  make_directories(node_dir(node));
+  // The file starts just before the first sample, which must come after its start.
+  const auto start = static_cast<std::time_t>(std::floor(first.time)) - 1;
+  backend_.create(file, create_definitions(options_.layout),
+                  static_cast<unsigned long>(options_.layout.step.count()), start);
+}
+
+namespace {
+std::string checked_update_line(const std::string& file, const PortRecord& record) {
   try {
-    line = update_line(record);
+    return update_line(record);
   } catch (const std::invalid_argument& e) {
     throw StateError(file + ": " + e.what());
   }
-  if (!file_exists(file)) {
-    make_directories(node_dir(node));
-    // The file starts just before the first sample, which must come after its start.
-    const auto start = static_cast<std::time_t>(std::floor(record.time)) - 1;
-    backend_.create(file, create_definitions(options_.layout),
-                    static_cast<unsigned long>(options_.layout.step.count()), start);
-  }
+}
+}  // namespace
+
+void PortStore::write(Guid node, PortNumber port, const PortRecord& record) const {
+  const std::string file = path(node, port);
+  const std::string line = checked_update_line(file, record);
+  create_if_missing(node, port, record);
   backend_.update(file, line);
+}
+
+std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) const {
+  std::vector<std::string> errors(writes.size());
+  if (!uses_daemon()) {
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      const Write& w = writes[i];
+      try {
+        const std::string file = path(w.node, w.port);
+        const std::string line = checked_update_line(file, *w.record);
+        if (!w.exists) create_if_missing(w.node, w.port, *w.record);
+        try {
+          backend_.update(file, line);
+        } catch (const StateError&) {
+          // The record said the file was there: someone may have removed it since.
+          if (!w.exists || file_exists(file)) throw;
+          create_if_missing(w.node, w.port, *w.record);
+          backend_.update(file, line);
+        }
+      } catch (const StateError& e) {
+        errors[i] = e.what();
+      }
+    }
+    return errors;
+  }
+  // Files are made one at a time (only a port's first run does it), then every update in one
+  // BATCH.
+  std::vector<BatchUpdate> batch;
+  std::vector<std::size_t> owner;
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const Write& w = writes[i];
+    try {
+      const std::string file = path(w.node, w.port);
+      std::string line = checked_update_line(file, *w.record);
+      if (!w.exists) create_if_missing(w.node, w.port, *w.record);
+      batch.push_back({file, std::move(line)});
+      owner.push_back(i);
+    } catch (const StateError& e) {
+      errors[i] = e.what();
+    }
+  }
+  try {
+    for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch)) {
+      if (index >= owner.size()) continue;
+      const Write& w = writes[owner[index]];
+      // The record said the file was there: someone may have removed it since.
+      if (w.exists && !file_exists(batch[index].path)) {
+        try {
+          create_if_missing(w.node, w.port, *w.record);
+          backend_.update(batch[index].path, batch[index].line);
+          continue;
+        } catch (const StateError& e) {
+          errors[owner[index]] = e.what();
+          continue;
+        }
+      }
+      errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;
+    }
+  } catch (const StateError& e) {
+    for (std::size_t i : owner) errors[i] = path(writes[i].node, writes[i].port) + ": " + e.what();
+  }
+  return errors;
 }
 
 }  // namespace ibpm::state

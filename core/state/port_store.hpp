@@ -38,6 +38,7 @@ class PortStore {
   std::string path(Guid node, PortNumber port) const;
   std::string node_dir(Guid node) const;
   bool uses_daemon() const { return backend_.uses_daemon(); }
+  const std::string& state_dir() const { return options_.state_dir; }
   const RrdLayout& layout() const { return options_.layout; }
 
   // Exclusive locks on the nodes' state, held while a run reads the previous samples, polls and
@@ -58,7 +59,21 @@ class PortStore {
   // time is not after the file's last update is refused.
   void write(Guid node, PortNumber port, const PortRecord& record) const;
 
+  // Many records at once, in order (a port may have several, oldest first). `exists`: the file
+  // is known to be there (a record of the last run says so), which saves looking. Through
+  // rrdcached every update goes in one BATCH; without it the files are updated one at a time.
+  // Returns, per write, why it failed ("" when written).
+  struct Write {
+    Guid node = 0;
+    PortNumber port = 0;
+    const PortRecord* record = nullptr;
+    bool exists = false;
+  };
+  std::vector<std::string> write_all(const std::vector<Write>& writes) const;
+
  private:
+  void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
+
   StoreOptions options_;
   RrdBackend backend_;
 };

@@ -128,6 +128,15 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       ->check(CLI::IsMember({"even", "nearest"}))
       ->default_str("even")
       ->group(group);
+  app.add_option("--port-info-every", options.port_info_every,
+                 "Read the PortInfo (link state, width, speed) of a port whose counters show no "
+                 "link change (LinkDowned, LinkErrorRecovery) only every N sweeps, spread over the "
+                 "sweeps; ports that were not Active are read every sweep (1: every port, every "
+                 "sweep)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(group);
   app.add_option("--rediscover-after", options.rediscover_after_s,
                  "Discover the fabric again when the saved topology is older than this many "
                  "seconds (0: never; not with --cache)")
@@ -135,6 +144,12 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       ->capture_default_str()
       ->type_name("SECONDS")
       ->group(group);
+}
+
+std::string sweep_scope(const SweepOptions& options) {
+  if (options.shard.count == 1 && options.delegation_file.empty()) return "fabric";
+  return "shard-" + std::to_string(options.shard.index) + "-of-" +
+         std::to_string(options.shard.count);
 }
 
 SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& common) {
@@ -147,6 +162,8 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   poll::PollSettings settings = poll::poll_settings(options, common, start);
   settings.probe_nodes_first = true;
   if (options.clear_counters) settings.reset_fraction = 0.0;
+  settings.record_name = sweep_scope(options);
+  settings.port_info_every = options.port_info_every;
   const state::PortStore store(poll::store_options(options));
 
   result.topology = sweep_topology(options, result);
@@ -171,13 +188,19 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       // Open only while polling: a discovery opens its own (see port_check.cpp).
       mad::UmadPort umad(options.fabric.ca, options.fabric.port);
       mad::MadEngine engine(umad);
-      result.results = poll::poll_ports(engine, store, targets, settings);
+      poll::PollRun run = poll::poll_ports(engine, store, targets, settings);
       poll::accumulate(result.mad_stats, engine.stats());
+      result.results = std::move(run.results);
+      result.state_notes = std::move(run.notes);
+      result.from_rrd = run.from_rrd;
+      result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);
     if (pass > 0 || !options.fabric.cache.empty() || !answered_by_another_node(result.results))
       break;
-    // Ports answered as other nodes were not written; learn the fabric and sweep once more.
+    // Ports answered as other nodes were not written; learn the fabric and sweep once more
+    // (this pass's record saved first: its locks would stand in the next pass's way).
+    poll::save_record(result.pending, result.results);
     result.topology = poll::load_topology(options.fabric, true);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";

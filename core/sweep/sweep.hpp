@@ -28,7 +28,11 @@ struct SweepOptions : poll::PollOptions {
   delegation::AssignMode assign = delegation::AssignMode::even;
   int rediscover_after_s = 3600;        // age of the state topology that triggers a discovery
   bool clear_counters = false;          // clear every error counter of the polled ports
+  unsigned port_info_every = 10;        // PortInfo of a quiet port every this many sweeps
 };
+
+// "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record.
+std::string sweep_scope(const SweepOptions& options);
 
 // --type, --shard, --delegation, --assign, --rediscover-after (the "Sweep" group). Call after
 // add_fabric_options; add_poll_options is separate.
@@ -41,6 +45,9 @@ struct SweepResult {
   std::size_t fabric_ports = 0;                 // ports of the chosen types in the whole fabric
   std::vector<std::string> without_lid;         // cabled ports that cannot be queried
   std::vector<poll::PortResult> results;        // this shard's ports
+  poll::PendingRecord pending;                  // saved once the ports are judged
+  std::vector<std::string> state_notes;         // the sample record ignored or not written
+  std::size_t from_rrd = 0;                     // previous samples read from RRD files
   std::vector<std::size_t> shard_loads;         // ports per shard (shard 1 first)
   double started = 0;                           // epoch seconds
   double duration = 0;                          // seconds, topology to state written

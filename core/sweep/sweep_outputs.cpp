@@ -23,28 +23,13 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? json_number(*value) : "null";
 }
 
-std::vector<products::PortStatus> statuses_of(const std::vector<PortVerdict>& verdicts) {
-  std::vector<products::PortStatus> statuses;
-  statuses.reserve(verdicts.size());
-  for (const PortVerdict& v : verdicts)
-    statuses.push_back({v.result->target.node, v.result->target.port, v.state,
-                        v.result->sample.answered && v.result->rates.baseline, v.cable, v.reason});
-  return statuses;
-}
-
-// Logs the ports whose state changed; returns how many did, and warnings about alerts files.
-products::RecordedStates log_events(const SweepOptions& options, const OutputOptions& outputs,
-                                    const std::vector<PortVerdict>& verdicts) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  products::RecordedStates recorded =
-      products::record_states(options.fabric.state_dir, statuses_of(verdicts), deadline);
-  if (recorded.events.empty()) return recorded;
+void log_events(const OutputOptions& outputs, const std::vector<products::PortEvent>& events) {
+  if (events.empty()) return;
   products::EventLogOptions log_options;
   if (outputs.syslog) log_options.syslog_facility = products::parse_syslog_facility(outputs.syslog_facility);
   log_options.file = outputs.events_file;
   const products::EventLog log(log_options);
-  log.write(recorded.events);
-  return recorded;
+  log.write(events);
 }
 
 std::string port_json(const PortVerdict& v) {
@@ -86,11 +71,8 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
 }
 
 std::string summary_path(const SweepOptions& options) {
-  const std::string name = options.shard.count == 1 && options.delegation_file.empty()
-                               ? "fabric"
-                               : "shard-" + std::to_string(options.shard.index) + "-of-" +
-                                     std::to_string(options.shard.count);
-  return (std::filesystem::path(options.fabric.state_dir) / "sweep" / (name + ".json")).string();
+  return (std::filesystem::path(options.fabric.state_dir) / "sweep" / (sweep_scope(options) + ".json"))
+      .string();
 }
 
 std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
@@ -130,19 +112,38 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
   return json;
 }
 
+std::vector<products::PortEvent> port_events(SweepResult& sweep,
+                                             const std::vector<PortVerdict>& verdicts) {
+  std::vector<products::PortEvent> events;
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    const PortVerdict& v = verdicts[i];
+    poll::PortResult& result = sweep.results[i];
+    // A port the run never got to ask says nothing new: what is remembered stays.
+    if (result.sample.cut) continue;
+    std::optional<State> remembered;
+    if (result.reported && *result.reported <= static_cast<std::uint8_t>(State::unknown))
+      remembered = static_cast<State>(*result.reported);
+    const products::PortStatus status{result.target.node, result.target.port, v.state,
+                                      result.sample.answered && result.rates.baseline, v.cable,
+                                      v.reason};
+    if (auto event = products::state_change(status, remembered)) events.push_back(std::move(*event));
+    if (remembered) result.reported = static_cast<std::uint8_t>(*remembered);
+  }
+  return events;
+}
+
 std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
-                                    const SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {
+                                    const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
+                                    const std::vector<products::PortEvent>& events) {
   std::vector<Subcheck> lines;
   auto failed = [&](const std::string& what, const std::exception& e) {
     lines.push_back({State::unknown, what + ": " + e.what(), {}, {}});
   };
   try {
-    const products::RecordedStates recorded = log_events(options, outputs, verdicts);
-    if (!recorded.events.empty())
-      lines.push_back({State::ok, std::to_string(recorded.events.size()) +
+    log_events(outputs, events);
+    if (!events.empty())
+      lines.push_back({State::ok, std::to_string(events.size()) +
                                       " port state changes logged as events", {}, {}});
-    for (const std::string& warning : recorded.warnings)
-      lines.push_back({State::ok, "events: " + warning, {}, {}});
   } catch (const std::exception& e) {
     failed("events", e);
   }

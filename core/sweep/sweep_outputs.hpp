@@ -1,6 +1,6 @@
 // What a sweep leaves behind besides the RRD files:
 //   - events: a line per port whose state changed since the last sweep, to syslog (and/or a
-//     file), naming both cable ends;
+//     file), naming both cable ends (the state last reported is kept in the sample record);
 //   - --csv FILE: every sample appended (one row per port and sweep);
 //   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (counts, timing,
 //     ports not OK, unreachable nodes, fabric totals, rate histograms) for the dashboard and
@@ -14,6 +14,7 @@
 
 #include "plugin/result.hpp"
 #include "products/histogram.hpp"
+#include "products/port_events.hpp"
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_report.hpp"
 
@@ -37,10 +38,17 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
                          const std::vector<PortVerdict>& verdicts,
                          const std::vector<products::Histogram>& histograms);
 
+// The events of this sweep: each port's state (its verdict) against the state last reported
+// (the sample record's), which becomes the verdict's (verdicts[i] is results[i]'s). Ports the
+// sweep did not get to ask before its deadline keep what they had, and give no event.
+std::vector<products::PortEvent> port_events(SweepResult& sweep,
+                                             const std::vector<PortVerdict>& verdicts);
+
 // Writes every output; returns lines for the long output (histograms, event counts, and an
 // UNKNOWN line for an output that could not be written: the sweep itself still counts).
 std::vector<plugin::Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
                                             const SweepResult& sweep,
-                                            const std::vector<PortVerdict>& verdicts);
+                                            const std::vector<PortVerdict>& verdicts,
+                                            const std::vector<products::PortEvent>& events);
 
 }  // namespace ibpm::sweep

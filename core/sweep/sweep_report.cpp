@@ -51,7 +51,7 @@ std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& v
   std::map<Guid, std::size_t> index;
   for (const PortVerdict& v : verdicts) {
     const poll::PortTarget& t = v.result->target;
-    if (answered[t.node] || !v.result->state_error.empty()) continue;
+    if (answered[t.node] || !v.result->state_error.empty() || v.result->sample.cut) continue;
     auto [it, added] = index.try_emplace(t.node, nodes.size());
     if (added)
       nodes.push_back({t.name.substr(0, t.name.rfind('[')), t.lid, 0, v.result->sample.error});
@@ -87,7 +87,8 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReport
     v.result = &result;
     v.cable = poll::cable_name(result.target);
     v.check = poll::port_subcheck(result, settings.port);
-    if (!result.sample.answered && result.state_error.empty()) v.check.state = settings.unreachable;
+    if (!result.sample.answered && !result.sample.cut && result.state_error.empty())
+      v.check.state = settings.unreachable;
     v.state = effective_state(v.check);
     if (v.state != State::ok) v.reason = reason_of(v.check, v.state, v.cable);
     verdicts.push_back(std::move(v));
@@ -99,12 +100,17 @@ SweepCounts count_ports(const std::vector<PortVerdict>& verdicts) {
   SweepCounts counts;
   for (const PortVerdict& v : verdicts) {
     const poll::PortResult& r = *v.result;
+    if (r.sample.cut) {
+      ++counts.not_read;
+      continue;
+    }
     if (!r.sample.answered) {
       ++counts.unreachable;
       continue;
     }
     ++counts.polled;
     if (v.state == State::warning || v.state == State::critical) ++counts.in_error;
+    if (v.state == State::unknown) ++counts.unknown;
     if (r.rates.saturated) ++counts.saturated;
     if (r.rates.baseline) ++counts.baseline;
   }
@@ -141,16 +147,25 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
   std::string summary = shard_label(options);
   if (!summary.empty())
     summary += ": " + std::to_string(verdicts.size()) + " of " + std::to_string(sweep.fabric_ports) + " ports, ";
-  summary += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
+  if (counts.not_read > 0) {
+    // Queries the deadline cut say nothing about the fabric: UNKNOWN, not an outage.
+    check.state = State::unknown;
+    summary += "sweep did not finish in " + seconds_text(sweep.duration) + ": " +
+               std::to_string(counts.polled) + " of " + std::to_string(verdicts.size()) +
+               " ports read";
+  } else {
+    summary += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
+  }
   if (counts.baseline == counts.polled && counts.polled > 0) summary += ", collecting baseline";
-  if (counts.in_error + counts.saturated + counts.unreachable == 0 && bad.empty()) {
-    summary += ": all OK";
+  if (counts.in_error + counts.saturated + counts.unreachable + counts.unknown == 0 && bad.empty()) {
+    summary += counts.not_read ? "" : ": all OK";
   } else {
     summary += ": " + std::to_string(counts.in_error) + " in error, " +
                std::to_string(counts.saturated) + " saturated, " +
                std::to_string(counts.unreachable) + " unreachable";
     if (const std::size_t nodes = counts.unreachable_nodes.size())
       summary += " (" + std::to_string(nodes) + (nodes == 1 ? " node)" : " nodes)");
+    if (counts.unknown) summary += ", " + std::to_string(counts.unknown) + " unknown";
     for (std::size_t i = 0; i < bad.size() && i < settings.summary_ports; ++i)
       summary += (i ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
   }
@@ -158,9 +173,11 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
 
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
     check.subchecks.push_back(bad[i]->check);
-  if (bad.size() > settings.worst)
-    check.subchecks.push_back({State::ok, std::to_string(bad.size() - settings.worst) +
-                                              " more ports not OK (--worst N shows more)", {}, {}});
+  if (bad.size() > settings.worst)  // the worst of those left out (bad is sorted worst first)
+    check.subchecks.push_back({bad[settings.worst]->state,
+                               std::to_string(bad.size() - settings.worst) +
+                                   " more ports not OK (--worst N shows more)",
+                               {}, {}});
   const std::vector<UnreachableNode>& dead = counts.unreachable_nodes;
   for (std::size_t i = 0; i < dead.size() && i < settings.worst; ++i)
     check.subchecks.push_back({settings.unreachable,
@@ -176,6 +193,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
                                               " cabled ports have no LID in the topology (not polled), e.g. " +
                                               sweep.without_lid.front(), {}, {}});
   check.subchecks.push_back(timing_line(sweep));
+  for (const std::string& note : sweep.state_notes)
+    check.subchecks.push_back({State::ok, note, {}, {}});
   if (!sweep.topology_note.empty()) check.subchecks.push_back({State::ok, sweep.topology_note, {}, {}});
   if (verbosity > 0) {
     check.subchecks.push_back({State::ok, "topology: " + sweep.topology.origin, {}, {}});
@@ -217,6 +236,7 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector
   items.push_back(Perfdata{"poll_time", sweep.poll_duration, "s", {}, {}, 0.0, {}});
   if (sweep.first_read)
     items.push_back(Perfdata{"read_spread", *sweep.last_read - *sweep.first_read, "s", {}, {}, 0.0, {}});
+  if (counts.not_read) items.push_back(count("ports_not_read", counts.not_read));
   items.push_back(count("mads", sweep.mad_stats.sent));
   items.push_back(count("mad_retries", sweep.mad_stats.retries));
   return items;

@@ -49,6 +49,8 @@ struct SweepCounts {
   std::size_t saturated = 0;    // polled ports with a counter at its maximum
   std::size_t unreachable = 0;  // ports whose counters could not be read
   std::size_t baseline = 0;     // polled ports with no earlier sample yet
+  std::size_t unknown = 0;      // polled ports whose state file could not be read or written
+  std::size_t not_read = 0;     // ports not read because the run's time (-t) ran out
   std::vector<UnreachableNode> unreachable_nodes;  // in fabric order
 };
 

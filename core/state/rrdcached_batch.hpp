@@ -1,0 +1,31 @@
+// Many RRD updates through rrdcached in one exchange: the daemon's BATCH command on one
+// connection, every "UPDATE FILE VALUES" line written in a few large writes, and one answer for
+// all of them (the count of errors and the line number and reason of each). librrd's client
+// sends one update per round trip; a sweep of thousands of ports needs one round trip in all.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ibpm::state {
+
+struct BatchUpdate {
+  std::string path;  // as the daemon sees it (absolute for a local daemon)
+  std::string line;  // "TIME:V1:...:Vn"
+};
+
+// Sends every update in one BATCH. Returns the failed ones as (index into `updates`, the
+// daemon's reason). Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot be
+// reached or the exchange breaks off, in which case none of the updates can be trusted to have
+// been taken. `address` is what rrdcached's -l takes: "unix:/path", "/path", "host" or
+// "host:port" (42217 by default). Nothing waits past `timeout`.
+std::vector<std::pair<std::size_t, std::string>> batch_update(
+    const std::string& address, const std::vector<BatchUpdate>& updates,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// A file name as the daemon's command parser reads it: spaces and backslashes escaped.
+std::string daemon_escape(const std::string& path);
+
+}  // namespace ibpm::state

@@ -1,0 +1,263 @@
+#include "state/sample_record.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <type_traits>
+
+#include "state/directories.hpp"
+#include "state/state_error.hpp"
+#include "topology/atomic_file.hpp"
+
+namespace ibpm::state {
+
+namespace {
+
+// The layout, all in the host's byte order (the record never leaves the host that wrote it):
+//   header: "IBPMSREC" u32 version, u32 entry size, u64 runs, u64 entry count
+//   entries (kEntrySize bytes each), then u64 FNV-1a of everything before it.
+constexpr char kMagic[8] = {'I', 'B', 'P', 'M', 'S', 'R', 'E', 'C'};
+constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8 + 8;
+
+enum Flag : std::uint8_t {
+  kExtended = 1,
+  kHasCapMask = 2,
+  kHasLastReset = 4,
+  kHasLive = 8,
+  kHasReported = 16,
+  kHasWidth = 32,
+  kHasSpeed = 64,
+};
+
+std::uint64_t fnv1a(const std::string& bytes, std::size_t size) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (std::size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(bytes[i]);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+class Writer {
+ public:
+  template <typename T>
+  void put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  std::string bytes;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& bytes, std::size_t offset) : bytes_(bytes), offset_(offset) {}
+  template <typename T>
+  T get() {
+    T value;
+    std::memcpy(&value, bytes_.data() + offset_, sizeof value);
+    offset_ += sizeof value;
+    return value;
+  }
+
+ private:
+  const std::string& bytes_;
+  std::size_t offset_;
+};
+
+void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
+  const PortRecord& r = m.sample;
+  std::uint8_t flags = 0;
+  if (r.extended) flags |= kExtended;
+  if (r.pma_cap_mask) flags |= kHasCapMask;
+  if (r.last_reset) flags |= kHasLastReset;
+  if (m.live) flags |= kHasLive;
+  if (m.reported) flags |= kHasReported;
+  if (m.live && m.live->width) flags |= kHasWidth;
+  if (m.live && m.live->speed) flags |= kHasSpeed;
+  std::uint32_t read_mask = 0;
+  for (std::size_t i = 0; i < kCounterCount; ++i)
+    if (r.raw[i]) read_mask |= 1u << i;
+  w.put<std::uint64_t>(ref.node);
+  w.put<std::uint8_t>(ref.port);
+  w.put<std::uint8_t>(flags);
+  w.put<std::uint16_t>(m.port_info_age);
+  w.put<std::uint32_t>(read_mask);
+  w.put<std::uint32_t>(r.saturated);
+  w.put<std::uint32_t>(r.reset_mask);
+  w.put<std::uint32_t>(r.pma_cap_mask.value_or(0));
+  w.put<double>(r.time);
+  w.put<double>(r.last_reset.value_or(0));
+  for (std::size_t i = 0; i < kCounterCount; ++i) w.put<std::uint64_t>(r.raw[i].value_or(0));
+  const Port live = m.live.value_or(Port{});
+  w.put<std::uint8_t>(static_cast<std::uint8_t>(live.state));
+  w.put<std::uint8_t>(live.width ? static_cast<std::uint8_t>(*live.width) : 0);
+  w.put<std::uint8_t>(live.speed ? static_cast<std::uint8_t>(*live.speed) : 0);
+  w.put<std::uint8_t>(m.reported.value_or(0));
+  w.put<std::uint32_t>(live.widths_enabled.bits());
+  w.put<std::uint32_t>(live.speeds_enabled.bits());
+}
+
+constexpr std::size_t kEntrySize = 8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * kCounterCount + 4 + 4 * 2;
+
+template <typename Enum>
+EnumSet<Enum> enum_set(std::uint32_t bits) {
+  EnumSet<Enum> set;
+  for (unsigned i = 0; i < 32; ++i)
+    if (bits & (1u << i)) set.insert(static_cast<Enum>(i));
+  return set;
+}
+
+void get_entry(Reader& in, PortRef& ref, PortMemory& m) {
+  PortRecord& r = m.sample;
+  ref.node = in.get<std::uint64_t>();
+  ref.port = in.get<std::uint8_t>();
+  const auto flags = in.get<std::uint8_t>();
+  m.port_info_age = in.get<std::uint16_t>();
+  const auto read_mask = in.get<std::uint32_t>();
+  r.saturated = in.get<std::uint32_t>();
+  r.reset_mask = in.get<std::uint32_t>();
+  const auto cap_mask = in.get<std::uint32_t>();
+  r.time = in.get<double>();
+  const auto last_reset = in.get<double>();
+  for (std::size_t i = 0; i < kCounterCount; ++i) {
+    const auto value = in.get<std::uint64_t>();
+    if (read_mask & (1u << i)) r.raw[i] = value;
+  }
+  r.extended = flags & kExtended;
+  if (flags & kHasCapMask) r.pma_cap_mask = cap_mask;
+  if (flags & kHasLastReset) r.last_reset = last_reset;
+  const auto state = in.get<std::uint8_t>();
+  const auto width = in.get<std::uint8_t>();
+  const auto speed = in.get<std::uint8_t>();
+  const auto reported = in.get<std::uint8_t>();
+  const auto widths = in.get<std::uint32_t>();
+  const auto speeds = in.get<std::uint32_t>();
+  if (flags & kHasReported) m.reported = reported;
+  if (flags & kHasLive) {
+    Port live;
+    live.number = ref.port;
+    live.present = true;
+    live.state = state <= 4 ? static_cast<PortState>(state) : PortState::unknown;
+    if (flags & kHasWidth && width <= static_cast<std::uint8_t>(LinkWidth::x12))
+      live.width = static_cast<LinkWidth>(width);
+    if (flags & kHasSpeed && speed <= static_cast<std::uint8_t>(LinkSpeed::xdr))
+      live.speed = static_cast<LinkSpeed>(speed);
+    live.widths_enabled = enum_set<LinkWidth>(widths);
+    live.speeds_enabled = enum_set<LinkSpeed>(speeds);
+    m.live = live;
+  }
+}
+
+// The whole file in one read; nullopt when there is none.
+std::optional<std::string> read_whole(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    throw StateError(path + ": cannot open: " + std::strerror(errno));
+  }
+  std::string bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.reserve(static_cast<std::size_t>(st.st_size));
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      throw StateError(path + ": cannot read: " + std::strerror(err));
+    }
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return bytes;
+}
+
+}  // namespace
+
+std::string SampleRecord::path_for(const std::string& state_dir, const std::string& name) {
+  std::string safe = name;
+  for (char& c : safe)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  if (safe.empty() || safe[0] == '.') safe.insert(0, "_");
+  std::string dir = state_dir;
+  if (dir.empty() || dir.back() != '/') dir += '/';
+  return dir + "samples/" + safe + ".rec";
+}
+
+SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
+  SampleRecord record;
+  std::optional<std::string> bytes;
+  try {
+    bytes = read_whole(path);
+  } catch (const StateError& e) {
+    warning = e.what();
+    return record;
+  }
+  if (!bytes) return record;
+  const auto refuse = [&](const std::string& reason) {
+    warning = path + ": " + reason + ": previous samples read from the RRD files instead";
+    return SampleRecord{};
+  };
+  if (bytes->size() < kHeaderSize + 8 || std::memcmp(bytes->data(), kMagic, sizeof kMagic) != 0)
+    return refuse("not a sample record");
+  Reader header(*bytes, sizeof kMagic);
+  const auto version = header.get<std::uint32_t>();
+  const auto entry_size = header.get<std::uint32_t>();
+  if (version != kVersion || entry_size != kEntrySize)
+    return refuse("sample record version " + std::to_string(version) + ", not " +
+                  std::to_string(kVersion));
+  record.runs = header.get<std::uint64_t>();
+  const auto count = header.get<std::uint64_t>();
+  if (count > (bytes->size() - kHeaderSize - 8) / kEntrySize ||
+      kHeaderSize + count * kEntrySize + 8 != bytes->size())
+    return refuse("truncated or padded");
+  const std::size_t body = bytes->size() - 8;
+  if (Reader(*bytes, body).get<std::uint64_t>() != fnv1a(*bytes, body))
+    return refuse("checksum mismatch");
+  Reader in(*bytes, kHeaderSize);
+  record.ports_.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    PortRef ref;
+    PortMemory memory;
+    get_entry(in, ref, memory);
+    record.ports_[ref] = std::move(memory);
+  }
+  return record;
+}
+
+void SampleRecord::save(const std::string& path) const {
+  Writer w;
+  w.bytes.reserve(kHeaderSize + ports_.size() * kEntrySize + 8);
+  w.bytes.append(kMagic, sizeof kMagic);
+  w.put<std::uint32_t>(kVersion);
+  w.put<std::uint32_t>(kEntrySize);
+  w.put<std::uint64_t>(runs);
+  w.put<std::uint64_t>(ports_.size());
+  for (const auto& [ref, memory] : ports_) put_entry(w, ref, memory);
+  w.put<std::uint64_t>(fnv1a(w.bytes, w.bytes.size()));
+  make_directories(std::filesystem::path(path).parent_path().string());
+  try {
+    replace_file_with(path, [&](std::ostream& out) { out.write(w.bytes.data(), w.bytes.size()); });
+  } catch (const std::runtime_error& e) {
+    throw StateError(e.what());
+  }
+}
+
+const PortMemory* SampleRecord::find(Guid node, PortNumber port) const {
+  const auto it = ports_.find(PortRef{node, port});
+  return it == ports_.end() ? nullptr : &it->second;
+}
+
+void SampleRecord::put(Guid node, PortNumber port, PortMemory memory) {
+  ports_[PortRef{node, port}] = std::move(memory);
+}
+
+}  // namespace ibpm::state
