@@ -12,6 +12,22 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->check(CLI::Range(1, 3600))
       ->capture_default_str()
       ->group(state);
+  app.add_option("--rrd-full-hours", options.rrd_history.full_hours,
+                 "Hours of history at full resolution in newly created RRD files (at most 1440 "
+                 "rows)")
+      ->check(CLI::Range(1, 24 * 366))
+      ->capture_default_str()
+      ->group(state);
+  app.add_option("--rrd-hourly-days", options.rrd_history.hourly_days,
+                 "Days of hourly averages and peaks in newly created RRD files (0: none)")
+      ->check(CLI::Range(0, 3660))
+      ->capture_default_str()
+      ->group(state);
+  app.add_option("--rrd-daily-days", options.rrd_history.daily_days,
+                 "Days of daily averages and peaks in newly created RRD files (0: none)")
+      ->check(CLI::Range(0, 36600))
+      ->capture_default_str()
+      ->group(state);
   app.add_option_function<std::string>(
          "--first-run",
          [&options](const std::string& text) {
@@ -69,6 +85,7 @@ state::StoreOptions store_options(const PollOptions& options) {
   state::StoreOptions store;
   store.state_dir = options.fabric.state_dir;
   store.rrdcached = options.rrdcached;
+  store.layout = options.rrd_history;
   store.layout.step = std::chrono::seconds(options.rrd_step);
   return store;
 }

@@ -21,6 +21,7 @@ struct PollOptions {
   RateThresholdOptions thresholds;
   std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
   int rrd_step = 60;               // seconds per RRD row
+  state::RrdLayout rrd_history;    // archive lengths of new RRD files (its step is rrd_step)
   std::size_t window = 64;
   int mad_timeout_ms = 500;
   int mad_retries = 3;

@@ -19,6 +19,8 @@ void validate(const RrdLayout& layout) {
   if (step <= 0 || kHour % step != 0)
     throw std::invalid_argument("RRD step must divide an hour, not " + std::to_string(step) + " s");
   if (layout.heartbeat.count() <= 0) throw std::invalid_argument("RRD heartbeat must be positive");
+  if (layout.full_hours <= 0 || layout.hourly_days < 0 || layout.daily_days < 0)
+    throw std::invalid_argument("RRD history: at least an hour at full resolution, no negative days");
 }
 
 std::string_view source_name(std::size_t index) {
@@ -51,14 +53,15 @@ std::vector<std::string> create_definitions(const RrdLayout& layout) {
   // the short steps of tests and demos the files stay small (1440 rows of 1 s are 24 minutes)
   // and the hours archive takes over sooner.
   const Archive archives[] = {
-      {1, std::min(kDay / step, kMaxFullResolutionRows)},
-      {kHour / step, 4 * 7 * 24},  // four weeks of hours
-      {kDay / step, 365},          // a year of days
+      {1, std::min(layout.full_hours * kHour / step, kMaxFullResolutionRows)},
+      {kHour / step, 24L * layout.hourly_days},  // four weeks of hours by default
+      {kDay / step, layout.daily_days},          // a year of days by default
   };
   for (const char* cf : {"AVERAGE", "MAX"})
     for (const Archive& a : archives)
-      args.push_back(std::string("RRA:") + cf + ":0.5:" + std::to_string(a.steps_per_row) + ":" +
-                     std::to_string(a.rows));
+      if (a.rows > 0)
+        args.push_back(std::string("RRA:") + cf + ":0.5:" + std::to_string(a.steps_per_row) +
+                       ":" + std::to_string(a.rows));
   return args;
 }
 

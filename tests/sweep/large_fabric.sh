@@ -40,15 +40,18 @@ limited() { ( . "$sim/env" && ulimit -n "$fd_limit" && exec "$@" ); }
 
 "$bin/ibpm-sim" exec --dir "$sim" -- "$bin/ibpm-topology" --write-cache "$tmp/fabric.cache" \
   >/dev/null 2>"$tmp/client.log" || fail "ibpm-topology --write-cache: $(tail -1 "$tmp/client.log")"
-nodes=$("$bin/ibpm-topology" --cache "$tmp/fabric.cache" | sed -n 's/^nodes: *\([0-9]*\).*/\1/p')
+# "  switches 379, CAs 1300, routers 0"
+nodes=$("$bin/ibpm-topology" --cache "$tmp/fabric.cache" |
+  awk '$1 == "switches" { gsub(",", ""); print $2 + $4 + $6 }')
 echo "fabric: $hosts hosts, $nodes nodes, $ports cabled ports"
 ((nodes > 1024)) || fail "only $nodes nodes: the test needs more than 1,024"
 
 # One sweep in the background; its peak descriptor count sampled until it exits.
 peak=0
 sweep() {  # OUTPUT_FILE
+  # An hour of history per port (25 kB files, not 0.9 MB): 8,000 ports on a CI machine's tmpfs.
   limited "$bin/check_ib_fabric" --cache "$tmp/fabric.cache" --state-dir "$state" --no-syslog \
-    -t 120 >"$1" 2>"$1.err" &
+    --rrd-full-hours 1 --rrd-hourly-days 0 --rrd-daily-days 0 -t 120 >"$1" 2>"$1.err" &
   local pid=$! count
   while kill -0 "$pid" 2>/dev/null; do
     count=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l) || count=0
@@ -68,7 +71,7 @@ sleep 2
 sweep "$tmp/second.txt"
 grep -q "collecting baseline" "$tmp/second.txt" && fail "the second sweep still collects its baseline"
 # Rates: the sweep's perfdata carries fabric totals of data sent (the MADs themselves are traffic).
-xmit=$(grep -o "'xmit_data'=[0-9.]*" "$tmp/second.txt" | head -1 | cut -d= -f2)
+xmit=$(sed -n "s/.* xmit_data=\([0-9.]*\).*/\1/p" "$tmp/second.txt" | head -1)
 [[ -n $xmit ]] && awk -v x="$xmit" 'BEGIN { exit !(x > 0) }' || fail "no data rate in the second sweep"
 echo "peak open descriptors of a sweep: $peak (limit $fd_limit, bound $fd_bound)"
 ((peak > 0 && peak <= fd_bound)) || fail "peak of $peak open descriptors is above $fd_bound"

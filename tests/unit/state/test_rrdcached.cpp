@@ -153,3 +153,53 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   store.write(kNode, 3, third);
   CHECK(store.read(kNode, 3) == third);
 }
+
+TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
+  if (!fs::exists(kRrdcached)) {
+    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
+    return;
+  }
+  TempDir dir("rrdcached-batch");
+  auto daemon = std::make_unique<Rrdcached>(dir.path);
+  REQUIRE(daemon->wait_until_listening());
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path / "state").string(), daemon->address(), RrdLayout{}});
+
+  // 20 ports with 150 samples each, a minute apart: 3,000 updates, the files made on the way.
+  constexpr int kPorts = 20, kSamples = 150;
+  std::vector<PortRecord> records;
+  records.reserve(kPorts * kSamples);
+  std::vector<PortStore::Write> writes;
+  for (int s = 0; s < kSamples; ++s)
+    for (int p = 1; p <= kPorts; ++p) {
+      PortRecord r;
+      r.time = 1700000000.5 + 60.0 * s;
+      r.raw[source_index(Counter::xmit_data)] = static_cast<std::uint64_t>(1000 * s + p);
+      records.push_back(r);
+    }
+  for (int s = 0; s < kSamples; ++s)
+    for (int p = 1; p <= kPorts; ++p)
+      writes.push_back({kNode, static_cast<PortNumber>(p), &records[s * kPorts + p - 1], s > 0});
+  // One more for port 7 that is not after its last sample: refused, and only it.
+  PortRecord stale = records.front();
+  writes.push_back({kNode, 7, &stale, true});
+
+  const std::vector<std::string> errors = store.write_all(writes);
+  REQUIRE(errors.size() == writes.size());
+  const auto failed = std::count_if(errors.begin(), errors.end(), [](auto& e) { return !e.empty(); });
+  CHECK(failed == 1);
+  CHECK_THAT(errors.back(), Catch::StartsWith(store.path(kNode, 7) + ": cannot update through rrdcached"));
+  for (int p = 1; p <= kPorts; ++p) {
+    const std::optional<PortRecord> last = store.read(kNode, static_cast<PortNumber>(p));
+    REQUIRE(last);
+    CHECK(last->raw[source_index(Counter::xmit_data)] ==
+          static_cast<std::uint64_t>(1000 * (kSamples - 1) + p));
+  }
+
+  // A daemon that is gone fails every write, each naming the daemon.
+  daemon.reset();
+  std::vector<PortRecord> later(1, records.back());
+  later[0].time += 60;
+  const auto gone = store.write_all({{kNode, 1, &later[0], true}});
+  CHECK_THAT(gone[0], Catch::Contains("rrdcached at "));
+}
