@@ -24,6 +24,7 @@ struct Outstanding {
   std::vector<Milliseconds> schedule;    // each try's wait
   std::size_t attempt = 0;               // the try in flight
   std::size_t send_failures = 0;         // tries the port refused to send
+  bool clipped = false;                  // the deadline shortened the schedule
   Clock::time_point expires;
 };
 
@@ -112,7 +113,8 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
     const bool more = ++item.attempt < item.schedule.size();
     if (more && (!options.deadline || now < *options.deadline)) {
       send_try(std::move(item), now);
-    } else if (more) {
+    } else if (more || item.clipped) {
+      // The deadline, not the schedule, ended it: nothing is known about the node.
       finish(item.index, ReplyStatus::cut, static_cast<int>(item.attempt));
     } else {
       finish(item.index,
@@ -176,6 +178,10 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       if (options.deadline)
         budget = std::chrono::duration_cast<Milliseconds>(*options.deadline - now);
       item.schedule = backoff_schedule(options.backoff, options.jitter, budget);
+      // A schedule always fills timeout x retries unless the deadline leaves less.
+      const BackoffPolicy& policy = options.backoff;
+      const Milliseconds cap = policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
+      item.clipped = budget && *budget < cap;
       if (item.schedule.empty()) {
         finish(item.index, ReplyStatus::cut, 0);
         continue;
