@@ -107,6 +107,10 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
                                                 counter_bit(Counter::link_error_recovery));
   hint.ask_port_info = !memory.live || memory.live->state != PortState::active || stuck ||
                        periodic_port_info(t, runs, every, memory.port_info_age);
+  // A switch's NodeInfo covers dozens of ports: asked every run. A CA's (one port) on the same
+  // schedule as PortInfo, and whenever a counter fell (see SampleHint).
+  hint.verify_node = t.type == NodeType::sw || hint.ask_port_info;
+  hint.previous = raw;
   return hint;
 }
 

@@ -27,6 +27,8 @@ struct Agent {
   std::optional<MadReply> caps_failure;  // ClassPortInfo's failed reply
   bool port0_asked = false;
   std::optional<mad::MadData> port0;     // PortInfo of port 0 (a switch's CapabilityMask)
+  bool verify = true;                    // NodeInfo asked up front
+  bool node_info_asked = false;
 };
 
 class Sampling {
@@ -50,12 +52,18 @@ class Sampling {
       agents_[it->second].targets.push_back(i);
       agent_of_[i] = it->second;
     }
+    if (!hints.empty()) {
+      for (Agent& agent : agents_) {
+        agent.verify = false;
+        for (std::size_t t : agent.targets) agent.verify |= hints[t].verify_node;
+      }
+    }
   }
 
   void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
     for (std::size_t a = 0; a < agents_.size(); ++a) {
-      ask(Ask::node_info, a, mad::node_info_query(agents_[a].lid));
-      if (!probe_) start(a);
+      if (agents_[a].verify) ask_node_info(a);
+      if (!probe_ || !agents_[a].verify) start(a);
     }
     engine.run(queries_, options, [this](std::size_t index, const MadReply& reply) {
       on_reply(tags_[index], reply);
@@ -83,6 +91,22 @@ class Sampling {
       if (!h || h->ask_port_info || !h->live) ask_port_info(t);
     }
     if (agent.caps) ask_counters(a);
+  }
+
+  void ask_node_info(std::size_t a) {
+    if (agents_[a].node_info_asked) return;
+    agents_[a].node_info_asked = true;
+    ask(Ask::node_info, a, mad::node_info_query(agents_[a].lid));
+  }
+
+  // A counter lower than in the last sample: reset, or another node at this LID.
+  bool counters_fell(std::size_t t) const {
+    const SampleHint* h = hint(t);
+    if (!h || !h->previous) return false;
+    const auto& now = samples_[t].values;
+    for (std::size_t i = 0; i < now.size(); ++i)
+      if (now[i] && (*h->previous)[i] && *now[i] < *(*h->previous)[i]) return true;
+    return false;
   }
 
   void ask_counters(std::size_t a) {
@@ -120,7 +144,7 @@ class Sampling {
       case Ask::node_info: {
         Agent& agent = agents_[tag.who];
         agent.node_info = reply;
-        if (!probe_ || !reply.ok()) return;
+        if (!probe_ || !agent.verify || !reply.ok()) return;
         const Guid answered = mad::decode_node_info(reply.data).node_guid;
         if (answered == targets_[agent.targets.front()].node) start(tag.who);
         return;
@@ -152,6 +176,7 @@ class Sampling {
         if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
         pending_extended_[tag.who].reset();
         if (link_moved(tag.who)) ask_port_info(tag.who);
+        if (counters_fell(tag.who)) ask_node_info(agent_of_[tag.who]);
         return;
       }
       case Ask::extended:
@@ -201,7 +226,7 @@ std::vector<PortSample> Sampling::finish() {
       PortSample& sample = samples_[t];
       const PortTarget& target = targets_[t];
       sample.node_info = info;
-      if (probe_ && !info) {  // nothing else was asked
+      if (probe_ && agent.verify && !info) {  // nothing else was asked
         fail(sample, "NodeInfo", agent.node_info.value_or(MadReply{}));
         continue;
       }

@@ -4,6 +4,7 @@
 //     it goes out alone, and the node's other queries follow its answer: a dead node then holds
 //     one slot of the window for its backoff budget instead of one per query (what a
 //     whole-fabric sweep needs). Without it everything goes out at once (a check of one node).
+//     Where the hints allow (SampleHint::verify_node), it is asked only on a doubt.
 //   - ClassPortInfo of each agent whose capabilities the state does not know yet; the agent's
 //     counter queries follow its answer.
 //   - PortCounters, and PortCountersExtended where the agent has them.
@@ -49,6 +50,12 @@ struct SampleHint {
   bool ask_port_info = true;             // ask PortInfo whatever the counters say
   std::optional<std::uint64_t> link_downed;    // LinkDownedCounter in the last sample
   std::optional<std::uint64_t> link_recovery;  // LinkErrorRecoveryCounter in the last sample
+  // Ask NodeInfo (is the node at this LID still the one the topology says?) whatever the counters
+  // say. Without it NodeInfo is asked only when a counter is lower than in `previous` (another
+  // node's counters, or a reset), so that an unverified sample never goes unchecked into the
+  // port's history on a doubt. A LID's agent is verified when any of its ports asks.
+  bool verify_node = true;
+  std::optional<mad::CounterValues> previous;  // the last sample's raw counters
 };
 
 // Capabilities known per LID (from the state of an earlier run).
