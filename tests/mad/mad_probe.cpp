@@ -60,6 +60,7 @@ std::string status_name(ReplyStatus status) {
   switch (status) {
     case ReplyStatus::answered: return "answered";
     case ReplyStatus::timed_out: return "timed_out";
+    case ReplyStatus::cut: return "cut";
     case ReplyStatus::failed: return "failed";
   }
   return "?";
