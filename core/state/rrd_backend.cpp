@@ -23,17 +23,20 @@ namespace ibpm::state {
 namespace {
 
 // librrd keeps its error text per thread; take it and leave none behind for the next call.
-std::string take_rrd_error(const std::string& path) {
+// Where it says nothing (a full disk, often), the system's reason is the one to give.
+std::string take_rrd_error(const std::string& path, int err = errno) {
   const char* text = rrd_get_error();
-  std::string reason = text && *text ? text : "librrd gave no reason";
+  std::string reason = text && *text ? text
+                       : err        ? std::strerror(err)
+                                    : "librrd gave no reason";
   rrd_clear_error();
   // librrd often starts with the path itself; StateError puts it first anyway.
   if (reason.starts_with(path + ": ")) reason.erase(0, path.size() + 2);
   return reason;
 }
 
-[[noreturn]] void fail(const std::string& path, std::string_view action) {
-  throw StateError(path + ": " + std::string(action) + ": " + take_rrd_error(path));
+[[noreturn]] void fail(const std::string& path, std::string_view action, int err = errno) {
+  throw StateError(path + ": " + std::string(action) + ": " + take_rrd_error(path, err));
 }
 
 std::vector<const char*> c_strings(const std::vector<std::string>& strings) {
@@ -186,9 +189,11 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
   const std::string tmp =
       path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
   // Overwriting is fine here: the name is ours, a leftover can only be from a crash.
+  errno = 0;
   if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0) {
+    const int err = errno;
     ::unlink(tmp.c_str());
-    fail(path, "cannot create");
+    fail(path, "cannot create", err);
   }
   if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
     const int err = errno;
@@ -207,6 +212,7 @@ void RrdBackend::update(const std::string& path, const std::string& line) const 
     if (rrdc_update(path.c_str(), 1, values) != 0) fail(path, "cannot update through rrdcached");
     return;
   }
+  errno = 0;
   if (rrd_update_r(path.c_str(), nullptr, 1, values) != 0) fail(path, "cannot update");
 }
 

@@ -1,4 +1,6 @@
 #include <rrd.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -291,4 +293,34 @@ TEST_CASE("RRDCACHED_ADDRESS selects the daemon when no address is given") {
   r.time = 1700000000;
   CHECK_THROWS_WITH(store.write(kNode, 1, r),
                     Catch::StartsWith(store.path(kNode, 1) + ": ") && Catch::Contains("rrdcached"));
+}
+
+TEST_CASE("a file the disk cannot take gives the system's reason, not librrd's silence") {
+  TempDir dir("full");
+  const StoreOptions options = direct_options(dir);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // A disk that fills after 64 kB: writes past it fail with EFBIG instead of a signal.
+    ::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{64 * 1024, 64 * 1024};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    int status = 3;
+    try {
+      PortStore store(options);
+      PortRecord record;
+      record.time = 1700000000;
+      store.write(kNode, 1, record);
+      status = 1;  // written: the limit did not bite
+    } catch (const StateError& e) {
+      const std::string what = e.what();
+      std::fprintf(stderr, "%s\n", what.c_str());
+      status = what.find("librrd gave no reason") == std::string::npos ? 0 : 2;
+    }
+    ::_exit(status);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
