@@ -57,7 +57,7 @@ counters_peer="ibqueryerrors --skip-sl --load-cache $tmp/fabric.cache --counters
 # The steady state: files made, the record written.
 for cmd in "$daemon_cmd" "$direct_cmd"; do
   for _ in 1 2; do client $cmd >/dev/null 2>&1 || true; done
-  line=$(client $cmd 2>/dev/null | head -1) || true
+  line=$(client $cmd 2>/dev/null) || true
   [[ $line == *"$ports ports polled"* ]] || { echo "not a steady sweep: $line" >&2; exit 1; }
 done
 
@@ -86,7 +86,8 @@ perf() { sed -n "s/.* $2=\\([0-9.]*\\).*/\\1/p" <<<"$1" | head -1; }
 for label in daemon direct; do
   cmd=${label}_cmd
   for _ in 1 2 3 4 5; do
-    line=$(client ${!cmd} 2>/dev/null | head -1) || true
+    line=$(client ${!cmd} 2>/dev/null) || true
+    line=${line%%$'\n'*}
     printf '%s\t%s\t%s\t%s\n' "$label" "$(perf "$line" mads)" "$(perf "$line" poll_time)" \
       "$(perf "$line" sweep_time)" >>perf.tsv
   done
@@ -100,8 +101,9 @@ for _ in 1 2 3; do
 done
 
 # One node: check_ib_port against perfquery -x, check_ib_node against a perfquery loop.
-lid=$(client ibnetdiscover -p 2>/dev/null | awk '$1 == "CA" && /cn0001/ {print $2; exit}')
-leaf_lid=$(client ibnetdiscover -p 2>/dev/null | awk '$1 == "SW" && /leaf01/ {print $2; exit}')
+client ibnetdiscover -p >ports.txt 2>/dev/null
+lid=$(awk '$1 == "CA" && /cn0001/ {print $2; exit}' ports.txt)
+leaf_lid=$(awk '$1 == "SW" && /leaf01/ {print $2; exit}' ports.txt)
 for p in $(seq 1 36); do echo "perfquery -x $leaf_lid $p"; done >leaf_loop.sh
 state=$disk/checks
 client "$bin/check_ib_port" --cache "$tmp/fabric.cache" --state-dir "$state" -n "$lid" -p 1 >/dev/null 2>&1 || true

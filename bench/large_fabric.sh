@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# A large fabric by hand (too slow for CI): a simulated 3-level fat tree on 36-port switches
+# (3,888 hosts by default: 540 switches, 4,428 nodes, 23,328 cabled ports; 11,664 hosts give
+# about 70,000 ports and take OpenSM over a minute), swept by check_ib_fabric under the open-file
+# limit services get (ulimit -n 1024), state on disk, through rrdcached and with direct writes,
+# against `ibqueryerrors --load-cache --data` on the same fabric in the same run: steady-state
+# sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, and the disk
+# the state takes per RRD layout.
+#
+# Usage: bench/large_fabric.sh [BUILD_DIR]
+#   IBPM_BENCH_HOSTS   hosts (default 3888)
+#   IBPM_BENCH_RUNS    timed runs per command (default 5)
+#   IBPM_BENCH_STATE   parent of the state directory (default /var/tmp: a disk)
+#   IBPM_BENCH_LAYOUT  RRD layout options for the sweeps (default an hour at full resolution and a
+#                      week of hours, 84 kB per port: "--rrd-full-hours 1 --rrd-hourly-days 7
+#                      --rrd-daily-days 0"; the default layout's 0.9 MB per port, 21 GB for the
+#                      3,888-host tree, is reported but not written)
+set -euo pipefail
+
+source "$(dirname "$0")/common.sh" "${1:-}"
+hosts=${IBPM_BENCH_HOSTS:-3888}
+runs=${IBPM_BENCH_RUNS:-5}
+read -ra layout <<<"${IBPM_BENCH_LAYOUT:---rrd-full-hours 1 --rrd-hourly-days 7 --rrd-daily-days 0}"
+need_programs hyperfine ibqueryerrors:infiniband-diags rrdcached rrdtool python3
+need_built check_ib_fabric ibpm-sim
+[[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
+
+tmp=$(mktemp -d /dev/shm/ibpm-large.XXXXXX)
+disk=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-large-state.XXXXXX")
+daemon_pid=
+cleanup() {
+  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null
+  "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true
+  rm -rf "$tmp" "$disk"
+}
+trap cleanup EXIT
+cd "$tmp"
+client() { ( . "$tmp/sim/env" && ulimit -n 1024 && exec "$@" ); }
+
+"$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 --levels 3 -o fabric.net
+start=$(date +%s.%N)
+"$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" >/dev/null
+echo "ibsim + OpenSM: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
+client ibnetdiscover --cache "$tmp/fabric.cache" >/dev/null 2>&1
+
+rrdcached -g -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" -p "$tmp/rrdcached.pid" >/dev/null 2>&1 &
+daemon_pid=$!
+for _ in $(seq 100); do [[ -S $tmp/rrdcached.sock ]] && break; sleep 0.05; done
+
+daemon_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/daemon --no-syslog -t 300 ${layout[*]} --rrdcached unix:$tmp/rrdcached.sock"
+direct_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/direct --no-syslog -t 300 ${layout[*]}"
+peer_cmd="ibqueryerrors --skip-sl --load-cache $tmp/fabric.cache --data"
+for label in daemon direct; do
+  cmd=${label}_cmd
+  start=$(date +%s.%N)
+  client ${!cmd} >first_$label.txt 2>&1 || true
+  echo "$label: first sweep (RRD files made): $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s: $(head -c 100 first_$label.txt)"
+  client ${!cmd} >/dev/null 2>&1 || true
+  # One steady sweep under GNU time, its descriptors sampled while it runs.
+  ( . "$tmp/sim/env" && ulimit -n 1024 && exec /usr/bin/time -f "%M" -o rss_$label.txt ${!cmd} ) \
+    >steady_$label.txt 2>/dev/null &
+  pid=$! peak=0
+  while kill -0 "$pid" 2>/dev/null; do
+    for child in $(pgrep -P "$pid") "$pid"; do
+      n=$(ls "/proc/$child/fd" 2>/dev/null | wc -l) || n=0
+      ((n > peak)) && peak=$n
+    done
+    sleep 0.01
+  done
+  wait "$pid" || true
+  echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt) KB, peak descriptors $peak"
+done
+( . "$tmp/sim/env" && exec /usr/bin/time -f "%M" -o rss_peer.txt $peer_cmd ) >peer.txt 2>&1 || true
+echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(tail -1 rss_peer.txt) KB"
+
+( . "$tmp/sim/env" && exec hyperfine -N -i --warmup 1 --runs "$runs" --style basic \
+    --export-json "$out/large_fabric.json" \
+    -n "peer: ibqueryerrors --load-cache --data" "$peer_cmd" \
+    -n "daemon: check_ib_fabric --rrdcached" "$daemon_cmd" \
+    -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
+
+# Disk per port for each layout: one file made by rrdtool with the same archives.
+size_of() {  # FULL_HOURS HOURLY_DAYS DAILY_DAYS
+  local f=$tmp/layout.rrd args=()
+  for ds in $(seq 23); do args+=("DS:d$ds:GAUGE:900:U:U"); done
+  for cf in AVERAGE MAX; do
+    args+=("RRA:$cf:0.5:1:$(($1 * 60 > 1440 ? 1440 : $1 * 60))")
+    (($2 > 0)) && args+=("RRA:$cf:0.5:60:$(($2 * 24))")
+    (($3 > 0)) && args+=("RRA:$cf:0.5:1440:$3")
+  done
+  rrdtool create "$f" --step 60 "${args[@]}"
+  stat -c %s "$f"
+}
+ports=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)
+python3 - "$out/large_fabric.json" "$ports" "$(size_of 24 28 365)" "$(size_of 24 7 0)" \
+  "$(size_of 1 7 0)" "$(du -sb "$disk/daemon" | cut -f1)" <<'PY' | tee "$out/large_fabric.txt"
+import json, sys
+path, ports, default, day_week, hour_week, used = sys.argv[1], int(sys.argv[2]), *map(int, sys.argv[3:])
+r = {x["command"].split(": ", 1)[0]: x for x in json.load(open(path))["results"]}
+peer = r["peer"]["median"]
+for k in ("peer", "daemon", "direct"):
+    print(f"{k:7} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
+gb = lambda b: f"{b / 1e9:.1f} GB"
+print(f"state on disk for {ports} ports: {gb(used)} measured with the bench's layout")
+print(f"  per port: default layout (a day of minutes, 4 weeks of hours, a year of days) {default / 1e6:.2f} MB"
+      f" = {gb(default * ports)}; a day of minutes + a week of hours {day_week / 1e6:.2f} MB = {gb(day_week * ports)};"
+      f" an hour of minutes + a week of hours {hour_week / 1e6:.3f} MB = {gb(hour_week * ports)}")
+PY
