@@ -1,5 +1,10 @@
 #include "plugin/cli.hpp"
 
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -51,6 +56,15 @@ int usage_error(const PluginSpec& spec, std::string_view reason) {
   return kUnknown;
 }
 
+// A failure that ran into the open-file limit says which limit and how to raise it.
+std::string with_limit_hint(std::string reason) {
+  if (reason.find(std::strerror(EMFILE)) == std::string::npos) return reason;
+  rlimit limit{};
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  return reason + " (the open-file limit is " + std::to_string(limit.rlim_cur) +
+         ": raise it with `ulimit -n`, or LimitNOFILE= in the service's systemd unit)";
+}
+
 int run_body(const PluginSpec& spec, const CommonOptions& common) {
   Check check;
   try {
@@ -61,7 +75,7 @@ int run_body(const PluginSpec& spec, const CommonOptions& common) {
     if (!spec.body) throw std::logic_error("no check body");
     check = spec.body(common);
   } catch (const std::exception& e) {
-    check = unknown_check(e.what());
+    check = unknown_check(with_limit_hint(e.what()));
   } catch (...) {
     check = unknown_check("unknown error");
   }
@@ -111,7 +125,7 @@ int run_tool(CLI::App& app, int argc, const char* const* argv, const std::functi
   try {
     run();
   } catch (const std::exception& e) {
-    std::cerr << app.get_name() << ": " << e.what() << "\n";
+    std::cerr << app.get_name() << ": " << with_limit_hint(e.what()) << "\n";
     return 1;
   }
   return 0;
