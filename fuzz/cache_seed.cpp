@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   }
   const auto bytes = ibpm::test::small_ibnd_cache();
   std::ofstream out(std::string(argv[1]) + "/small.cache", std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   return out ? 0 : 1;
 }
