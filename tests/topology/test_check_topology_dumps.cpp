@@ -126,7 +126,7 @@ TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst
   fs::remove_all(scratch);
 }
 
-TEST_CASE("a dump that lost nodes or cables is not OK; one cut mid-line is UNKNOWN") {
+TEST_CASE("a dump that lost nodes or cables is not OK, one cut mid-line is UNKNOWN") {
   // Issue 16: a duplicate GUID, GUID 0 or a dump cut mid-record was reported OK with fewer nodes.
   using ibpm::test::kSample;
   using ibpm::test::replace_all;

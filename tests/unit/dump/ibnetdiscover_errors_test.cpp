@@ -67,7 +67,7 @@ TEST_CASE("parse_ibnetdiscover_file reports files it cannot open", "[dump][parse
   }
 }
 
-TEST_CASE("what may have lost nodes or cables is listed apart; a line cut short is an error",
+TEST_CASE("what may have lost nodes or cables is listed apart, a line cut short is an error",
           "[dump][parser][errors]") {
   CHECK(parse_text(kSample).incomplete.empty());
   const ParsedDump zero = parse_text(replace_all(kSample, "e41d2d030061f957", "0000000000000000"));

@@ -78,7 +78,7 @@ TEST_CASE("a Slurm topology.conf written from the fabric reads back as its subtr
   fs::remove(cyclic);
 }
 
-TEST_CASE("hostile descriptions never reach topology.conf; colliding switch names are told apart") {
+TEST_CASE("hostile descriptions never reach topology.conf, colliding switch names are told apart") {
   // Issue 16: a host described "cn0002,cn9001,cn9002" added two fake nodes, "cn0003#x"
   // commented out the rest of the line, a CR split it; "leaf 01" and "leaf_01" both became leaf_01.
   auto tree = sim::make_fat_tree({.hosts = 16, .radix = 8});
