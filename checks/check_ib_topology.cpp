@@ -1,6 +1,7 @@
 // check_ib_topology: compares the fabric (discovered live, or read with --cache) with a saved
 // baseline: nodes missing or new, cables lost, moved or new, links running below the baseline or
 // below what both ends enable. --write-baseline saves the fabric as the next baseline.
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -94,9 +95,19 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
     check.subchecks.push_back(Subcheck{severity(options, change.kind), change.text, {}, {}});
   if (common.verbosity > 0) {
     for (const auto& warning : current.warnings)
-      check.subchecks.push_back(Subcheck{State::ok, "input: " + warning, {}, {}});
+      if (std::find(current.incomplete.begin(), current.incomplete.end(), warning) ==
+          current.incomplete.end())
+        check.subchecks.push_back(Subcheck{State::ok, "input: " + warning, {}, {}});
   }
   check.summary = summary(current.fabric, diff, baseline.has_value());
+  // A dump that lost nodes or cables must not pass for a smaller healthy fabric.
+  if (!current.incomplete.empty()) {
+    check.summary = "input incomplete (" +
+                    plural(current.incomplete.size(), "problem", "problems") + " below); " +
+                    check.summary;
+    for (const auto& problem : current.incomplete)
+      check.subchecks.push_back(Subcheck{State::warning, "input: " + problem, {}, {}});
+  }
 
   const ibpm::Fabric& f = current.fabric;
   check.perfdata = {count("switches", f.count(ibpm::NodeType::sw)),
@@ -128,7 +139,9 @@ int main(int argc, char** argv) {
        .description =
            "Compares the InfiniBand fabric with a baseline: nodes missing or new, links lost, "
            "moved or new (both cable ends named), links running below the baseline's or below "
-           "what both ends enable. Nodes are matched by GUID.",
+           "what both ends enable. Nodes are matched by GUID. A dump that may have lost nodes or "
+           "cables (a GUID twice, GUID 0, a missing record, a one-sided cable) is WARNING at "
+           "least; one cut in the middle of a line is UNKNOWN.",
        .add_options =
            [&](CLI::App& app) {
              ibpm::plugin::add_fabric_options(app, options.fabric);

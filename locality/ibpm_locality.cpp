@@ -40,9 +40,11 @@ void run(const Options& options) {
   ibpm::FabricLevels levels(fabric, ibpm::make_graph(fabric));
 
   if (!options.slurm_out.empty()) {
+    std::vector<std::string> warnings;
     ibpm::replace_file_with(options.slurm_out, [&](std::ostream& out) {
-      ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
+      warnings = ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
     });
+    for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
   }
 
   std::vector<ibpm::locality::NodeSet> sets;

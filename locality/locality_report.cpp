@@ -100,12 +100,12 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
   out << "set,kind,level,hosts,gen_octets_s,con_octets_s,out_octets_s,in_octets_s,"
          "l_gen,l_con,l,border_cables,unmeasured,transit,note\n";
   for (const auto& r : rows)
-    out << plugin::csv_field(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
+    out << plugin::csv_text(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
         << r.set->hosts.size() << ',' << format_fixed(r.gen, 3) << ',' << format_fixed(r.con, 3) << ','
         << format_fixed(r.out, 3) << ',' << format_fixed(r.in, 3) << ',' << number_or_empty(r.l_gen) << ','
         << number_or_empty(r.l_con) << ',' << number_or_empty(r.l) << ',' << r.border_cables
         << ',' << r.unmeasured << ',' << (r.transit ? "yes" : "no") << ','
-        << plugin::csv_field(r.note) << '\n';
+        << plugin::csv_text(r.note) << '\n';
 }
 
 void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,

@@ -10,6 +10,7 @@
 #include "fabric/node_name_map.hpp"
 #include "locality/host_index.hpp"
 #include "locality/hostlist.hpp"
+#include "locality/slurm_names.hpp"
 #include "plugin/input_file.hpp"
 
 namespace ibpm::locality {
@@ -45,9 +46,12 @@ std::map<std::string, SlurmSwitch> parse(const std::string& path) {
       if (eq == std::string::npos) throw fail("expected KEY=VALUE, not '" + word + "'");
       std::string key = lower(word.substr(0, eq)), value = word.substr(eq + 1);
       try {
-        if (key == "switchname") name = value;
-        else if (key == "nodes") sw.nodes = expand_hostlist(value);
-        else if (key == "switches") sw.switches = expand_hostlist(value);
+        if (key == "switchname")
+          name = value;
+        else if (key == "nodes")
+          sw.nodes = expand_hostlist(value);
+        else if (key == "switches")
+          sw.switches = expand_hostlist(value);
         // LinkSpeed and other keys do not change the sets.
       } catch (const std::invalid_argument& e) {
         throw fail(e.what());
@@ -83,7 +87,8 @@ std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& 
       for (std::size_t i : index.find(node)) hosts.insert(i);
     for (const auto& child : sw.switches) {
       if (!switches.contains(child))
-        throw std::runtime_error(path + ":" + std::to_string(sw.line) + ": unknown switch " + child);
+        throw std::runtime_error(path + ":" + std::to_string(sw.line) + ": unknown switch " +
+                                 child);
       const auto& below = collect(child);
       hosts.insert(below.begin(), below.end());
     }
@@ -107,37 +112,51 @@ std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& 
 std::string slurm_switch_name(const std::string& name) {
   std::string out;
   for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
+    out +=
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
+  if (!out.empty() && out.front() == '-') out.front() = '_';
   return out.empty() ? "_" : out;
 }
 
-void write_slurm_topology(std::ostream& out, const Fabric& fabric, const FabricLevels& levels,
-                          const NodeNameMap* names) {
+std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& fabric,
+                                              const FabricLevels& levels,
+                                              const NodeNameMap* names) {
   const auto& nodes = fabric.nodes();
-  out << "# Slurm topology.conf (topology/tree) of the InfiniBand fabric, written by ibpm-locality\n";
+  std::vector<std::size_t> hosts, switches;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (is_host(nodes[i])) hosts.push_back(i);
+  for (int level = kLeafLevel; level <= levels.top(); ++level)
+    for (std::size_t s : levels.switches_at(level)) switches.push_back(s);
+  const SlurmNames slurm = slurm_names(fabric, hosts, switches, names);
+
+  out << "# Slurm topology.conf (topology/tree) of the InfiniBand fabric, written by "
+         "ibpm-locality\n";
   for (int level = kLeafLevel; level <= levels.top(); ++level) {
     std::vector<std::string> lines;
     for (std::size_t s : levels.switches_at(level)) {
-      std::vector<std::string> hosts, below;
+      std::vector<std::string> host_names, below;
       nodes[s].for_each_port([&](const Port& port) {
         auto peer = fabric.remote({nodes[s].guid, port.number});
         if (!peer) return;
         std::size_t n = fabric.index_of(peer->node);
-        if (is_host(nodes[n]))
-          hosts.push_back(host_name(display_name(nodes[n], names)));
-        else if (nodes[n].type == NodeType::sw && levels.level(n) == level - 1)
-          below.push_back(slurm_switch_name(display_name(nodes[n], names)));
+        if (is_host(nodes[n])) {
+          if (auto name = slurm.hosts.find(nodes[n].guid); name != slurm.hosts.end())
+            host_names.push_back(name->second);
+        } else if (nodes[n].type == NodeType::sw && levels.level(n) == level - 1) {
+          below.push_back(slurm.switches.at(nodes[n].guid));
+        }
       });
-      std::string line = "SwitchName=" + slurm_switch_name(display_name(nodes[s], names));
+      std::string line = "SwitchName=" + slurm.switches.at(nodes[s].guid);
       if (!below.empty()) line += " Switches=" + compress_hostlist(below);
-      if (!hosts.empty()) line += " Nodes=" + compress_hostlist(hosts);
-      if (below.empty() && hosts.empty()) continue;
+      if (!host_names.empty()) line += " Nodes=" + compress_hostlist(host_names);
+      if (below.empty() && host_names.empty()) continue;
       lines.push_back(line);
     }
     std::sort(lines.begin(), lines.end());
     out << "# " << levels.name(level) << "\n";
     for (const auto& line : lines) out << line << "\n";
   }
+  return slurm.warnings;
 }
 
 }  // namespace ibpm::locality

@@ -17,10 +17,13 @@ namespace ibpm::locality {
 std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& fabric,
                                          const DownSets& down, const NodeNameMap* names);
 
-void write_slurm_topology(std::ostream& out, const Fabric& fabric, const FabricLevels& levels,
-                          const NodeNameMap* names);
+// Returns one warning per host left out (its name is not one Slurm accepts) and per switch whose
+// name was mapped or told apart from another's (slurm_names.hpp).
+std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& fabric,
+                                              const FabricLevels& levels, const NodeNameMap* names);
 
-// A name Slurm accepts as a SwitchName: letters, digits, '.', '_', '-'; anything else becomes '_'.
+// A name Slurm accepts as a SwitchName: letters, digits, '.', '_', '-'; anything else (and a
+// leading '-') becomes '_'.
 std::string slurm_switch_name(const std::string& name);
 
 }  // namespace ibpm::locality

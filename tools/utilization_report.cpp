@@ -93,7 +93,7 @@ void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& r
     std::snprintf(guids, sizeof guids, "0x%016llx,%u,0x%016llx,%u",
                   static_cast<unsigned long long>(d.from.node), unsigned{d.from.port},
                   static_cast<unsigned long long>(d.to.node), unsigned{d.to.port});
-    out << plugin::csv_field(r.from) << ',' << plugin::csv_field(r.to) << ',' << guids << ','
+    out << plugin::csv_text(r.from) << ',' << plugin::csv_text(r.to) << ',' << guids << ','
         << optional_number(r.link->capacity_octets_s) << ',' << number(d.average_octets_s) << ','
         << number(d.peak_octets_s) << ',' << optional_number(d.average_util) << ','
         << optional_number(d.peak_util) << ',' << optional_number(d.xmit_wait_pct) << ','

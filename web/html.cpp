@@ -11,7 +11,7 @@ namespace ibpm::web {
 std::string escape(std::string_view text) {
   std::string shown;
   shown.reserve(text.size());
-  for (char c : text) {
+  for (char c : plugin::valid_utf8(text)) {
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
       shown += "\xEF\xBF\xBD";  // U+FFFD
     else

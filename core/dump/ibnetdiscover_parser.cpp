@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "dump/ibnetdiscover_syntax.hpp"
@@ -37,9 +38,9 @@ struct Speed {
 class Builder {
  public:
   Builder(const std::string& origin, ParsedDump& out)
-      : fabric_(out.fabric), log_(origin, out.warnings) {}
+      : fabric_(out.fabric), log_(origin, out.warnings, &out.incomplete) {}
 
-  void line(std::string_view raw, std::size_t number, bool truncated);
+  void line(std::string_view raw, std::size_t number, bool truncated, bool unterminated);
   void finish();
 
  private:
@@ -75,6 +76,8 @@ class Builder {
   NodeType current_type_ = NodeType::unknown;
   Guid current_port_guid_ = 0;
   std::unordered_map<Guid, NodeState> state_;
+  std::set<PortRef> listed_;   // ports whose own record lists them
+  bool unterminated_ = false;  // the line is the last one and has no line end
   std::string last_speed_text_;
   Speed last_speed_;
 };
@@ -83,7 +86,7 @@ void Builder::fail(std::string_view reason) const {
   throw DumpError(log_.origin() + ":" + std::to_string(line_) + ": " + std::string(reason));
 }
 
-void Builder::line(std::string_view raw, std::size_t number, bool truncated) {
+void Builder::line(std::string_view raw, std::size_t number, bool truncated, bool unterminated) {
   line_ = number;
   if (truncated) {
     warn(WarningKind::long_line,
@@ -92,6 +95,7 @@ void Builder::line(std::string_view raw, std::size_t number, bool truncated) {
   }
   std::string_view text = scan::trim(raw);
   try {
+    unterminated_ = unterminated;
     switch (ibnd::classify(text)) {
       case LineKind::blank:
       case LineKind::comment:
@@ -183,11 +187,12 @@ void Builder::header(std::string_view text) {
     warn(WarningKind::record_mismatch, std::string(to_string(h.type)) + " record has the id " + id +
                                            "; keeping the type " + std::string(to_string(h.type)));
 
+  if (guid == 0) warn(WarningKind::incomplete, "node id " + id + " is GUID 0");
   NodeState& st = state_[guid];
   if (!fabric_.find(guid)) {
     fabric_.add_node(guid, h.type, std::string(h.description), h.port_count);
   } else if (st.recorded) {
-    warn(WarningKind::record_mismatch, "second record for " + id + "; merged into the first");
+    warn(WarningKind::incomplete, "second record for " + id + "; merged into the first");
     fabric_.add_node(guid, h.type, {}, h.port_count);
   } else {
     // Known so far only as somebody's peer: its own record is authoritative.
@@ -274,8 +279,11 @@ void Builder::port_line(std::string_view text) {
     rst.first_line = line_;
   }
 
+  if (remote_guid == 0 && fabric_.find(remote_guid) && !rst.recorded && rst.first_line == line_)
+    warn(WarningKind::incomplete, "peer id " + remote_id() + " is GUID 0");
   const PortRef local{local_guid, p.port};
   const PortRef remote{remote_guid, p.remote_port};
+  listed_.insert(local);
   const ConnectResult result = fabric_.connect(local, remote);
   if (result == ConnectResult::conflict) {
     std::string why = "a port cannot be cabled to itself";
@@ -298,6 +306,10 @@ void Builder::port_line(std::string_view text) {
     if (ll.has_lmc) lmc = scan::parse_dec<std::uint8_t>(ll.lmc);
   }
   const ibnd::LinkTrailer trailer = ibnd::parse_link_trailer(p.link);
+  // A port line always ends with the link's width and speed: the last line without them (and
+  // without a line end) is a file cut short, whose last record cannot be trusted.
+  if (unterminated_ && trailer.width_speed.empty())
+    fail("the file ends in the middle of this line (cut short?)");
   const Speed speed =
       result == ConnectResult::conflict ? Speed{} : width_speed(trailer.width_speed);
   {
@@ -347,6 +359,16 @@ void Builder::port_line(std::string_view text) {
 }
 
 void Builder::finish() {
+  // A cable between two recorded nodes that one of them does not list: a record lost its lines.
+  for (const Link& link : fabric_.links()) {
+    for (const auto& [end, other] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
+      const NodeState& st = state_[end.node];
+      if (!st.recorded || !state_[other.node].recorded || listed_.contains(end)) continue;
+      log_.add(WarningKind::incomplete, st.first_line,
+               ref_name(end) + " is cabled to " + ref_name(other) +
+                   " by the other end only; its own record does not list it");
+    }
+  }
   for (const Node& n : fabric_.nodes()) {
     const NodeState& st = state_[n.guid];
     if (st.recorded) continue;
@@ -364,7 +386,8 @@ ParsedDump parse_ibnetdiscover(std::istream& in, const std::string& origin) {
   Builder builder(origin, out);
   LineReader reader(in);
   std::string_view line;
-  while (reader.next(line)) builder.line(line, reader.line_number(), reader.truncated());
+  while (reader.next(line))
+    builder.line(line, reader.line_number(), reader.truncated(), reader.unterminated());
   if (in.bad())
     throw DumpError(origin + ":" + std::to_string(reader.line_number()) + ": read error");
   builder.finish();

@@ -53,6 +53,7 @@ void LineReader::consume_terminator() {
 
 bool LineReader::next(std::string_view& line) {
   truncated_ = false;
+  unterminated_ = false;
   std::size_t scanned = begin_;
   for (;;) {
     std::size_t i = scanned;
@@ -90,6 +91,7 @@ bool LineReader::next(std::string_view& line) {
     if (!fill()) {
       if (begin_ == end_) return false;
       line_number_ = newlines_ + 1;  // last line without a terminator
+      unterminated_ = true;
       line = std::string_view(buf_.data() + begin_, end_ - begin_);
       begin_ = end_;
       break;

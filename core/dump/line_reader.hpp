@@ -28,6 +28,9 @@ class LineReader {
   // True when the line last returned was longer than kMaxLine and has been cut.
   bool truncated() const { return truncated_; }
 
+  // True when the line last returned ended the input without a line end (a file cut short).
+  bool unterminated() const { return unterminated_; }
+
  private:
   bool fill();  // moves the unread bytes to the front and reads more; false when nothing came
   void skip_rest_of_line();
@@ -41,6 +44,7 @@ class LineReader {
   bool eof_ = false;
   bool first_ = true;
   bool truncated_ = false;
+  bool unterminated_ = false;
   std::size_t line_number_ = 0;
   std::size_t newlines_ = 0;  // "\n" consumed so far
 };

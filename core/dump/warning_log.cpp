@@ -21,6 +21,8 @@ std::string_view kind_name(WarningKind kind) {
       return "inconsistent record";
     case WarningKind::port_range:
       return "port beyond the port count";
+    case WarningKind::incomplete:
+      return "incomplete input";
     case WarningKind::other:
     case WarningKind::count_:
       break;
@@ -38,6 +40,8 @@ void WarningLog::add(WarningKind kind, std::size_t line, std::string_view messag
   text += std::to_string(line);
   text += ": ";
   text += message;
+  if ((kind == WarningKind::incomplete || kind == WarningKind::unrecorded_node) && incomplete_)
+    incomplete_->push_back(text);
   out_.push_back(std::move(text));
 }
 

@@ -20,6 +20,7 @@ enum class WarningKind {
   unrecorded_node,
   record_mismatch,
   port_range,
+  incomplete,  // nodes or cables may be lost: a GUID twice, GUID 0, a one-sided cable
   other,
   count_  // number of kinds
 };
@@ -28,8 +29,11 @@ class WarningLog {
  public:
   static constexpr std::size_t kMaxPerKind = 25;
 
-  WarningLog(std::string origin, std::vector<std::string>& out)
-      : origin_(std::move(origin)), out_(out) {}
+  // `incomplete`, when given, gets a copy of every listed warning of kinds incomplete and
+  // unrecorded_node (a node known only as a peer: its record is missing).
+  WarningLog(std::string origin, std::vector<std::string>& out,
+             std::vector<std::string>* incomplete = nullptr)
+      : origin_(std::move(origin)), out_(out), incomplete_(incomplete) {}
 
   void add(WarningKind kind, std::size_t line, std::string_view message);
 
@@ -41,6 +45,7 @@ class WarningLog {
  private:
   std::string origin_;
   std::vector<std::string>& out_;
+  std::vector<std::string>* incomplete_;
   std::array<std::size_t, static_cast<std::size_t>(WarningKind::count_)> counts_{};
 };
 

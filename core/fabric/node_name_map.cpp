@@ -1,5 +1,6 @@
 #include "fabric/node_name_map.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <stdexcept>
@@ -7,6 +8,9 @@
 
 namespace ibpm {
 namespace {
+
+// Editors on Windows start UTF-8 files with a byte order mark.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -26,6 +30,10 @@ std::optional<Guid> parse_map_guid(std::string_view token) {
 }  // namespace
 
 NodeNameMap NodeNameMap::load(const std::string& path) {
+  // A directory opens fine and reads as empty: it would pass for a map with no names.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw std::runtime_error("cannot read node-name-map " + path + " (is a directory)");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open node-name-map " + path);
   return parse(in, path);
@@ -42,7 +50,9 @@ NodeNameMap NodeNameMap::parse(std::istream& in, const std::string& origin) {
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
-    std::string_view rest = trim_left(line);
+    std::string_view rest = line;
+    if (number == 1 && rest.starts_with(kUtf8Bom)) rest.remove_prefix(kUtf8Bom.size());
+    rest = trim_left(rest);
     if (rest.empty() || rest.front() == '#') continue;
     std::size_t guid_end = 0;
     while (guid_end < rest.size() && !is_space(rest[guid_end]) && rest[guid_end] != '#') ++guid_end;

@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "plugin/text.hpp"
+
 namespace ibpm::history::detail {
 
 namespace {
@@ -32,7 +34,7 @@ std::vector<std::string> graph_head(const ProfileGraph& graph, const std::string
           "--end", std::to_string(graph.end),
           "--width", std::to_string(graph.width),
           "--height", std::to_string(graph.height),
-          "--title", graph.title,
+          "--title", graph_text(graph.title),
           "--vertical-label", vertical_label,
           "--slope-mode"};
 }
@@ -44,9 +46,17 @@ std::string def_path(const std::string& path) {
   return out;
 }
 
+std::string graph_text(const std::string& text) {
+  // Pango warns about every string that is not UTF-8 (a hundred lines of cron mail per site).
+  std::string out = plugin::valid_utf8(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
 std::string legend_text(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : plugin::valid_utf8(text)) {
     if (c == ':') out += "\\:";
     else if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '_';
     else out += c;

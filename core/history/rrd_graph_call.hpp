@@ -17,7 +17,11 @@ std::vector<std::string> graph_head(const ProfileGraph& graph, const std::string
 // A path in a DEF: librrd splits DEFs at ':'.
 std::string def_path(const std::string& path);
 
-// A fabric name in a legend: ':' escaped; '\' (formatting codes) and control characters replaced.
+// Text librrd draws (a title): valid UTF-8 (Pango warns about anything else), controls as blanks.
+std::string graph_text(const std::string& text);
+
+// A fabric name in a legend: valid UTF-8, ':' escaped; '\' (formatting codes) and control
+// characters replaced.
 std::string legend_text(const std::string& text);
 
 // Throws std::runtime_error "OUTPUT: librrd's reason".

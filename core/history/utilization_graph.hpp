@@ -12,7 +12,7 @@ namespace ibpm::history {
 
 struct ProfileGraph {
   std::string output;  // .png, .svg or .pdf (by extension)
-  std::string title;   // shown as it is (it is an argument of its own, never parsed by librrd)
+  std::string title;   // an argument of its own (never parsed by librrd); made valid UTF-8
   std::time_t start = 0;
   std::time_t end = 0;
   int width = 640;

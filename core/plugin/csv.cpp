@@ -1,5 +1,7 @@
 #include "plugin/csv.hpp"
 
+#include "plugin/text.hpp"
+
 namespace ibpm::plugin {
 
 std::string csv_field(std::string_view text) {
@@ -10,6 +12,28 @@ std::string csv_field(std::string_view text) {
     quoted += c;
   }
   return quoted + '"';
+}
+
+std::string csv_text(std::string_view text) {
+  const std::string valid = valid_utf8(text);
+  std::string clean;
+  clean.reserve(valid.size() + 1);
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(valid[i]);
+    if (byte < 0x20 || byte == 0x7F) {
+      clean += ' ';
+    } else if (byte == 0xC2 && i + 1 < valid.size() &&
+               static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
+      clean += ' ';  // a C1 control, U+0080..U+009F
+      ++i;
+    } else {
+      clean += valid[i];
+    }
+  }
+  if (!clean.empty() && (clean.front() == '=' || clean.front() == '+' || clean.front() == '-' ||
+                         clean.front() == '@'))
+    clean.insert(clean.begin(), '\'');
+  return csv_field(clean);
 }
 
 }  // namespace ibpm::plugin

@@ -13,6 +13,7 @@ namespace ibpm::products {
 namespace {
 
 using plugin::csv_field;
+using plugin::csv_text;
 
 std::string milliseconds(double epoch_seconds) {
   if (!(epoch_seconds > 0)) return "";
@@ -56,10 +57,10 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
       std::to_string(target.port),
       node_type(target.type),
       std::to_string(target.lid),
-      csv_field(target.name),
-      csv_field(target.remote_name),
+      csv_text(target.name),
+      csv_text(target.remote_name),
       sample.answered ? "1" : "0",
-      csv_field(error_text(result)),
+      csv_text(error_text(result)),
       sample.extended ? "1" : "0",
   };
   for (const auto& value : sample.values)

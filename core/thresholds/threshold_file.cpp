@@ -7,7 +7,8 @@
 //   xmit_wait_pct     10        30
 //
 // One metric per line, fields separated by spaces or tabs, "-" for none; '#' starts a comment
-// (also after the fields); blank lines are ignored; CRLF line ends are accepted. Later lines
+// (also after the fields); blank lines are ignored; CRLF line ends and a UTF-8 byte order mark
+// at the start are accepted. Later lines
 // override earlier ones. A line with an unknown metric, a bad range, a rate unit on a
 // percentage, or not exactly three fields is an error naming the file and line.
 #include <fstream>
@@ -19,6 +20,8 @@
 
 namespace ibpm {
 namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -41,6 +44,7 @@ void RateThresholds::load_stream(std::istream& in, const std::string& origin) {
   RateThresholds merged = *this;  // all or nothing
   std::string line;
   for (unsigned number = 1; std::getline(in, line); ++number) {
+    if (number == 1 && line.starts_with(kUtf8Bom)) line.erase(0, kUtf8Bom.size());
     const std::vector<std::string_view> fields = fields_of(line);
     if (fields.empty()) continue;
     const std::string where = origin + ":" + std::to_string(number) + ": ";

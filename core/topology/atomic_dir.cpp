@@ -3,15 +3,50 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <stdexcept>
 
 namespace ibpm {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+std::string staging_prefix(const fs::path& target) {
+  return "." + target.filename().string() + ".new-";
+}
+
+}  // namespace
+
+std::size_t remove_stale_staging(const std::string& target_text, int min_age_seconds) {
+  const fs::path target = fs::absolute(fs::path(target_text)).lexically_normal();
+  const std::string prefix = staging_prefix(target);
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || name.size() != prefix.size() + 6) continue;
+    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st {};
+    const bool stale = ::fstat(fd, &st) == 0 &&
+                       ::time(nullptr) - st.st_mtime > static_cast<time_t>(min_age_seconds) &&
+                       ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    if (stale) {
+      std::error_code ignored;
+      if (fs::remove_all(entry.path(), ignored) > 0) ++removed;
+    }
+    ::close(fd);
+  }
+  return removed;
+}
 
 StagedFolder::StagedFolder(const std::string& target_text,
                            const std::function<std::string(const std::string&)>& is_ours) {
@@ -24,24 +59,27 @@ StagedFolder::StagedFolder(const std::string& target_text,
     if (const std::string reason = is_ours(target_); !reason.empty())
       throw std::runtime_error(reason);
   }
-  std::string pattern =
-      (target.parent_path() / ("." + target.filename().string() + ".new-XXXXXX")).string();
+  std::string pattern = (target.parent_path() / (staging_prefix(target) + "XXXXXX")).string();
   if (!::mkdtemp(pattern.data()))
-    throw std::runtime_error(target.parent_path().string() + ": cannot create a folder: " +
-                             std::strerror(errno));
+    throw std::runtime_error(target.parent_path().string() +
+                             ": cannot create a folder: " + std::strerror(errno));
   staging_ = pattern;
+  // Held until this object goes: the lock dies with the process, however it dies.
+  lock_fd_ = ::open(staging_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_EX | LOCK_NB);
+  remove_stale_staging(target_);
 }
 
 StagedFolder::~StagedFolder() {
   std::error_code ignored;
   fs::remove_all(staging_, ignored);  // after commit(): the old content, swapped in here
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 void StagedFolder::commit() {
   if (committed_) return;
-  fs::permissions(staging_, fs::perms::owner_all | fs::perms::group_read |
-                                fs::perms::group_exec | fs::perms::others_read |
-                                fs::perms::others_exec);
+  fs::permissions(staging_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
   std::error_code ec;
   if (fs::exists(target_, ec)) {
     // Swap the folders in one step; the old one is then at the staging path and goes with it.

@@ -1,6 +1,8 @@
 // Folders other programs read (a web site, a monitoring configuration) are replaced whole or not
 // at all: the files go into a new sibling folder, which then takes the target's place in one
 // rename (an exchange when the target exists), so a reader sees the old content or the new.
+// A staging folder is locked (flock) while its run lives; a run killed before it could clean up
+// leaves it unlocked, and the next run for the same target removes it.
 #pragma once
 
 #include <functional>
@@ -13,7 +15,8 @@ class StagedFolder {
   // `is_ours` decides whether an existing target may be replaced (it must never take an
   // operator's own files with it): it gets the target's path and returns an empty string when
   // the folder may go, else the reason it may not. Throws std::runtime_error with a one-line
-  // reason when the target may not be replaced or the staging folder cannot be made.
+  // reason when the target may not be replaced or the staging folder cannot be made. Removes the
+  // target's staging folders that no live run holds and that are over a minute old.
   StagedFolder(const std::string& target,
                const std::function<std::string(const std::string&)>& is_ours);
   ~StagedFolder();  // removes the staging folder unless it was committed
@@ -29,7 +32,13 @@ class StagedFolder {
  private:
   std::string target_;
   std::string staging_;
+  int lock_fd_ = -1;
   bool committed_ = false;
 };
+
+// The leftovers of killed runs next to `target`: ".NAME.new-XXXXXX" folders no run has locked,
+// last changed more than `min_age_seconds` ago (so a run that has just made its folder and not
+// yet locked it is left alone). Returns how many were removed.
+std::size_t remove_stale_staging(const std::string& target, int min_age_seconds = 60);
 
 }  // namespace ibpm

@@ -1,12 +1,18 @@
 #include "topology/ibnd_fabric.hpp"
 
 #include <infiniband/ibnetdisc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 #include "topology/atomic_file.hpp"
+#include "topology/ibnd_cache_check.hpp"
 #include "topology/port_info.hpp"
 
 namespace ibpm {
@@ -17,10 +23,14 @@ constexpr std::array<unsigned char, 4> kCacheMagic{0x2b, 0x83, 0xe7, 0x8f};
 
 NodeType node_type(int ibnd_type) {
   switch (ibnd_type) {
-    case IB_NODE_CA: return NodeType::ca;
-    case IB_NODE_SWITCH: return NodeType::sw;
-    case IB_NODE_ROUTER: return NodeType::router;
-    default: return NodeType::unknown;
+    case IB_NODE_CA:
+      return NodeType::ca;
+    case IB_NODE_SWITCH:
+      return NodeType::sw;
+    case IB_NODE_ROUTER:
+      return NodeType::router;
+    default:
+      return NodeType::unknown;
   }
 }
 
@@ -49,6 +59,48 @@ void add_node(Fabric& fabric, ibnd_node_t* in) {
   }
 }
 
+// The file's bytes, refusing files larger than any cache (read at most one byte past the limit).
+std::vector<unsigned char> read_cache_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  std::vector<unsigned char> bytes;
+  std::array<char, 1 << 16> chunk;
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), chunk.data(), chunk.data() + in.gcount());
+    if (bytes.size() > kMaxIbndCacheBytes)
+      throw std::runtime_error(path + ": larger than any libibnetdisc cache file");
+  }
+  if (in.bad()) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  return bytes;
+}
+
+// The validated bytes as a file libibnetdisc can open: an anonymous memory file, named through
+// /proc/self/fd.
+class CheckedCopy {
+ public:
+  explicit CheckedCopy(const std::vector<unsigned char>& bytes)
+      : fd_(memfd_create("ibpm-cache", MFD_CLOEXEC)) {
+    if (fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+    for (std::size_t done = 0; done < bytes.size();) {
+      const ssize_t n = write(fd_, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int error = errno;
+        close(fd_);
+        throw std::runtime_error(std::string("copying a cache file: ") + std::strerror(error));
+      }
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  ~CheckedCopy() { close(fd_); }
+  CheckedCopy(const CheckedCopy&) = delete;
+  CheckedCopy& operator=(const CheckedCopy&) = delete;
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 void IbndFabric::Deleter::operator()(ibnd_fabric* fabric) const { ibnd_destroy_fabric(fabric); }
@@ -62,8 +114,8 @@ IbndFabric IbndFabric::discover(const DiscoveryOptions& options) {
       ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config);
   if (!fabric) {
     throw std::runtime_error("fabric discovery failed through " +
-                             (ca.empty() ? std::string("the first HCA") : "HCA " + ca) +
-                             " port " + std::to_string(options.port) +
+                             (ca.empty() ? std::string("the first HCA") : "HCA " + ca) + " port " +
+                             std::to_string(options.port) +
                              " (is the umad device readable? is an SM running?)");
   }
   IbndFabric result(fabric);
@@ -71,9 +123,11 @@ IbndFabric IbndFabric::discover(const DiscoveryOptions& options) {
 }
 
 IbndFabric IbndFabric::load_cache(const std::string& path) {
-  if (!looks_like_ibnd_cache(path))
-    throw std::runtime_error(path + ": not a libibnetdisc cache file");
-  ibnd_fabric_t* fabric = ibnd_load_fabric(path.c_str(), 0);
+  const std::vector<unsigned char> bytes = read_cache_bytes(path);
+  validate_ibnd_cache(bytes, path);
+  // libibnetdisc reads the bytes just checked, not the file again (which may have changed since).
+  CheckedCopy copy(bytes);
+  ibnd_fabric_t* fabric = ibnd_load_fabric(copy.path().c_str(), 0);
   if (!fabric) throw std::runtime_error(path + ": cannot load libibnetdisc cache file");
   IbndFabric result(fabric);
   return result;

@@ -17,6 +17,7 @@ Topology from_dump(ParsedDump dump, const std::string& origin) {
   Topology topology;
   topology.fabric = std::move(dump.fabric);
   topology.warnings = std::move(dump.warnings);
+  topology.incomplete = std::move(dump.incomplete);
   topology.origin = origin;
   return topology;
 }

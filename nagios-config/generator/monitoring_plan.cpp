@@ -8,6 +8,7 @@
 #include "config_text.hpp"
 #include "delegation/delegation.hpp"
 #include "fabric/graph.hpp"
+#include "fabric/unique_names.hpp"
 #include "levels/fabric_levels.hpp"
 #include "sweep/fabric_targets.hpp"
 
@@ -28,31 +29,22 @@ bool wanted(const Node& node, bool cas) {
 }
 
 // Object names: the display name made safe; names that collide (with each other, with the
-// fabric host or with a template) all get the GUID appended, so a name never depends on which
-// node happens to come first.
-std::map<Guid, std::string> unique_names(const Fabric& fabric, const NodeNameMap* names,
-                                         const std::vector<std::size_t>& nodes,
-                                         const std::string& fabric_host) {
-  std::map<std::string, std::vector<Guid>> by_candidate;
+// fabric host or with a template) get the GUID appended, and a number after that when even that
+// is taken, so a name never depends on which node happens to come first and always resolves.
+std::map<Guid, std::string> object_names_of(const Fabric& fabric, const NodeNameMap* names,
+                                            const std::vector<std::size_t>& nodes,
+                                            const std::string& fabric_host) {
+  std::vector<NamedNode> candidates;
   for (std::size_t i : nodes) {
     const Node& node = fabric.nodes()[i];
     std::string candidate = object_name(display_name(node, names));
     if (candidate.empty())
       candidate = (node.type == NodeType::sw ? "switch-" : "ca-") + guid_digits(node.guid);
-    by_candidate[candidate].push_back(node.guid);
+    candidates.push_back({node.guid, std::move(candidate)});
   }
-  std::map<Guid, std::string> result;
-  std::set<std::string> taken;
-  for (const auto& [candidate, guids] : by_candidate) {
-    const bool clash = guids.size() > 1 || candidate == fabric_host || is_reserved_name(candidate);
-    for (Guid guid : guids) {
-      const std::string name = clash ? candidate + "-" + guid_digits(guid) : candidate;
-      if (!taken.insert(name).second)
-        throw std::runtime_error("two nodes would both be named " + name);
-      result[guid] = name;
-    }
-  }
-  return result;
+  return unique_names(candidates, [&](const std::string& name) {
+    return name == fabric_host || is_reserved_name(name);
+  });
 }
 
 // The shard (1..N) of every node with ports to poll: the shard holding most of its ports.
@@ -100,7 +92,7 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
     if (wanted(fabric.nodes()[i], options.cas)) chosen.push_back(i);
   const std::map<Guid, std::string> object_names =
-      unique_names(fabric, names, chosen, options.fabric_host);
+      object_names_of(fabric, names, chosen, options.fabric_host);
 
   std::map<Guid, unsigned> shards;
   if (options.zones.count > 0) {

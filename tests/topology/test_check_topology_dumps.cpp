@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "topology/run_command.hpp"
+#include "unit/dump/sample_dumps.hpp"
 
 namespace fs = std::filesystem;
 using ibpm::test::bin;
@@ -121,5 +123,62 @@ TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst
   auto relaxed = run_command({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
                               base.string(), "--lost", "warning", "--degraded", "ok"});
   CHECK(relaxed.exit_code == 1);
+  fs::remove_all(scratch);
+}
+
+TEST_CASE("a dump that lost nodes or cables is not OK, one cut mid-line is UNKNOWN") {
+  // Issue 16: a duplicate GUID, GUID 0 or a dump cut mid-record was reported OK with fewer nodes.
+  using ibpm::test::kSample;
+  using ibpm::test::replace_all;
+  fs::path scratch = scratch_dir();
+  auto run = [&](const std::string& name, const std::string& text) {
+    const fs::path path = scratch / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return run_command({bin("check_ib_topology"), "--cache", path.string()});
+  };
+  const std::string ca = "H-e41d2d030061f957";
+  const std::string duplicate =
+      kSample + "\nvendid=0x2c9\ndevid=0x1013\ncaguid=0xe41d2d030061f957\nCa\t1 \"" + ca +
+      "\"\t\t# \"impostor\"\n[1](e41d2d030061f959) \t\"S-f4521403005764b0\"[5]\t\t# lid 9 lmc 0 "
+      "\"x\" lid 174 4xEDR\n";
+  const std::string zero = replace_all(kSample, "e41d2d030061f957", "0000000000000000");
+  // The CA record lost its port line: the switch cables it, the CA's record does not.
+  const std::string one_sided = kSample.substr(0, kSample.rfind("[1](e41d"));
+  // Cut at a line end before the last record: the CA is known only as the switch's peer.
+  const std::string cut_at_line = kSample.substr(0, kSample.rfind("\nvendid") + 1);
+  for (const auto& [name, text, words] :
+       {std::tuple{"duplicate", duplicate, "second record for " + ca},
+        std::tuple{"zero", zero, std::string("GUID 0")},
+        std::tuple{"one-sided", one_sided, std::string("by the other end only")},
+        std::tuple{"cut-at-line", cut_at_line, std::string("appears only as a peer")}}) {
+    INFO(name);
+    auto result = run(name, text);
+    CHECK(result.exit_code == 1);
+    CHECK(result.first_line().rfind("IB TOPOLOGY WARNING - input incomplete (", 0) == 0);
+    CHECK(result.out.find(words) != std::string::npos);
+  }
+  // Cut in the middle of a port line: the record cannot be trusted at all.
+  const std::string cut = kSample.substr(0, kSample.find("[3]\t\"S-f452") + 30);
+  auto cut_result = run("cut", cut);
+  CHECK(cut_result.exit_code == 3);
+  CHECK(cut_result.first_line().find("cut short") != std::string::npos);
+  // The sample itself is OK, with no note.
+  auto whole = run("whole", kSample);
+  CHECK(whole.exit_code == 0);
+  CHECK(whole.first_line().find("incomplete") == std::string::npos);
+  fs::remove_all(scratch);
+}
+
+TEST_CASE("ibpm-topology --levels prints no terminal escapes from descriptions") {
+  // Issue 16: ESC and BEL from a NodeDescription reached the operator's terminal as they were.
+  fs::path scratch = scratch_dir();
+  const fs::path dump = scratch / "escapes.ibnetdiscover";
+  std::ofstream(dump, std::ios::binary) << ibpm::test::replace_all(
+      ibpm::test::kSample, "MF0;switch-de779e:SX6012/U1", "\x1b]0;owned\x07\x1b[2J");
+  auto levels = run_command({bin("ibpm-topology"), "--cache", dump.string(), "--levels"});
+  CHECK(levels.exit_code == 0);
+  CHECK(levels.out.find("Levels:") != std::string::npos);
+  CHECK(levels.out.find('\x1b') == std::string::npos);
+  CHECK(levels.out.find('\x07') == std::string::npos);
   fs::remove_all(scratch);
 }

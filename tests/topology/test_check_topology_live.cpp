@@ -2,6 +2,9 @@
 // when a cable is pulled, OK again when it is back, WARNING for a link that trained narrower.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <fstream>
+
 #include "sim/degrade.hpp"
 #include "sim/simulated_fabric.hpp"
 #include "sim/sim_test_support.hpp"
@@ -93,4 +96,26 @@ TEST_CASE("check_ib_topology warns about a link that trained narrower than the b
 
   CheckRun tolerated = check(sick, {"--baseline", baseline, "--degraded", "ok"});
   CHECK(tolerated.exit_code == 0);
+}
+
+TEST_CASE("a baseline with one byte changed gives UNKNOWN with a reason, in bounded time") {
+  // Issue 16: this byte of a 16-host tree's baseline made check_ib_topology grow past 1.2 GB.
+  IBPM_REQUIRE_SIMULATOR();
+  sim::FatTree tree = sim::test::small_tree(16, 8);
+  auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
+  const std::string baseline = (fabric.work_dir() / "b.cache").string();
+  REQUIRE(check(fabric, {"--write-baseline", baseline}).exit_code == 0);
+  {
+    std::fstream file(baseline, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(8929);
+    file.put('\x76');
+  }
+  const auto start = std::chrono::steady_clock::now();
+  CheckRun corrupt = check(fabric, {"-t", "5", "--cache", baseline});
+  const auto took = std::chrono::steady_clock::now() - start;
+  INFO(corrupt.out);
+  CHECK(corrupt.exit_code == 3);
+  CHECK(corrupt.first_line().rfind("IB TOPOLOGY UNKNOWN - ", 0) == 0);
+  CHECK(corrupt.first_line().find("corrupt libibnetdisc cache file") != std::string::npos);
+  CHECK(took < std::chrono::seconds(2));
 }

@@ -66,3 +66,19 @@ TEST_CASE("parse_ibnetdiscover_file reports files it cannot open", "[dump][parse
     CHECK(std::string(e.what()).starts_with("/nonexistent/dir/topo:0: cannot open"));
   }
 }
+
+TEST_CASE("what may have lost nodes or cables is listed apart, a line cut short is an error",
+          "[dump][parser][errors]") {
+  CHECK(parse_text(kSample).incomplete.empty());
+  const ParsedDump zero = parse_text(replace_all(kSample, "e41d2d030061f957", "0000000000000000"));
+  REQUIRE(!zero.incomplete.empty());  // as a peer, then its own record
+  for (const auto& problem : zero.incomplete) CHECK_THAT(problem, Catch::Contains("is GUID 0"));
+  const ParsedDump one_sided = parse_text(kSample.substr(0, kSample.rfind("[1](e41d")));
+  REQUIRE(!one_sided.incomplete.empty());
+  CHECK_THAT(one_sided.incomplete[0], Catch::Contains("by the other end only"));
+  // The last line, without a line end and without the link's width and speed, was cut.
+  const std::string cut = kSample.substr(0, kSample.rfind("lid 268 4xEDR"));
+  CHECK_THAT(error_of(cut), Catch::Contains("cut short"));
+  // Without a line end but whole (edited files): read as it is.
+  CHECK(error_of(kSample.substr(0, kSample.size() - 1)) == "no error");
+}

@@ -60,3 +60,18 @@ TEST_CASE("real node-name-map files") {
 TEST_CASE("a missing node-name-map file is a clear error") {
   CHECK_THROWS_WITH(NodeNameMap::load("/nonexistent/map"), Catch::Contains("/nonexistent/map"));
 }
+
+TEST_CASE("a node-name-map that starts with a byte order mark reads its first line") {
+  NodeNameMap map = parse(
+      "\xEF\xBB\xBF"
+      "0x0002c90300000001 leaf01\n0x0002c90300000002 leaf02\n");
+  REQUIRE(map.find(0x0002c90300000001));
+  CHECK(*map.find(0x0002c90300000001) == "leaf01");
+  CHECK(map.size() == 2);
+}
+
+TEST_CASE("a directory given as node-name-map is refused, not read as an empty map") {
+  const auto dir = std::filesystem::temp_directory_path();
+  CHECK_THROWS_WITH(NodeNameMap::load(dir.string()),
+                    Catch::Contains(dir.string()) && Catch::Contains("is a directory"));
+}

@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "fabric/graph.hpp"
@@ -74,4 +76,54 @@ TEST_CASE("a Slurm topology.conf written from the fabric reads back as its subtr
                     Catch::Contains("its own descendant"));
   fs::remove(path);
   fs::remove(cyclic);
+}
+
+TEST_CASE("hostile descriptions never reach topology.conf, colliding switch names are told apart") {
+  // Issue 16: a host described "cn0002,cn9001,cn9002" added two fake nodes, "cn0003#x"
+  // commented out the rest of the line, a CR split it; "leaf 01" and "leaf_01" both became leaf_01.
+  auto tree = sim::make_fat_tree({.hosts = 16, .radix = 8});
+  Fabric fabric = sim::net_fabric(tree.topology);
+  auto guid = [&](const std::string& name) {
+    for (const Node& node : fabric.nodes())
+      if (node.description == name) return node.guid;
+    FAIL("no node " << name);
+    return Guid{0};
+  };
+  const Guid comma = guid("cn0002"), hash = guid("cn0003"), cr = guid("cn0004");
+  const Guid leaf_a = guid(tree.leaves()[0]), leaf_b = guid(tree.leaves()[1]);
+  fabric.find(comma)->description = "cn0002,cn9001,cn9002";
+  fabric.find(hash)->description = "cn0003#x";
+  fabric.find(cr)->description = "cn0004\rSwitchName=evil Nodes=cn9003";
+  fabric.find(leaf_a)->description = "leaf 01";
+  fabric.find(leaf_b)->description = "leaf_01";
+  FabricLevels levels(fabric, make_graph(fabric));
+  std::ostringstream conf;
+  const auto warnings = locality::write_slurm_topology(conf, fabric, levels, nullptr);
+  const std::string text = conf.str();
+  INFO(text);
+  CHECK(text.find("cn9001") == std::string::npos);
+  CHECK(text.find("cn9003") == std::string::npos);
+  CHECK(text.find("evil") == std::string::npos);
+  CHECK(text.find('\r') == std::string::npos);
+  std::istringstream lines(text);
+  std::set<std::string> switch_names;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("# ")) continue;
+    CHECK(line.find('#') == std::string::npos);
+    REQUIRE(line.starts_with("SwitchName="));
+    CHECK(switch_names.insert(line.substr(11, line.find(' ') - 11)).second);
+  }
+  CHECK(switch_names.contains("leaf_01-" + format_guid(leaf_a).substr(2)));
+  CHECK(switch_names.contains("leaf_01-" + format_guid(leaf_b).substr(2)));
+  auto warned = [&](Guid g) {
+    return std::any_of(warnings.begin(), warnings.end(), [&](const std::string& w) {
+      return w.find(format_guid(g)) != std::string::npos && w.find('\r') == std::string::npos;
+    });
+  };
+  for (Guid g : {comma, hash, cr, leaf_a, leaf_b}) CHECK(warned(g));
+  // What was written reads back: the hosts left out are simply not in any set.
+  auto path = write_temp("hostile.conf", text);
+  locality::DownSets down(fabric, levels);
+  CHECK_NOTHROW(locality::load_slurm_topology(path, fabric, down, nullptr));
+  fs::remove(path);
 }

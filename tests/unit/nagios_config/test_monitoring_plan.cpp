@@ -103,6 +103,31 @@ TEST_CASE("names that collide get the GUID, whichever node comes first") {
   CHECK(runs[1] == runs[2]);
 }
 
+TEST_CASE("a host named like a switch's disambiguated name does not stop the configuration") {
+  // Issue 16: switches "leaf 01" and "leaf_01" both become leaf_01; a host described as
+  // "leaf_01-<GUID of the first>" then wanted the name the first switch was given.
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 16, .radix = 8});
+  NodeNameMap names;
+  const Guid a = delegation::test::guid_of(tree.leaves()[0]);
+  const Guid b = delegation::test::guid_of(tree.leaves()[1]);
+  const Guid host = delegation::test::guid_of(tree.hosts[0]);
+  names.set(a, "leaf 01");
+  names.set(b, "leaf_01");
+  names.set(host, "leaf_01-" + format_guid(a).substr(2));
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  MonitoringPlan plan;
+  REQUIRE_NOTHROW(plan = plan_monitoring(fabric, &names, plan_options(true)));
+  std::map<Guid, std::string> name_of;
+  std::set<std::string> all;
+  for (const PlannedHost& h : plan.hosts) {
+    name_of[h.guid] = h.name;
+    CHECK(all.insert(h.name).second);
+  }
+  CHECK(name_of.at(host) == "leaf_01-" + format_guid(a).substr(2));
+  CHECK(name_of.at(a) == "leaf_01-" + format_guid(a).substr(2) + "-2");
+  CHECK(name_of.at(b) == "leaf_01-" + format_guid(b).substr(2));
+}
+
 TEST_CASE("zones follow check_ib_fabric's shards") {
   const sim::FatTree& tree = delegation::test::full_fat_tree();
   const Fabric fabric = delegation::test::fabric_of(tree.topology);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "plugin/csv.hpp"
 #include "plugin/json.hpp"
 #include "plugin/number.hpp"
 #include "plugin/range.hpp"
@@ -103,4 +104,21 @@ TEST_CASE("fixed decimals never show a negative zero") {
   CHECK(ibpm::plugin::format_fixed(-0.0, 1) == "0.0");
   CHECK(ibpm::plugin::format_fixed(-0.006, 2) == "-0.01");
   CHECK(ibpm::plugin::format_fixed(-3, 0) == "-3");
+}
+
+TEST_CASE("csv_text: no control characters, no spreadsheet formulas, numbers untouched",
+          "[plugin][text]") {
+  // Issue 16: cells kept control characters and could start with = + - @.
+  CHECK(csv_text("=HYPERLINK(\"http://x\")") == "\"'=HYPERLINK(\"\"http://x\"\")\"");
+  CHECK(csv_text("+1+1") == "'+1+1");
+  CHECK(csv_text("-2+3") == "'-2+3");
+  CHECK(csv_text("@SUM(A1)") == "'@SUM(A1)");
+  CHECK(csv_text("cn0001\x1b]0;pwn\x07 HCA-1") == "cn0001 ]0;pwn  HCA-1");
+  CHECK(csv_text("a\r\nb\tc\x7f") == "a  b c ");
+  CHECK(csv_text("x\xC2\x85y") == "x y");  // C1 NEL
+  CHECK(csv_text("\xff") == "\xEF\xBF\xBD");
+  CHECK(csv_text("leaf01[3]") == "leaf01[3]");
+  CHECK(csv_text("a,b") == "\"a,b\"");
+  // Numbers are not text cells: csv_field leaves them alone.
+  CHECK(csv_field("-1.5") == "-1.5");
 }

@@ -126,7 +126,7 @@ TEST_CASE("an unanswered port has its error and no values") {
   CHECK(row[column(header, "saturated_mask")] == "");
 }
 
-TEST_CASE("names with commas quotes and line breaks round-trip") {
+TEST_CASE("names with commas and quotes round-trip, line breaks become blanks") {
   TempDir dir("csv-quoting");
   const std::string path = (dir.path / "samples.csv").string();
   const std::string evil = "leaf \"01\", rack 3\nfake,row\r";
@@ -137,7 +137,8 @@ TEST_CASE("names with commas quotes and line breaks round-trip") {
   REQUIRE(records.size() == 3);
   const CsvRecord& header = records[0];
   CHECK(records[1].size() == header.size());
-  CHECK(records[1][column(header, "port_name")] == evil + "[2]");
+  // Line breaks from the fabric are blanks (issue 16); commas and quotes survive, quoted.
+  CHECK(records[1][column(header, "port_name")] == "leaf \"01\", rack 3 fake,row [2]");
   CHECK(records[1][column(header, "remote_name")] == "spine,02[1]");
   CHECK(records[1][column(header, "shard")] == "shard \"a\"");
   CHECK(records[2][column(header, "port_name")] == "leaf01[3]");
@@ -227,4 +228,16 @@ TEST_CASE("two processes appending at once write whole rows and one header") {
   }
   CHECK(per_shard[0] == kRounds * kPorts);
   CHECK(per_shard[1] == kRounds * kPorts);
+}
+
+TEST_CASE("names from the fabric cannot become spreadsheet formulas or break cells") {
+  TempDir dir("csv-hostile");
+  const std::string path = (dir.path / "samples.csv").string();
+  append_samples_csv(path, 1714564800.0, {quiet_port(1, "=cmd|' /C calc'!A0", "@x\x1b[31m")},
+                     "1/1");
+  const auto records = parse_csv(read_all(path));
+  REQUIRE(records.size() == 2);
+  const CsvRecord& header = records[0];
+  CHECK(records[1][column(header, "port_name")] == "'=cmd|' /C calc'!A0[1]");
+  CHECK(records[1][column(header, "remote_name")] == "'@x [31m");
 }

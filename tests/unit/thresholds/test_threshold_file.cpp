@@ -134,3 +134,9 @@ TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thres
   CHECK_THROWS_WITH(t.load_file(dir.string()), Catch::StartsWith(dir.string() + ": cannot read"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("thresholds file: a byte order mark at the start is skipped", "[thresholds][file]") {
+  const RateThresholds t = load("\xEF\xBB\xBFsymbol_errors 5/h 50/h\n");
+  REQUIRE(t.find("symbol_errors"));
+  CHECK(t.find("symbol_errors")->warning == per_hour(5));
+}

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "history/rrd_graph_call.hpp"
 #include "html.hpp"
+#include "plugin/text.hpp"
 
 using namespace ibpm::web;
 
@@ -29,4 +33,26 @@ TEST_CASE("a table carries sort values for numeric cells and a note when empty")
   CHECK(html.find("<td class=\"state critical\">CRITICAL</td><td class=\"num\" data-value=\"\">-</td>") !=
         std::string::npos);
   CHECK(html.find("nothing here") == std::string::npos);
+}
+
+TEST_CASE("invalid UTF-8 from a description never reaches the HTML or librrd's text") {
+  // Issue 16: one such description made ibpm-web print 100 Pango warnings (cron mail).
+  const std::string bad = "leaf\xff\xc3(01\xed\xa0\x80";
+  const std::string shown = escape(bad);
+  CHECK(shown == ibpm::plugin::valid_utf8(shown));
+  CHECK(shown.find("leaf") == 0);
+  namespace detail = ibpm::history::detail;
+  for (const std::string& text : {detail::legend_text(bad), detail::graph_text(bad)}) {
+    INFO(text);
+    CHECK(text == ibpm::plugin::valid_utf8(text));
+    CHECK(text.find('\xff') == std::string::npos);
+  }
+  ibpm::history::ProfileGraph graph;
+  graph.output = "x.png";
+  graph.title = "leaf01 \xff\x1b[31m <-> spine01";
+  const auto head = detail::graph_head(graph, "%");
+  const auto title = std::find(head.begin(), head.end(), "--title");
+  REQUIRE(title + 1 != head.end());
+  CHECK(title[1] == ibpm::plugin::valid_utf8(title[1]));
+  CHECK(title[1].find('\x1b') == std::string::npos);
 }

@@ -1,5 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -11,6 +18,7 @@
 #include "site_data.hpp"
 #include "site_paths.hpp"
 #include "site_writer.hpp"
+#include "topology/atomic_dir.hpp"
 #include "topology/atomic_file.hpp"
 
 using namespace ibpm;
@@ -109,4 +117,47 @@ TEST_CASE("the output folder is replaced whole, and never an operator's own fold
   // Nothing staged stays behind.
   for (const auto& entry : fs::directory_iterator(ws.dir))
     CHECK(entry.path().filename().string().find(".new-") == std::string::npos);
+}
+
+TEST_CASE("a run killed mid-way leaves a staging folder that the next run removes") {
+  // Issue 16: 12 kills left 6 .site.new-* folders behind for ever.
+  Workspace ws;
+  const web::SiteData data = hostile_site(ws);
+  web::WriteOptions options;
+  options.output = (ws.dir / "site").string();
+  web::write_site(data, options);
+
+  auto staged_folders = [&] {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(ws.dir))
+      if (entry.path().filename().string().starts_with(".site.new-"))
+        names.insert(entry.path().filename().string());
+    return names;
+  };
+  // A writer killed by SIGKILL: its staging folder stays, with half a site in it.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    StagedFolder staged(options.output, [](const std::string&) { return std::string(); });
+    std::ofstream(fs::path(staged.path()) / "index.html") << "half";
+    ::raise(SIGKILL);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(staged_folders().size() == 1);
+  const fs::path killed = ws.dir / *staged_folders().begin();
+  // A writer still at work holds its folder's lock: the next run leaves that one alone.
+  const fs::path busy = ws.dir / ".site.new-BUSY01";
+  fs::create_directories(busy);
+  const int lock = ::open(busy.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(::flock(lock, LOCK_EX) == 0);
+  for (const fs::path& folder : {killed, busy})
+    fs::last_write_time(folder, fs::file_time_type::clock::now() - std::chrono::minutes(5));
+
+  web::write_site(data, options);
+  CHECK(staged_folders() == std::set<std::string>{busy.filename().string()});
+  ::close(lock);
+  web::write_site(data, options);
+  CHECK(staged_folders().empty());
+  CHECK(fs::exists(ws.dir / "site" / "index.html"));
 }
