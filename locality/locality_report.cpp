@@ -76,6 +76,10 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
   for (const auto& name : names) width = std::max(width, name.size());
   char line[512];
   out << "Traffic locality over " << (context.window_end - context.window_start) << " s\n";
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.no_history; }))
+    out << "No history in this window yet: no host port has a rate in it (a rate needs two samples "
+           "at least one RRD step apart; is check_ib_fabric running, and is --window longer than "
+           "its interval and the RRD step?)\n";
   std::snprintf(line, sizeof line, "%-*s %5s %6s %11s %11s %11s %11s %7s %7s %7s  %s\n",
                 static_cast<int>(width), "SET", "LEVEL", "HOSTS", "GEN", "CON", "OUT", "IN",
                 "L_GEN", "L_CON", "L", "NOTE");

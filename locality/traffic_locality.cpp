@@ -79,6 +79,7 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
     inside.reset();
     for (std::size_t m : set.members) inside.set(m);
 
+    std::size_t host_directions = 0, host_unmeasured = 0;
     for (std::size_t h : set.hosts) {
       const Node& host = nodes[h];
       host.for_each_port([&](const Port& port) {
@@ -88,9 +89,14 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
         const auto& down = entering(usage[*port.link], link, host.guid);
         t.gen += up.average_octets_s;
         t.con += down.average_octets_s;
-        t.unmeasured += !up.measured + !down.measured;
+        host_directions += 2;
+        host_unmeasured += !up.measured + !down.measured;
       });
     }
+    t.unmeasured += host_unmeasured;
+    // Unknown is not zero: hosts with no rate in the window are not idle, they are unmeasured.
+    t.no_history = host_directions > 0 && host_unmeasured == host_directions;
+    if (t.no_history) t.note = "no history in this window: none of its hosts' ports has a rate in it";
 
     if (t.note.empty() && !connected_inside(fabric, set, inside)) {
       t.transit = true;
@@ -121,7 +127,9 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
     // An idle set's few management packets say nothing about where its jobs' data goes.
     // Likewise one direction: a set that only sends has no l_con (its few received management
     // packets against the same border noise would give any value, negative ones too).
-    if (t.gen + t.con >= kTransitFloor) {
+    if (t.no_history) {
+      // no locality, and nothing else to say about traffic that was not measured
+    } else if (t.gen + t.con >= kTransitFloor) {
       if (t.gen >= kTransitFloor) t.l_gen = one_minus(t.out, t.gen);
       if (t.con >= kTransitFloor) t.l_con = one_minus(t.in, t.con);
       t.l = one_minus(t.out + t.in, t.gen + t.con);
@@ -129,7 +137,7 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
       t.note = "idle: its hosts sent and received under 1 MB/s";
     }
     const double slack = std::max(kTransitTolerance * (t.gen + t.con), kTransitFloor);
-    if (t.note.empty() && (t.out > t.gen + slack || t.in > t.con + slack)) {
+    if (t.note.empty() && !t.no_history && (t.out > t.gen + slack || t.in > t.con + slack)) {
       t.transit = true;
       t.note = t.out > t.gen + slack ? "more data leaves than its hosts send"
                                      : "more data enters than its hosts receive";

@@ -24,6 +24,7 @@ struct SetTraffic {
   std::size_t border_cables = 0;
   std::size_t unmeasured = 0;  // host ports and border cables without history in the window
   bool transit = false;        // the locality formula does not hold for this set
+  bool no_history = false;     // none of its host ports has a rate in the window: unknown, not idle
   std::string note;            // why: "border cable spine03[7] leads down out of the set", ...
 };
 

@@ -70,6 +70,10 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
   const int w = static_cast<int>(width);
   char line[512];
   out << "Link utilization over " << window_seconds << " s\n";
+  if (rows.empty())
+    out << "No history in this window yet: no cable direction has a rate in it (a rate needs two "
+           "samples at least one RRD step apart; is check_ib_fabric running, and is --window "
+           "longer than its interval and the RRD step?)\n";
   std::snprintf(line, sizeof line, "%-*s    %-*s %11s %7s %7s %7s %10s\n", w, "FROM", w, "TO",
                 "AVERAGE", "UTIL", "PEAK", "WAIT", "ERRORS/S");
   out << line;

@@ -1,10 +1,9 @@
 #include "viz/map_graph.hpp"
 
-#include "plugin/number.hpp"
-
 #include <algorithm>
 #include <unordered_map>
 
+#include "plugin/number.hpp"
 #include "viz/color_scale.hpp"
 #include "viz/map_text.hpp"
 
@@ -94,7 +93,8 @@ class MapBuilder {
       node.health = a->health;
       if (a->locality) {
         node.fill = locality_color(a->locality);
-        node.lines.push_back("l " + format_locality(*a->locality) + (a->transit ? " (transit)" : ""));
+        node.lines.push_back("l " + plugin::format_fixed(*a->locality, 2) +
+                             (a->transit ? " (transit)" : ""));
       }
     }
     return node;
@@ -111,12 +111,6 @@ class MapBuilder {
       if (colon != std::string::npos && colon > 4) return name.substr(4, colon - 4);
     }
     return name;
-  }
-
-  static std::string format_locality(double l) {
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%.2f", l);
-    return buffer;
   }
 
   void add_switches() {

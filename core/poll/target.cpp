@@ -40,14 +40,21 @@ const Node& resolve_node(const Fabric& fabric, const NodeNameMap* names, std::st
     if (const Node* node = node_with_guid(fabric, *guid)) return *node;
     throw TargetError("no node or port with GUID " + format_guid(*guid) + " in the topology");
   }
-  if (const auto lid = parse_lid(text)) {
-    if (const Node* node = node_with_lid(fabric, *lid)) return *node;
-    throw TargetError("no port with LID " + std::to_string(*lid) + " in the topology");
-  }
   std::vector<const Node*> matches;
   for (const Node& node : fabric.nodes()) {
     const std::string* mapped = names ? names->find(node.guid) : nullptr;
     if ((mapped && *mapped == text) || node.description == text) matches.push_back(&node);
+  }
+  if (const auto lid = parse_lid(text)) {
+    const Node* by_lid = node_with_lid(fabric, *lid);
+    // A node named "3" and LID 3 are two readings of one word: never pick one silently.
+    if (!matches.empty() && by_lid && matches.front() != by_lid)
+      throw TargetError(quoted + " is both LID " + std::to_string(*lid) + " (" +
+                        format_guid(by_lid->guid) + ") and the name of " +
+                        format_guid(matches.front()->guid) + ": name the node by GUID");
+    if (by_lid) return *by_lid;
+    if (matches.empty())
+      throw TargetError("no port with LID " + std::to_string(*lid) + " in the topology");
   }
   if (matches.size() == 1) return *matches.front();
   if (matches.empty()) throw TargetError("no node named " + quoted + " in the topology");

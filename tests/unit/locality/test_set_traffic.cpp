@@ -155,3 +155,22 @@ TEST_CASE("a set that only sends has no l_con, whatever trickles in") {
   CHECK_FALSE(leaf3.l_gen);
   CHECK(*leaf3.l_con == Approx(0));
 }
+
+TEST_CASE("hosts with no rate in the window are unknown, never idle") {
+  auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
+  Fabric fabric = sim::net_fabric(tree.topology);
+  FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
+  sim::TrafficPattern traffic(tree.topology, {});
+  auto usage = usage_of(tree, fabric, traffic);
+  for (auto& u : usage) u.a_to_b.measured = u.b_to_a.measured = false;  // no samples yet
+  auto sets = locality::subtree_sets(fabric, down, nullptr);
+  REQUIRE_FALSE(sets.empty());
+  for (const auto& row : locality::set_traffic(fabric, down, sets, usage, nullptr)) {
+    INFO(row.set->name);
+    CHECK(row.no_history);
+    CHECK(!row.l);
+    CHECK(row.note.find("idle") == std::string::npos);
+    CHECK(row.note.find("no history in this window") != std::string::npos);
+  }
+}
