@@ -88,8 +88,13 @@ namespace {
 bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
                         std::uint16_t age) {
   if (every <= 1 || age + 1u >= 2u * every) return true;
-  const std::uint64_t phase = (t.node * 0x9e3779b97f4a7c15ULL) ^ (t.port * 0xff51afd7ed558ccdULL);
-  return (runs + phase) % every == 0;
+  // splitmix64's finalizer: GUIDs often run in sequence, and every bit of the phase must vary.
+  std::uint64_t z = t.node ^ (static_cast<std::uint64_t>(t.port) << 56);
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return (runs + z % every) % every == 0;
 }
 
 SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
