@@ -139,7 +139,8 @@ class Sampling {
     return downed != h->link_downed || recovery != h->link_recovery;
   }
 
-  void on_reply(const Tag& tag, const MadReply& reply) {
+  // The tag by value: asking more queries may move tags_.
+  void on_reply(Tag tag, const MadReply& reply) {
     switch (tag.ask) {
       case Ask::node_info: {
         Agent& agent = agents_[tag.who];
