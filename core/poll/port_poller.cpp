@@ -101,11 +101,6 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
                    unsigned every) {
   SampleHint hint;
   hint.live = memory.live;
-  const auto& raw = memory.sample.raw;
-  const auto downed = static_cast<std::size_t>(Counter::link_downed);
-  const auto recovery = static_cast<std::size_t>(Counter::link_error_recovery);
-  hint.link_downed = raw[downed];
-  hint.link_recovery = raw[recovery];
   // A link that was not up, or whose link counters are stuck at their maximum (a change could
   // not show), is looked at every run.
   const bool stuck = memory.sample.saturated & (counter_bit(Counter::link_downed) |
@@ -115,7 +110,7 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   // A switch's NodeInfo covers dozens of ports: asked every run. A CA's (one port) on the same
   // schedule as PortInfo, and whenever a counter fell (see SampleHint).
   hint.verify_node = t.type == NodeType::sw || hint.ask_port_info;
-  hint.previous = raw;
+  hint.previous = memory.sample.raw;
   return hint;
 }
 
@@ -142,7 +137,6 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     std::string warning;
     run.pending.previous = state::SampleRecord::load(run.pending.path, warning);
     if (!warning.empty()) run.notes.push_back(warning);
-    run.pending.port_info_every = settings.port_info_every;
   }
   const state::SampleRecord* record = run.pending.previous ? &*run.pending.previous : nullptr;
   // An entry older than the RRD heartbeat may have been overtaken by another run's sample.

@@ -50,7 +50,6 @@ struct PendingRecord {
   state::NodeLocks locks;
   std::optional<state::SampleRecord> previous;  // as loaded; nullopt: the run keeps no record
   std::string path;
-  unsigned port_info_every = 1;
 };
 
 struct PollRun {

@@ -132,11 +132,12 @@ class Sampling {
   // The link went down or retrained since the last sample: its PortInfo may say something new.
   bool link_moved(std::size_t t) const {
     const SampleHint* h = hint(t);
-    if (!h) return false;
-    const auto& v = samples_[t].values;
-    const auto downed = v[static_cast<std::size_t>(Counter::link_downed)];
-    const auto recovery = v[static_cast<std::size_t>(Counter::link_error_recovery)];
-    return downed != h->link_downed || recovery != h->link_recovery;
+    if (!h || !h->previous) return false;  // without a last sample PortInfo is asked anyway
+    for (const Counter c : {Counter::link_downed, Counter::link_error_recovery}) {
+      const auto i = static_cast<std::size_t>(c);
+      if (samples_[t].values[i] != (*h->previous)[i]) return true;
+    }
+    return false;
   }
 
   // The tag by value: asking more queries may move tags_.

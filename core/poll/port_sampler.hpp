@@ -48,14 +48,14 @@ struct PortSample {
 struct SampleHint {
   std::optional<Port> live;              // PortInfo as last read; nullopt: ask it
   bool ask_port_info = true;             // ask PortInfo whatever the counters say
-  std::optional<std::uint64_t> link_downed;    // LinkDownedCounter in the last sample
-  std::optional<std::uint64_t> link_recovery;  // LinkErrorRecoveryCounter in the last sample
   // Ask NodeInfo (is the node at this LID still the one the topology says?) whatever the counters
   // say. Without it NodeInfo is asked only when a counter is lower than in `previous` (another
   // node's counters, or a reset), so that an unverified sample never goes unchecked into the
   // port's history on a doubt. A LID's agent is verified when any of its ports asks.
   bool verify_node = true;
-  std::optional<mad::CounterValues> previous;  // the last sample's raw counters
+  // The last sample's raw counters: PortInfo is asked when LinkDowned or LinkErrorRecovery moved
+  // since, NodeInfo when a counter fell.
+  std::optional<mad::CounterValues> previous;
 };
 
 // Capabilities known per LID (from the state of an earlier run).

@@ -119,6 +119,14 @@ std::string checked_update_line(const std::string& file, const PortRecord& recor
 }
 }  // namespace
 
+bool PortStore::made_again(const Write& w, const std::string& file, const std::string& line) const {
+  // The record said the file was there: someone may have removed it since.
+  if (file_exists(file)) return false;
+  create_if_missing(w.node, w.port, *w.record);
+  backend_.update(file, line);
+  return true;
+}
+
 void PortStore::write(Guid node, PortNumber port, const PortRecord& record) const {
   const std::string file = path(node, port);
   const std::string line = checked_update_line(file, record);
@@ -138,10 +146,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
         try {
           backend_.update(file, line);
         } catch (const StateError&) {
-          // The record said the file was there: someone may have removed it since.
-          if (!w.exists || file_exists(file)) throw;
-          create_if_missing(w.node, w.port, *w.record);
-          backend_.update(file, line);
+          if (!w.exists || !made_again(w, file, line)) throw;
         }
       } catch (const StateError& e) {
         errors[i] = e.what();
@@ -169,18 +174,12 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
     for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
-      // The record said the file was there: someone may have removed it since.
-      if (w.exists && !file_exists(batch[index].path)) {
-        try {
-          create_if_missing(w.node, w.port, *w.record);
-          backend_.update(batch[index].path, batch[index].line);
-          continue;
-        } catch (const StateError& e) {
-          errors[owner[index]] = e.what();
-          continue;
-        }
+      try {
+        if (w.exists && made_again(w, batch[index].path, batch[index].line)) continue;
+        errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;
+      } catch (const StateError& e) {
+        errors[owner[index]] = e.what();
       }
-      errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;
     }
   } catch (const StateError& e) {
     for (std::size_t i : owner) errors[i] = path(writes[i].node, writes[i].port) + ": " + e.what();

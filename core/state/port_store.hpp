@@ -73,6 +73,9 @@ class PortStore {
 
  private:
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
+  // An update of a file the last run wrote failed: when the file is gone, makes it again and
+  // updates it (true); false when it is there (the failure stands). Throws StateError.
+  bool made_again(const Write& w, const std::string& file, const std::string& line) const;
 
   StoreOptions options_;
   RrdBackend backend_;
