@@ -2,7 +2,7 @@
 // accept it next to the stock Debian configuration for a 648-host fat tree, the real Selene
 // compute fabric and a fabric whose node names are hostile, with the objects expected (a host
 // per switch and one for the fabric, a host group per level and per leaf, a service per
-// switch). Without nagios4 or icinga2 the tests warn and pass.
+// switch). Without nagios4 and icinga2 the tests are Skipped.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -16,23 +16,32 @@
 #include "fabric/types.hpp"
 #include "process_support.hpp"
 #include "topology/topology.hpp"
+#include "support/skip.hpp"
 
 using namespace ibpm::nagios_test;
 namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kNoNagios =
+    "nagios4 not installed (apt-get install nagios4-core monitoring-plugins-basic)";
+constexpr const char* kNoIcinga = "icinga2 not installed (apt-get install icinga2-bin icinga2-common)";
+
 bool have_nagios() {
-  if (!find_program("nagios4").empty() && fs::exists("/etc/nagios4/objects/templates.cfg")) return true;
-  WARN("skipped: nagios4 not installed (apt-get install nagios4-core monitoring-plugins-basic)");
-  return false;
+  return !find_program("nagios4").empty() && fs::exists("/etc/nagios4/objects/templates.cfg");
 }
 
 bool have_icinga() {
-  if (!find_program("icinga2").empty() && fs::exists("/etc/icinga2/constants.conf")) return true;
-  WARN("skipped: icinga2 not installed (apt-get install icinga2-bin icinga2-common)");
-  return false;
+  return !find_program("icinga2").empty() && fs::exists("/etc/icinga2/constants.conf");
 }
+
+// For a case that checks both daemons: Skipped without either, a note when half of it ran.
+#define IBPM_REQUIRE_A_DAEMON(nagios, icinga)                              \
+  do {                                                                     \
+    if (!(nagios) && !(icinga)) IBPM_SKIP(kNoNagios << "; " << kNoIcinga); \
+    if (!(nagios)) WARN("only icinga2 checked: " << kNoNagios);            \
+    if (!(icinga)) WARN("only nagios4 checked: " << kNoIcinga);            \
+  } while (0)
 
 struct FabricCounts {
   int switches = 0, cas = 0;
@@ -115,7 +124,7 @@ std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std:
 }  // namespace
 
 TEST_CASE("nagios4 accepts the configuration of a 648-host fat tree") {
-  if (!have_nagios()) return;
+  if (!have_nagios()) IBPM_SKIP(kNoNagios);
   TempDir dir("nagios-fat-tree");
   const std::string dump = fat_tree_dump(dir, 648, 36);
   const FabricCounts nodes = count_nodes(dump);
@@ -133,7 +142,7 @@ TEST_CASE("nagios4 accepts the configuration of a 648-host fat tree") {
 }
 
 TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and without zones") {
-  if (!have_icinga()) return;
+  if (!have_icinga()) IBPM_SKIP(kNoIcinga);
   TempDir dir("icinga-fat-tree");
   const std::string dump = fat_tree_dump(dir, 648, 36);
   const FabricCounts nodes = count_nodes(dump);
@@ -155,12 +164,10 @@ TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and wit
 TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compute fabric") {
   const fs::path packed =
       fs::path(IBPM_REAL_FIXTURES) / "nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz";
-  if (!fs::exists(packed) || find_program("xz").empty()) {
-    WARN("skipped: " << packed.string() << " or xz not available");
-    return;
-  }
+  if (!fs::exists(packed) || find_program("xz").empty())
+    IBPM_SKIP(packed.string() << " or xz not available");
   const bool nagios = have_nagios(), icinga = have_icinga();
-  if (!nagios && !icinga) return;
+  IBPM_REQUIRE_A_DAEMON(nagios, icinga);
   TempDir dir("nagios-selene");
   const std::string dump = dir / "selene.ibnetdiscover";
   const ProcessRun unpack =
@@ -251,7 +258,7 @@ HostileFabric hostile_fabric(const TempDir& dir) {
 
 TEST_CASE("nagios4 and icinga2 accept the configuration of a fabric with hostile names") {
   const bool nagios = have_nagios(), icinga = have_icinga();
-  if (!nagios && !icinga) return;
+  IBPM_REQUIRE_A_DAEMON(nagios, icinga);
   TempDir dir("nagios-hostile");
   const HostileFabric fabric = hostile_fabric(dir);
   REQUIRE(fabric.nodes.switches == 9);

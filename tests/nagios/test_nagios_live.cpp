@@ -23,6 +23,7 @@
 #include "daemon_support.hpp"
 #include "process_support.hpp"
 #include "sim/sim_test_support.hpp"
+#include "support/skip.hpp"
 
 using namespace ibpm::checks::test;
 using namespace ibpm::nagios_test;
@@ -172,10 +173,8 @@ std::string describe(const std::map<std::string, ObjectState>& states) {
 
 TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and sees its faults") {
   IBPM_REQUIRE_SIMULATOR();
-  if (find_program("nagios4").empty() || !fs::exists("/usr/lib/nagios/plugins/negate")) {
-    WARN("skipped: nagios4 or negate not installed (apt-get install nagios4-core monitoring-plugins-basic)");
-    return;
-  }
+  if (find_program("nagios4").empty() || !fs::exists("/usr/lib/nagios/plugins/negate"))
+    IBPM_SKIP("nagios4 or negate not installed (apt-get install nagios4-core monitoring-plugins-basic)");
   LiveFabric live = LiveFabric::start();
   TempDir work("nagios-live");
   // Folders with a space: the generated command lines must quote them.

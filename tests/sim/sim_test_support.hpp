@@ -11,20 +11,18 @@
 
 #include "sim/fat_tree.hpp"
 #include "sim/sim_programs.hpp"
+#include "support/skip.hpp"
 
 namespace ibpm::sim::test {
 
-// Catch2 v2 cannot skip: a test without the simulator warns and returns (it never fails).
+// A test case without the simulator is reported Skipped (see support/skip.hpp).
 #define IBPM_REQUIRE_SIMULATOR()                                                                 \
   do {                                                                                           \
     auto ibpm_missing_ = ::ibpm::sim::missing_simulator_parts();                                 \
-    if (!ibpm_missing_.empty()) {                                                                \
-      WARN(                                                                                      \
-          "skipped: ibsim not installed (apt-get install ibsim-utils opensm infiniband-diags); " \
-          "missing: "                                                                            \
-          << ibpm_missing_.front());                                                             \
-      return;                                                                                    \
-    }                                                                                            \
+    if (!ibpm_missing_.empty())                                                                  \
+      IBPM_SKIP("ibsim not installed (apt-get install ibsim-utils opensm infiniband-diags); "    \
+                "missing: "                                                                      \
+                << ibpm_missing_.front());                                                       \
   } while (0)
 
 inline FatTree small_tree(int hosts = 16, int radix = 8, const std::string& prefix = "cn") {

@@ -8,6 +8,7 @@
 
 #include "topology/run_command.hpp"
 #include "unit/dump/sample_dumps.hpp"
+#include "support/skip.hpp"
 
 namespace fs = std::filesystem;
 using ibpm::test::bin;
@@ -43,10 +44,7 @@ std::vector<fs::path> real_dumps(const fs::path& scratch) {
 }  // namespace
 
 TEST_CASE("check_ib_topology is OK for every real dump against itself and its saved baseline") {
-  if (!fs::exists(IBPM_REAL_FIXTURES)) {
-    WARN("skipped: " IBPM_REAL_FIXTURES " is absent");
-    return;
-  }
+  if (!fs::exists(IBPM_REAL_FIXTURES)) IBPM_SKIP(IBPM_REAL_FIXTURES " is absent");
   fs::path scratch = scratch_dir();
   auto dumps = real_dumps(scratch);
   REQUIRE(dumps.size() >= 20);

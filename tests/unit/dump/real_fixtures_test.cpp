@@ -9,6 +9,7 @@
 #include "dump/ibsim_names.hpp"
 #include "dump/ibsim_net_writer.hpp"
 #include "fixtures.hpp"
+#include "support/skip.hpp"
 
 using namespace ibpm;
 using namespace ibpm::test;
@@ -54,7 +55,7 @@ const std::map<std::string, Counts>& expected_counts() {
 std::optional<fs::path> fixture(const std::string& name) {
   fs::path dir = real_fixtures_dir();
   if (dir.empty()) {
-    WARN("skipped: real fixtures folder " << IBPM_REAL_FIXTURES << " is absent");
+    IBPM_SKIP_MESSAGE("real fixtures folder " << IBPM_REAL_FIXTURES << " is absent");
     return std::nullopt;
   }
   return dir / name;

@@ -9,6 +9,7 @@
 #include "../dump/fixtures.hpp"
 #include "fabric/graph.hpp"
 #include "levels/fabric_levels.hpp"
+#include "support/skip.hpp"
 
 using namespace ibpm;
 
@@ -59,10 +60,7 @@ std::vector<Expectation> expectations() {
 
 TEST_CASE("levels of the real fabrics agree with their switch names") {
   auto dir = test::real_fixtures_dir();
-  if (dir.empty()) {
-    WARN("skipped: real fixtures folder " << IBPM_REAL_FIXTURES << " is absent");
-    return;
-  }
+  if (dir.empty()) IBPM_SKIP("real fixtures folder " << IBPM_REAL_FIXTURES << " is absent");
   for (const auto& expect : expectations()) {
     SECTION(expect.file) {
       Fabric fabric = test::parse_fixture(dir / expect.file).fabric;

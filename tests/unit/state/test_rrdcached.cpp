@@ -17,6 +17,7 @@
 
 #include "state/port_store.hpp"
 #include "temp_dir.hpp"
+#include "support/skip.hpp"
 
 namespace fs = std::filesystem;
 using namespace ibpm;
@@ -97,10 +98,7 @@ std::string last_ds_on_disk(const std::string& path, const std::string& source) 
 }  // namespace
 
 TEST_CASE("through rrdcached: written values are visible before the daemon writes them") {
-  if (!fs::exists(kRrdcached)) {
-    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
-    return;
-  }
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached");
   auto daemon = std::make_unique<Rrdcached>(dir.path);
   REQUIRE(daemon->wait_until_listening());
@@ -155,10 +153,7 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
 }
 
 TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
-  if (!fs::exists(kRrdcached)) {
-    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
-    return;
-  }
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached-batch");
   auto daemon = std::make_unique<Rrdcached>(dir.path);
   REQUIRE(daemon->wait_until_listening());
