@@ -39,7 +39,7 @@ client() { ( . "$tmp/sim/env" && ulimit -n 1024 && exec "$@" ); }
 
 "$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 --levels 3 -o fabric.net
 start=$(date +%s.%N)
-"$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" >/dev/null
+"$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" --timeout 900 >/dev/null  # OpenSM: minutes at 11,664 hosts
 echo "ibsim + OpenSM: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 client ibnetdiscover --cache "$tmp/fabric.cache" >/dev/null 2>&1
 

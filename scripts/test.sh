@@ -11,8 +11,10 @@ while [ $# -gt 0 ]; do
     --sanitize)
       build_dir=build-asan
       cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DIBPM_SANITIZE=ON -DIBPM_BUILD_TESTS=ON)
-      # Leaks inside Graphviz and the font libraries are theirs to fix, not ours.
+      # Leaks inside Graphviz and the font libraries, and ibsim's shim reading past its buffer,
+      # are theirs to fix, not ours.
       export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/scripts/lsan-third-party.supp:print_suppressions=0"
+      export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}suppressions=$PWD/scripts/asan-third-party.supp"
       ;;
     --build-dir) build_dir="$2"; shift ;;
     --) shift; break ;;
