@@ -8,11 +8,12 @@ set(CPACK_PACKAGE_VENDOR "ibpm maintainers")
 set(CPACK_PACKAGE_CONTACT "ibpm maintainers <maintainers@users.noreply.a-seed-d1ee886d.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "InfiniBand fabric monitor: Nagios/Icinga checks and reports")
 set(CPACK_PACKAGE_DESCRIPTION
-    "ibpm watches InfiniBand fabrics: check_ib_topology, check_ib_port, check_ib_node and
-check_ib_fabric are Nagios/Icinga plugins that poll port counters, keep their history in RRD
-files and judge error rates, utilization and link state against thresholds. ibpm-locality,
-ibpm-map and ibpm-web turn the history into traffic-locality reports, Graphviz health maps and a
-static dashboard; ibpm-nagios-config writes Nagios 4 and Icinga 2 configuration for a fabric.")
+    "check_ib_topology, check_ib_port, check_ib_node and check_ib_fabric are
+Nagios/Icinga plugins that poll InfiniBand port counters, keep their history
+in RRD files and judge error rates, utilization and link state against
+thresholds. ibpm-locality, ibpm-map and ibpm-web turn the history into
+traffic-locality reports, Graphviz health maps and a static dashboard;
+ibpm-nagios-config writes Nagios 4 and Icinga 2 configuration for a fabric.")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY ibpm)
 set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
 # /etc, /lib/systemd and /var are absolute destinations: install into the staging folder whole.
@@ -48,6 +49,7 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # RPM
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
 set(CPACK_RPM_PACKAGE_RELEASE 1)
+set(CPACK_RPM_PACKAGE_RELOCATABLE OFF)
 set(CPACK_RPM_PACKAGE_LICENSE "Unspecified")
 set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
 set(CPACK_RPM_PACKAGE_REQUIRES_POST "shadow-utils")

@@ -1,7 +1,7 @@
 # CPack pre-build script: the RPM's staging folder moved from Debian's layout to RHEL's before
 # rpmbuild reads it. The checks go to /usr/lib64/nagios/plugins (RHEL's $USER1$ and Icinga 2's
-# PluginDir there), systemd units from /lib to /usr/lib, and every installed text that names the
-# plugin folder says the new one. The DEB is left as installed.
+# PluginDir there), and every installed text that names the plugin folder says the new one. The
+# DEB is left as installed.
 if(NOT CPACK_GENERATOR STREQUAL "RPM")
   return()
 endif()
@@ -12,19 +12,6 @@ endif()
 
 file(MAKE_DIRECTORY "${root}/usr/lib64")
 file(RENAME "${root}/usr/lib/nagios" "${root}/usr/lib64/nagios")
-if(IS_DIRECTORY "${root}/lib")
-  file(GLOB entries RELATIVE "${root}/lib" "${root}/lib/*")
-  foreach(entry IN LISTS entries)
-    file(MAKE_DIRECTORY "${root}/usr/lib")
-    file(RENAME "${root}/lib/${entry}" "${root}/usr/lib/${entry}")
-  endforeach()
-  file(REMOVE_RECURSE "${root}/lib")
-endif()
-file(GLOB_RECURSE empty_lib LIST_DIRECTORIES true "${root}/usr/lib/*")
-if(NOT empty_lib)
-  file(REMOVE_RECURSE "${root}/usr/lib")
-endif()
-
 file(GLOB_RECURSE texts "${root}/etc/*" "${root}/usr/lib/systemd/*" "${root}/usr/share/ibpm/*")
 foreach(path IN LISTS texts)
   file(READ "${path}" text)
