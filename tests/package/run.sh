@@ -3,8 +3,9 @@
 # installs on runtime libraries only; installed on this host, the checks answer from
 # /usr/lib/nagios/plugins, the man pages render, Icinga 2 finds the CheckCommands through
 # include <plugins-contrib>, Nagios 4 with the packaged commands shows check_ib_fabric OK on a
-# simulated fabric, systemd-analyze accepts the units; the RPM holds the same files in RHEL's
-# layout; purging the package leaves only /var/lib/ibpm. Exit 77 (skipped) without a tool it needs.
+# simulated fabric, systemd-analyze accepts the units and their commands work as the user ibpm;
+# the RPM holds the same files in RHEL's layout; purging the package leaves only /var/lib/ibpm.
+# Exit 77 (skipped) without a tool it needs.
 # Usage: tests/package/run.sh BUILD_DIR   (as root: it installs and purges ibpm on this host;
 #        IBPM_PACKAGE_ROOT=DIR adds a real install in a minimal chroot, see minimal_install.sh)
 set -euo pipefail
@@ -59,6 +60,9 @@ step "Nagios 4 with the packaged commands on a simulated fabric"
 step "systemd-analyze verify"
 systemd-analyze verify /usr/lib/systemd/system/ibpm-*.service /usr/lib/systemd/system/ibpm-*.timer
 echo "systemd-analyze accepts $(ls /usr/lib/systemd/system/ibpm-* | wc -l) units"
+
+step "The units' commands, as the user ibpm"
+"$here/units_run.sh" "$build"
 
 step "The RPM"
 "$here/rpm_layout.sh" "$deb" "$rpm_file"
