@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the DEB holds: the checks in /usr/lib/nagios/plugins and the tools in /usr/bin, each with
 # its man page; the Icinga 2, Nagios, /etc, systemd and udev files; no test-only command; no
-# RPATH; no installed text naming the source or build folder; conffiles for /etc/ibpm;
-# dependencies that are runtime packages (computed by dpkg-shlibdeps, none -dev).
+# RPATH; no installed file (executables included) naming the source or build folder; conffiles
+# for /etc/ibpm; dependencies that are runtime packages (computed by dpkg-shlibdeps, none -dev).
 # Usage: deb_contents.sh DEB SOURCE_DIR BUILD_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,8 +35,8 @@ done
 for command in $(grep -E '^/usr/lib/nagios/plugins/|^/usr/bin/' <<< "$files"); do
   if readelf -d "$work/root$command" | grep -E 'RPATH|RUNPATH'; then fail "$command has an RPATH"; fi
 done
-texts=$(cd "$work/root" && grep -rIl -e "$src" -e "$build" etc usr/share usr/lib/systemd || true)
-[ -z "$texts" ] || fail "installed files name the source or build folder: $texts"
+naming=$(cd "$work/root" && grep -rl -e "$src" -e "$build" . || true)
+[ -z "$naming" ] || fail "installed files (executables included) name the source or build folder: $naming"
 [ "$(sort "$work/control/conffiles" | tr '\n' ' ')" = \
   "/etc/ibpm/delegation.conf /etc/ibpm/ibpm.env /etc/ibpm/thresholds.conf " ] ||
   fail "conffiles: $(cat "$work/control/conffiles")"
