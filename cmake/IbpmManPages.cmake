@@ -24,6 +24,7 @@ function(ibpm_add_man_page name description)
     OUTPUT ${page}
     COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${HELP2MAN_EXECUTABLE} -DPROGRAM=$<TARGET_FILE:${name}>
             -DNAME=${name} -DDESCRIPTION=${description} -DOUTPUT=${page}
+            -DVERSION=${PROJECT_VERSION}
             -P ${PROJECT_SOURCE_DIR}/cmake/help2man_page.cmake
     DEPENDS ${name} ${PROJECT_SOURCE_DIR}/cmake/help2man_page.cmake
     COMMENT "Man page of ${name}"

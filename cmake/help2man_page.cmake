@@ -1,4 +1,5 @@
-# cmake -DHELP2MAN=... -DPROGRAM=... -DNAME=... -DDESCRIPTION=... -DOUTPUT=FILE.1.gz -P help2man_page.cmake
+# cmake -DHELP2MAN=... -DPROGRAM=... -DNAME=... -DDESCRIPTION=... -DVERSION=... -DOUTPUT=FILE.1.gz
+#       -P help2man_page.cmake
 # One man page from a command's own --help and --version, gzipped as Debian's policy wants.
 # The checks answer --help with exit code 3 (UNKNOWN, as the plugin guidelines say), which
 # help2man takes for a failure: it runs them through a wrapper that turns 3 into 0.
@@ -12,7 +13,7 @@ file(CHMOD "${wrapper_dir}/${NAME}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXE
 string(REGEX REPLACE "\\.gz$" "" page "${OUTPUT}")
 execute_process(
   COMMAND "${HELP2MAN}" --no-info --section 1 --name "${DESCRIPTION}"
-          --source ibpm --manual "ibpm commands" --output "${page}" "${wrapper_dir}/${NAME}"
+          --source "ibpm ${VERSION}" --manual "ibpm commands" --output "${page}" "${wrapper_dir}/${NAME}"
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "help2man failed for ${NAME}")
