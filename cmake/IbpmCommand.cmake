@@ -1,5 +1,16 @@
-# ibpm_add_command(NAME source...): one thin executable on the shared core,
-# built into bin/ and installed into bin/.
+# ibpm_add_command(NAME source...): one thin executable on the shared core, built into bin/.
+# Installed where its kind belongs: check_ib_* plugins into IBPM_PLUGIN_DIR (where the monitoring
+# server looks for plugins), the ibpm-* tools into bin/. The list of installed commands is kept
+# (global property IBPM_INSTALLED_COMMANDS) for the man pages.
+function(ibpm_install_command name)
+  set_property(GLOBAL APPEND PROPERTY IBPM_INSTALLED_COMMANDS ${name})
+  if(name MATCHES "^check_")
+    install(TARGETS ${name} RUNTIME DESTINATION ${IBPM_PLUGIN_DIR})
+  else()
+    install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endfunction()
+
 function(ibpm_add_command name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE ibpm::core CLI11::CLI11)
@@ -9,7 +20,7 @@ function(ibpm_add_command name)
   if(NOT IBPM_SANITIZE)
     target_link_options(${name} PRIVATE -static-libstdc++ -static-libgcc)
   endif()
-  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  ibpm_install_command(${name})
 endfunction()
 
 # ibpm_add_graphing_command(NAME source...): a command that draws RRD graphs. The shared librrd
@@ -21,5 +32,5 @@ function(ibpm_add_graphing_command name)
   if(NOT IBPM_SANITIZE)
     target_link_options(${name} PRIVATE -static-libstdc++ -static-libgcc)
   endif()
-  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  ibpm_install_command(${name})
 endfunction()

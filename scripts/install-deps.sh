@@ -10,6 +10,7 @@ packages=(
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2
   ibsim-utils opensm infiniband-diags rrdcached strace
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
+  help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd
 )
 
 missing=()

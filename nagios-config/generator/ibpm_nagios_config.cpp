@@ -31,11 +31,14 @@ struct Options {
   ibpm::nagios_config::PlanOptions plan;
 };
 
-// The checks are installed next to this command (bin/ of an install or of the build tree).
-std::string own_folder() {
+// Where the checks are: next to this command in the build tree (bin/), else the plugin folder
+// of the install this command belongs to (IBPM_INSTALLED_PLUGIN_DIR, from the build).
+std::string default_plugin_dir() {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("/usr/local/bin") : self.parent_path().string();
+  if (!ec && std::filesystem::exists(self.parent_path() / "check_ib_fabric", ec))
+    return self.parent_path().string();
+  return IBPM_INSTALLED_PLUGIN_DIR;
 }
 
 void run(Options options) {
@@ -54,7 +57,7 @@ void run(Options options) {
   if (plan.switches == 0) throw std::runtime_error(topology.origin + ": no switches");
 
   ibpm::nagios_config::CheckSettings settings;
-  settings.plugin_dir = options.plugin_dir.empty() ? own_folder() : options.plugin_dir;
+  settings.plugin_dir = options.plugin_dir.empty() ? default_plugin_dir() : options.plugin_dir;
   settings.state_dir = options.fabric.state_dir;
   settings.node_name_map = options.fabric.node_name_map;
   settings.ca = options.fabric.ca;
@@ -104,7 +107,8 @@ int main(int argc, char** argv) {
                  "Name of the host that stands for the whole fabric")
       ->capture_default_str();
   app.add_option("--plugin-dir", options.plugin_dir,
-                 "Where the checks are installed (default: this command's folder)");
+                 "Where the checks are installed (default: this command's folder when they are there, "
+                 "else " IBPM_INSTALLED_PLUGIN_DIR ")");
   app.add_option("--baseline", options.baseline,
                  "check_ib_topology's baseline (default: STATE_DIR/baseline.cache)");
   app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");

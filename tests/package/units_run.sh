@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The installed units' commands do what they say, as the user they run as: ibpm-sweep's
+# ExecStart (as ibpm, with /etc/ibpm/ibpm.env) sweeps a simulated fabric twice into
+# /var/lib/ibpm, then ibpm-web's, ibpm-map's and ibpm-locality's write the dashboard, the map and
+# the locality report into /var/lib/ibpm/reports. No systemd runs here: each ExecStart line is
+# run by sh as systemd would run it ($VAR split into words, $$ for a literal $). What it wrote is
+# removed again; a /var/lib/ibpm that holds anything else is left alone (not run, said so).
+# Usage: units_run.sh BUILD_DIR (for ibpm-sim; after the package is installed)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need runuser
+sim_tool=$(realpath "$1")/bin/ibpm-sim
+state=/var/lib/ibpm
+if [ -n "$(ls -A "$state" | grep -vx reports || true)" ] || [ -n "$(ls -A "$state/reports")" ]; then
+  echo "not run: $state holds files already"
+  exit 0
+fi
+work=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )/ibpm-units.XXXXXX")
+cleanup() {
+  "$sim_tool" stop --dir "$work/sim" >/dev/null 2>&1 || true
+  rm -rf "$work"
+  find "$state" -mindepth 1 ! -path "$state/reports" -delete
+}
+trap cleanup EXIT
+chmod 755 "$work"
+mkdir "$work/clients" && chown ibpm:ibpm "$work/clients"
+
+"$sim_tool" generate --hosts 8 --radix 4 --levels 2 -o "$work/fabric.net" >/dev/null
+rc=0; "$sim_tool" start "$work/fabric.net" --dir "$work/sim" >/dev/null || rc=$?
+[ "$rc" -eq 77 ] && skip "ibsim, OpenSM or infiniband-diags missing"
+[ "$rc" -eq 0 ] || fail "ibpm-sim start: exit $rc"
+
+# run_unit NAME [prefix command...]: the unit's ExecStart as its User, with its EnvironmentFile;
+# output in $work/NAME.out.
+run_unit() {
+  local name=$1; shift
+  local unit=/usr/lib/systemd/system/$name.service user line
+  user=$(sed -n 's/^User=//p' "$unit")
+  line=$(sed -n 's/^ExecStart=//p' "$unit" | sed 's/\$\$/$/g')
+  (cd "$work/clients" && "$@" runuser -u "$user" -- sh -c \
+    "set -a; . /etc/ibpm/ibpm.env; set +a; umask 0002; $line") > "$work/$name.out" 2>&1
+}
+for _ in 1 2; do
+  rc=0; run_unit ibpm-sweep "$sim_tool" exec --dir "$work/sim" -- || rc=$?
+  [ "$rc" -le 2 ] || { cat "$work/ibpm-sweep.out"; fail "ibpm-sweep's command: exit $rc"; }
+  sleep 1
+done
+status=$(grep '^IB FABRIC' "$work/ibpm-sweep.out" | cut -d'|' -f1)
+[[ "$status" == "IB FABRIC OK"* ]] || { cat "$work/ibpm-sweep.out"; fail "the sweep is not OK"; }
+[ -n "$(find "$state" -name '*.rrd' -user ibpm)" ] || fail "the sweep wrote no RRD file as ibpm"
+echo "ibpm-sweep as ibpm: $status"
+for report in web map locality; do
+  run_unit "ibpm-$report" || { cat "$work/ibpm-$report.out"; fail "ibpm-$report's command failed"; }
+done
+[ -s "$state/reports/site/index.html" ] || fail "ibpm-web wrote no reports/site/index.html"
+grep -q '<svg' "$state/reports/fabric.svg" || fail "ibpm-map wrote no reports/fabric.svg"
+grep -q 'Traffic locality' "$state/reports/locality.txt" || fail "ibpm-locality wrote no reports/locality.txt"
+echo "ibpm-web, ibpm-map, ibpm-locality as ibpm: $(cd "$state/reports" && ls | tr '\n' ' ')"
