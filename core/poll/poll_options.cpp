@@ -1,5 +1,8 @@
 #include "poll/poll_options.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace ibpm::poll {
 
 void add_poll_options(CLI::App& app, PollOptions& options) {
@@ -73,9 +76,13 @@ PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptio
   PollSettings settings;
   settings.engine.window = options.window;
   settings.engine.backoff = {mad::Milliseconds(options.mad_timeout_ms), options.mad_retries};
-  // Leave a little of -t for writing the state and the output.
-  if (common.timeout > 0)
-    settings.engine.deadline = start + std::chrono::milliseconds(common.timeout * 1000 * 9 / 10);
+  // Leave part of -t for writing the state and the output: a tenth, but at least a quarter up to
+  // one second (with -t 2, a tenth is too little for a loaded collector to finish in).
+  if (common.timeout > 0) {
+    const std::int64_t total_ms = static_cast<std::int64_t>(common.timeout) * 1000;
+    const std::int64_t reserve_ms = std::max(total_ms / 10, std::min<std::int64_t>(1000, total_ms / 4));
+    settings.engine.deadline = start + std::chrono::milliseconds(total_ms - reserve_ms);
+  }
   if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;
   if (options.xmit_wait_tick_ns) settings.xmit_wait_tick = *options.xmit_wait_tick_ns * 1e-9;
   return settings;

@@ -79,6 +79,11 @@ void set_counters(LiveFabric& live, const sim::TrafficPattern& traffic, double s
 
 TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") {
   IBPM_REQUIRE_SIMULATOR();
+#ifdef __SANITIZE_ADDRESS__
+  // The comparison within 1 % needs the same delay between setting the counters and reading
+  // them at every sweep; ASan makes the sweep several times slower and that delay uneven.
+  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
+#endif
   LiveFabric live = LiveFabric::start();
   StateDir state("locality-truth");
   const auto flows = jobs();
@@ -91,7 +96,11 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   // time and cancels out of the rates. The window starts after the second sweep: RRD spreads
   // the first interval of a new rate over its rows with a bias (its rows are aligned to whole
   // seconds, the samples are not), so steady traffic is what is compared.
-  REQUIRE(live.run("check_ib_fabric", sweep).exit_code == 0);
+  {
+    const CheckRun first = live.run("check_ib_fabric", sweep);
+    INFO(first.out << first.err);
+    REQUIRE(first.exit_code == 0);
+  }
   std::optional<std::chrono::steady_clock::time_point> t0;
   std::time_t first_sweep = 0;
   for (int k = 0; k <= 4; ++k) {

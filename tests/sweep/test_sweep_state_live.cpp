@@ -95,13 +95,13 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   const std::string read_rrd = state.port_rrd(live, "leaf01", 3);
   const double before = sample_time(read_rrd);
 
-  // leaf03 drops every MAD; its first try alone (5 s) outlasts the run's -t of 2 s.
+  // leaf03 drops every MAD; its first try alone (5 s) outlasts the run's -t of 3 s.
   live.console("Error \"leaf03\" 100");
   ConsoleUndo restore(live, "Error \"leaf03\" 0");
   // Its hosts too: their MADs go through it. 12 leaf ports, 6 hosts.
   const std::size_t unread = live.cabled_ports("leaf03").size() + 6;
   const CheckRun cut = live.run("check_ib_fabric",
-                                sweep_args(state, {"-t", "2", "--mad-timeout", "5000", "--mad-retries", "3"}));
+                                sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
   INFO(cut.out << cut.err);
   CHECK(cut.exit_code == 3);
   CHECK(cut.first_line().rfind("IB FABRIC UNKNOWN - sweep did not finish in ", 0) == 0);
