@@ -116,6 +116,10 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
     if (k == 1) first_sweep = std::time(nullptr) + 1;  // the window's first whole second
   }
   const std::string window = std::to_string(std::time(nullptr) - first_sweep);
+  // Absolute rates within 2 %: on a loaded machine the delay between setting the counters and a
+  // sweep reading them varies by tens of milliseconds of the 4 s between sweeps (seen: 1 %).
+  // Locality is a ratio of rates read in the same sweeps, and is held to 0.01.
+  constexpr double kRateTolerance = 0.02;
   const std::string csv = state.path() + "/out.csv";
 
   {  // locality of every leaf and of the whole tree
@@ -139,8 +143,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
       REQUIRE(by_set.contains(name));
       const auto& row = by_set[name];
       CHECK(row.at("transit") == "no");
-      CHECK(number(row, "gen_octets_s") == Approx(e.gen).epsilon(0.01).margin(MB));
-      CHECK(number(row, "con_octets_s") == Approx(e.con).epsilon(0.01).margin(MB));
+      CHECK(number(row, "gen_octets_s") == Approx(e.gen).epsilon(kRateTolerance).margin(MB));
+      CHECK(number(row, "con_octets_s") == Approx(e.con).epsilon(kRateTolerance).margin(MB));
       if (e.gen > 0) CHECK(number(row, "l_gen") == Approx(1 - e.out / e.gen).margin(0.01));
       if (e.con > 0) CHECK(number(row, "l_con") == Approx(1 - e.in / e.con).margin(0.01));
       if (e.gen + e.con > 0)
@@ -180,8 +184,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
         const std::string port = live.tree.topology.port_name({n, p});
         INFO(port);
         REQUIRE(by_from.contains(port));
-        CHECK(number(by_from[port], "average_octets_s") == Approx(rate).epsilon(0.01));
-        CHECK(number(by_from[port], "average_util") == Approx(rate / capacity).epsilon(0.01));
+        CHECK(number(by_from[port], "average_octets_s") == Approx(rate).epsilon(kRateTolerance));
+        CHECK(number(by_from[port], "average_util") == Approx(rate / capacity).epsilon(kRateTolerance));
         ++checked;
       }
     CHECK(checked >= 30);
