@@ -42,6 +42,16 @@ std::string format_percent(double share) {
   return (pct != 0 && std::fabs(pct) < 10 ? format_fixed(pct, 1) : format_fixed(pct, 0)) + " %";
 }
 
+std::string short_name(const Node& n, const NodeNameMap* names) {
+  std::string name = display_name(n, names);
+  if (name.empty()) return format_guid(n.guid);
+  if (n.type == NodeType::sw && name.starts_with("MF0;") && !(names && names->find(n.guid))) {
+    const auto colon = name.find(':');
+    if (colon != std::string::npos && colon > 4) return name.substr(4, colon - 4);
+  }
+  return name;
+}
+
 std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
                                       std::size_t node_index, const NodeAnnotation* annotation,
                                       const NodeNameMap* names) {
