@@ -36,15 +36,19 @@ std::optional<MapFormat> format_for_path(const std::string& path) {
 
 namespace {
 
-// Maps of more cables than this get straight lines: spline routing costs most of dot's time.
-constexpr std::size_t kSplineEdgeLimit = 1500;
+// Maps of more edges than this get straight lines: spline routing costs most of dot's time (a
+// pod's map of 324 cables: 0.5 s with splines, a tenth with lines).
+constexpr std::size_t kSplineEdgeLimit = 300;
 
 // A map wider than this many times its height (or taller) has its widest levels wrapped into
 // rows, laid out again, until it fits or each row holds one node. Maps of more nodes than
-// kWrapNodeLimit are laid out once (each layout takes seconds there).
+// kWrapNodeLimit are laid out once (each layout takes seconds there), and so are dense maps
+// (more than kWrapEdgesPerNode edges a node, e.g. a pod's leaves all wired to all its spines):
+// rows do not make them narrower, as every edge to a lower row is routed through the rows above.
 constexpr double kMaxAspect = 3.0;
-constexpr double kTargetAspect = 2.2;
+constexpr double kTargetAspect = 1.6;  // aimed at, to reach kMaxAspect in few layouts
 constexpr std::size_t kWrapNodeLimit = 1000;
+constexpr std::size_t kWrapEdgesPerNode = 3;
 constexpr int kMaxLayouts = 6;
 
 // What the renderers can draw without scaling the picture down: cairo's bitmaps hold at most
@@ -52,6 +56,8 @@ constexpr int kMaxLayouts = 6;
 constexpr double kPngMaxPixels = 32767;
 constexpr double kPngDpi = 96;
 constexpr double kPdfMaxPoints = 14400;
+// The narrowest a node and the gap beside it can be (width 0.3 in, nodesep 0.12 in), in points.
+constexpr double kMinNodePitchPt = (0.3 + 0.12) * 72;
 
 const char* format_name(MapFormat format) {
   switch (format) {
@@ -348,15 +354,19 @@ std::size_t widest_level(const MapGraph& map) {
   return widest;
 }
 
-// Laid out (except for .dot), with rows narrowed until the shape is close to a screen's.
+// Laid out (except for .dot), with rows narrowed until the shape is close to a screen's. A map
+// whose widest level cannot fit the renderer even with the smallest nodes is refused before its
+// layout (which can take minutes on an unfolded fabric).
 std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
+  if (format == MapFormat::dot) return std::make_unique<GraphvizMap>(map, 0);
+  check_renderer_limits({widest_level(map) * kMinNodePitchPt, 0}, format);
   auto graph = std::make_unique<GraphvizMap>(map, 0);
-  if (format == MapFormat::dot) return graph;
   graph->layout();
   MapSize size = graph->size();
-  if (getenv("IBPM_MAP_DEBUG")) fprintf(stderr, "layout %zu nodes %zu edges: %.0f x %.0f\n", map.nodes.size(), map.edges.size(), size.width, size.height);
   std::size_t width = widest_level(map);
-  for (int k = 1; k < kMaxLayouts && map.nodes.size() <= kWrapNodeLimit; ++k) {
+  const bool wrap = map.nodes.size() <= kWrapNodeLimit &&
+                    map.edges.size() <= kWrapEdgesPerNode * map.nodes.size();
+  for (int k = 1; k < kMaxLayouts && wrap; ++k) {
     if (size.aspect() <= kMaxAspect || size.width < size.height || width <= 1) break;
     width = std::max<std::size_t>(
         1, static_cast<std::size_t>(width * std::sqrt(kTargetAspect * size.height / size.width)));
@@ -364,7 +374,6 @@ std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
     graph = std::make_unique<GraphvizMap>(map, width);
     graph->layout();
     size = graph->size();
-    if (getenv("IBPM_MAP_DEBUG")) fprintf(stderr, "relayout %zu: %.0f x %.0f\n", width, size.width, size.height);
   }
   check_renderer_limits(size, format);
   return graph;

@@ -324,7 +324,7 @@ class MapBuilder {
       if (options_.urls) node.url = view.maps_url + leaf_map_name(nodes[sw].guid, view.extension);
     }
     std::vector<bool> wanted(units.units.size(), overview);
-    if (!overview && view.neighbour_units)
+    if (!overview)
       for (const Link& link : fabric_.links()) {
         const std::size_t a = fabric_.index_of(link.a.node);
         const std::size_t b = fabric_.index_of(link.b.node);

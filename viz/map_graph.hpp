@@ -37,8 +37,6 @@ struct FoldView {
   const FoldUnits* units = nullptr;
   std::vector<bool> itself;       // by node index; a host not drawn as itself goes with its home
                                   // switch when that is drawn as itself
-  bool neighbour_units = true;    // draw the units cabled to what is drawn as itself; false:
-                                  // nothing else (all units when nothing is drawn as itself)
   std::string maps_url;           // URL prefix of the units' and leaves' maps ("map-maps/")
   std::string extension = ".svg"; // of those maps
   std::string title;              // what this map shows ("pod of spine01..spine18 (18 spines)")

@@ -55,6 +55,10 @@ class DrillDownWriter {
     const MapGraph overview = build(view, options_.map.url_prefix);
     written.overview_nodes = overview.nodes.size();
     written.overview_edges = overview.edges.size();
+    if (format_ != MapFormat::svg) {  // a picture has no links to follow: the overview alone
+      render_map(overview, format_, overview_.string());
+      return written;
+    }
     const fs::path folder = overview_.parent_path() / maps_dir_;
     StagedFolder staged(folder.string(), [](const std::string& dir) -> std::string {
       std::error_code ec;
@@ -68,7 +72,8 @@ class DrillDownWriter {
                                         : options_.map.url_prefix;
     const std::string up = "../" + overview_.filename().string();
     for (const FoldUnit& unit : units_.units) {
-      if (unit.kind == UnitKind::leaf) continue;  // a leaf's map is its hosts' map below
+      // A leaf's map is its hosts' map, below; a leaf without hosts gets the map of a unit.
+      if (unit.kind == UnitKind::leaf && has_hosts(unit.switches.front())) continue;
       FoldView part = blank_view();
       for (std::size_t s : unit.switches) part.itself[s] = true;
       part.title = unit.name;
@@ -81,9 +86,9 @@ class DrillDownWriter {
       if (!has_hosts(leaf)) continue;
       const FoldUnit& unit = units_.units[units_.unit_of[leaf]];
       FoldView part = blank_view();
-      part.neighbour_units = false;
       part.itself[leaf] = true;
-      for (std::size_t n : neighbours(leaf)) part.itself[n] = true;
+      for (std::size_t n : neighbours(leaf))
+        if (units_.home_of[n] == leaf) part.itself[n] = true;  // its hosts; the rest as units
       part.title = short_name(fabric_.nodes()[leaf], options_.map.names) + " and its hosts";
       part.up_url = unit.kind == UnitKind::leaf ? up : unit_map_name(unit, extension_);
       render_map(build(part, part_prefix), format_,
@@ -125,7 +130,7 @@ class DrillDownWriter {
     return false;
   }
 
-  // Every node cabled to `sw`: its hosts and the switches around it.
+  // Every node cabled to `sw`.
   std::vector<std::size_t> neighbours(std::size_t sw) const {
     std::vector<std::size_t> out;
     const Node& node = fabric_.nodes()[sw];

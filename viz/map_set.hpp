@@ -1,6 +1,6 @@
 // The maps one run writes: the overview and, when the fabric is folded by pods, a map of every
-// unit (its switches, with the units cabled to them) and of every switch with hosts (its hosts
-// and the switches above it), so any switch and cable is at most two clicks from the overview.
+// unit (its switches, with the units cabled to them) and of every switch with hosts (its hosts,
+// with the units it is cabled to), so any switch and cable is at most two clicks from the overview.
 // The drill-down maps go into a folder next to the overview, replaced whole at each run.
 #pragma once
 
@@ -33,8 +33,9 @@ struct WrittenMaps {
 FoldMode choose_fold(const Fabric& fabric, const FabricLevels& levels,
                      const MapAnnotations& annotations, const MapOptions& options);
 
-// Writes the overview to `path` in `format` and, folded by pods, the drill-down maps in the same
-// format. Throws std::runtime_error with a one-line reason.
+// Writes the overview to `path` in `format` and, folded by pods into an SVG, the drill-down maps
+// (a PNG, PDF or DOT overview comes alone: nothing in it can be clicked). Throws
+// std::runtime_error with a one-line reason.
 WrittenMaps write_map_set(const Fabric& fabric, const FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
                           MapFormat format, const std::string& path);
