@@ -92,6 +92,9 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
     const LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
       line += "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));
+    const LinkAnnotation* folded = links.size() > 1 ? annotations.link(links[i]) : nullptr;
+    if (folded && folded->degraded) line += "  degraded: " + folded->degradation;
+    if (folded && folded->errors_s > 0) line += "  errors " + format_short(folded->errors_s) + "/s";
     lines.push_back(line);
     if (links.size() != 1) continue;
     if (const LinkAnnotation* a = annotations.link(links[i])) {
