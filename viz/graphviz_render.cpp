@@ -4,6 +4,7 @@
 #include <graphviz/gvc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -35,8 +36,28 @@ std::optional<MapFormat> format_for_path(const std::string& path) {
 
 namespace {
 
-// Maps of more cables than this get straight lines: spline routing costs most of dot's time.
-constexpr std::size_t kSplineEdgeLimit = 1500;
+// Maps of more edges than this get straight lines: spline routing costs most of dot's time (a
+// pod's map of 324 cables: 0.5 s with splines, a tenth with lines).
+constexpr std::size_t kSplineEdgeLimit = 300;
+
+// A map wider than this many times its height (or taller) has its widest levels wrapped into
+// rows, laid out again, until it fits or each row holds one node. Maps of more nodes than
+// kWrapNodeLimit are laid out once (each layout takes seconds there), and so are dense maps
+// (more than kWrapEdgesPerNode edges a node, e.g. a pod's leaves all wired to all its spines):
+// rows do not make them narrower, as every edge to a lower row is routed through the rows above.
+constexpr double kMaxAspect = 3.0;
+constexpr double kTargetAspect = 1.6;  // aimed at, to reach kMaxAspect in few layouts
+constexpr std::size_t kWrapNodeLimit = 1000;
+constexpr std::size_t kWrapEdgesPerNode = 3;
+constexpr int kMaxLayouts = 6;
+
+// What the renderers can draw without scaling the picture down: cairo's bitmaps hold at most
+// 32,767 pixels a side (PNG at Graphviz's 96 dpi); PDF pages at most 200 inches (14,400 pt).
+constexpr double kPngMaxPixels = 32767;
+constexpr double kPngDpi = 96;
+constexpr double kPdfMaxPoints = 14400;
+// The narrowest a node and the gap beside it can be (width 0.3 in, nodesep 0.12 in), in points.
+constexpr double kMinNodePitchPt = (0.3 + 0.12) * 72;
 
 const char* format_name(MapFormat format) {
   switch (format) {
@@ -75,9 +96,19 @@ GVC_t* shared_context() {
   return context;
 }
 
+struct MapSize {
+  double width = 0;  // points
+  double height = 0;
+  double aspect() const {
+    if (width <= 0 || height <= 0) return 1;
+    return std::max(width / height, height / width);
+  }
+};
+
 class GraphvizMap {
  public:
-  explicit GraphvizMap(const MapGraph& map) : map_(map) {
+  // row_width: at most this many nodes side by side in one level (0: no limit).
+  GraphvizMap(const MapGraph& map, std::size_t row_width) : map_(map), row_width_(row_width) {
     agseterr(AGERR);
     agseterrf(collect_error);
     graphviz_errors.clear();
@@ -98,6 +129,11 @@ class GraphvizMap {
   void layout() {
     if (gvLayout(gvc_, graph_, "dot") != 0) fail("layout failed");
     laid_out_ = true;
+  }
+
+  MapSize size() const {
+    const boxf bb = GD_bb(graph_);
+    return {bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
   }
 
   void render_file(MapFormat format, const std::string& path) {
@@ -191,16 +227,11 @@ class GraphvizMap {
       agsafeset(cluster, c("fontsize"), c("10"), c(""));
       clusters.push_back(cluster);
     }
-    std::map<int, Agraph_t*> ranks;
+    std::map<int, std::vector<Agnode_t*>, std::greater<>> ranks;  // top level first
     for (const MapNode& node : map_.nodes) {
       Agnode_t* n = agnode(graph_, c(node.id), 1);
       nodes_.push_back(n);
-      Agraph_t*& rank = ranks[node.rank];
-      if (!rank) {
-        rank = agsubg(graph_, c("rank_" + std::to_string(node.rank)), 1);
-        agsafeset(rank, c("rank"), c("same"), c(""));
-      }
-      agsubnode(rank, n, 1);
+      ranks[node.rank].push_back(n);
       if (node.chassis) agsubnode(clusters.at(*node.chassis), n, 1);
       const HealthStyle health = health_style(node.health);
       agset(n, c("label"), agstrdup_html(graph_, c(node_label(node))));
@@ -214,7 +245,38 @@ class GraphvizMap {
         case MapNodeKind::switch_node: agset(n, c("style"), c("filled,rounded")); break;
         case MapNodeKind::host_group: agset(n, c("shape"), c("folder")); break;
         case MapNodeKind::host: agset(n, c("shape"), c("ellipse")); break;
+        case MapNodeKind::unit:
+          agset(n, c("shape"), c("box3d"));
+          if (node.marks > 0) agset(n, c("fontcolor"), c(kErrorColor));
+          break;
+        case MapNodeKind::hub:
+          agset(n, c("shape"), c("point"));
+          agset(n, c("width"), c("0.25"));
+          break;
         case MapNodeKind::other: agset(n, c("shape"), c("hexagon")); break;
+      }
+    }
+    add_rows(ranks);
+  }
+
+  // Each level's nodes on one row, or on rows of row_width_ nodes, one below the other; the rows
+  // are kept in order by invisible edges between their first nodes.
+  void add_rows(const std::map<int, std::vector<Agnode_t*>, std::greater<>>& ranks) {
+    Agnode_t* previous_row = nullptr;
+    for (const auto& [rank, members] : ranks) {
+      const std::size_t width = row_width_ == 0 ? members.size() : row_width_;
+      for (std::size_t start = 0; start < members.size(); start += width) {
+        Agraph_t* row = agsubg(graph_, c("rank_" + std::to_string(rank) + "_" + std::to_string(start)), 1);
+        agsafeset(row, c("rank"), c("same"), c(""));
+        for (std::size_t k = start; k < members.size() && k < start + width; ++k)
+          agsubnode(row, members[k], 1);
+        if (previous_row && row_width_ != 0) {
+          Agedge_t* order = agedge(graph_, previous_row, members[start],
+                                   c("row" + std::to_string(rank) + "_" + std::to_string(start)), 1);
+          agsafeset(order, c("style"), c("invis"), c(""));
+          agsafeset(order, c("weight"), c("0"), c(""));
+        }
+        previous_row = members[start];
       }
     }
   }
@@ -254,30 +316,83 @@ class GraphvizMap {
     agset(legend, c("tooltip"), c("legend"));
   }
 
+
   const MapGraph& map_;
+  std::size_t row_width_ = 0;
   GVC_t* gvc_ = nullptr;
   Agraph_t* graph_ = nullptr;
   std::vector<Agnode_t*> nodes_;
   bool laid_out_ = false;
 };
 
+std::string thousands(double value) {
+  std::string digits = std::to_string(static_cast<long long>(value + 0.5));
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
+  return digits;
+}
+
+// Refuses what a renderer would scale down (silently, or with a warning nobody reads).
+void check_renderer_limits(const MapSize& size, MapFormat format) {
+  const char* advice = ": write .svg, or fold the map (--fold pods)";
+  if (format == MapFormat::png) {
+    const double w = size.width * kPngDpi / 72, h = size.height * kPngDpi / 72;
+    if (std::max(w, h) > kPngMaxPixels)
+      throw std::runtime_error("the map would be " + thousands(w) + " x " + thousands(h) +
+                               " px, above the PNG renderer's " + thousands(kPngMaxPixels) +
+                               " px a side" + advice);
+  }
+  if (format == MapFormat::pdf && std::max(size.width, size.height) > kPdfMaxPoints)
+    throw std::runtime_error("the map would be " + thousands(size.width) + " x " +
+                             thousands(size.height) + " pt, above PDF's " +
+                             thousands(kPdfMaxPoints) + " pt a side" + advice);
+}
+
+std::size_t widest_level(const MapGraph& map) {
+  std::map<int, std::size_t> count;
+  std::size_t widest = 1;
+  for (const MapNode& node : map.nodes) widest = std::max(widest, ++count[node.rank]);
+  return widest;
+}
+
+// Laid out (except for .dot), with rows narrowed until the shape is close to a screen's. A map
+// whose widest level cannot fit the renderer even with the smallest nodes is refused before its
+// layout (which can take minutes on an unfolded fabric).
+std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
+  if (format == MapFormat::dot) return std::make_unique<GraphvizMap>(map, 0);
+  check_renderer_limits({widest_level(map) * kMinNodePitchPt, 0}, format);
+  auto graph = std::make_unique<GraphvizMap>(map, 0);
+  graph->layout();
+  MapSize size = graph->size();
+  std::size_t width = widest_level(map);
+  const bool wrap = map.nodes.size() <= kWrapNodeLimit &&
+                    map.edges.size() <= kWrapEdgesPerNode * map.nodes.size();
+  for (int k = 1; k < kMaxLayouts && wrap; ++k) {
+    if (size.aspect() <= kMaxAspect || size.width < size.height || width <= 1) break;
+    width = std::max<std::size_t>(
+        1, static_cast<std::size_t>(width * std::sqrt(kTargetAspect * size.height / size.width)));
+    graph.reset();
+    graph = std::make_unique<GraphvizMap>(map, width);
+    graph->layout();
+    size = graph->size();
+  }
+  check_renderer_limits(size, format);
+  return graph;
+}
+
 }  // namespace
 
 void render_map(const MapGraph& map, MapFormat format, const std::string& path) {
   std::lock_guard<std::mutex> lock(graphviz_lock);
-  GraphvizMap graph(map);
-  if (format != MapFormat::dot) graph.layout();
+  auto graph = laid_out(map, format);
   replace_file(path, [&](const std::string& temporary) {
-    graph.render_file(format, temporary);
+    graph->render_file(format, temporary);
     return true;
   });
 }
 
 std::string render_map_data(const MapGraph& map, MapFormat format) {
   std::lock_guard<std::mutex> lock(graphviz_lock);
-  GraphvizMap graph(map);
-  if (format != MapFormat::dot) graph.layout();
-  return graph.render_data(format);
+  return laid_out(map, format)->render_data(format);
 }
 
 }  // namespace ibpm::viz

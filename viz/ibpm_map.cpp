@@ -1,7 +1,9 @@
 // ibpm-map: the fabric's health map for cron. Switches by level (core on top), links coloured by
 // utilization over the last --window seconds of RRD history, line width by capacity, errors and
 // degraded links marked, subtree roots coloured by traffic locality, nodes bordered by health;
-// tooltips and URLs for a dashboard. Large fabrics fold each switch's hosts into one node.
+// tooltips and URLs for a dashboard. Large fabrics fold each switch's hosts into one node, and
+// the largest fold by pods: an overview of pods and switch groups, with a map of each one click
+// down (in map-maps/ next to map.svg) and of each leaf's hosts two clicks down.
 //   ibpm-map --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm/map.svg
 #include <CLI/CLI.hpp>
 
@@ -23,6 +25,7 @@
 #include "viz/graphviz_render.hpp"
 #include "viz/history_annotations.hpp"
 #include "viz/map_graph.hpp"
+#include "viz/map_set.hpp"
 
 namespace {
 
@@ -36,6 +39,7 @@ struct Options {
   std::string fold = "auto";
   std::size_t fold_above = 300;
   std::string url_prefix;
+  std::string maps_dir;
   bool no_links = false;
   bool no_history = false;
   bool verbose = false;
@@ -77,20 +81,23 @@ void run(const Options& options) {
   viz::mark_degraded_links(fabric, annotations, baseline ? &baseline->fabric : nullptr);
   viz::derive_node_health(fabric, annotations);
 
-  viz::MapOptions map_options;
-  map_options.fold = *viz::parse_fold_mode(options.fold);
-  map_options.fold_above = options.fold_above;
-  map_options.urls = !options.no_links;
-  map_options.url_prefix = options.url_prefix;
-  map_options.names = name_map;
-  const viz::MapGraph map = viz::build_map(fabric, levels, annotations, map_options);
-  viz::render_map(map, *format, options.output);
+  viz::MapSetOptions map_options;
+  map_options.map.fold = *viz::parse_fold_mode(options.fold);
+  map_options.map.fold_above = options.fold_above;
+  map_options.map.urls = !options.no_links;
+  map_options.map.url_prefix = options.url_prefix;
+  map_options.map.names = name_map;
+  map_options.maps_dir = options.maps_dir;
+  const viz::WrittenMaps written =
+      viz::write_map_set(fabric, levels, annotations, map_options, *format, options.output);
   if (options.verbose) {
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "wrote " << options.output << ": " << map.nodes.size() << " nodes, "
-              << map.edges.size() << " edges" << (map.folded ? " (folded)" : "") << " in "
-              << took << " s\n";
+    std::cout << "wrote " << options.output << ": " << written.overview_nodes << " nodes, "
+              << written.overview_edges << " edges, fold " << viz::to_string(written.fold);
+    if (written.drill_down_maps > 0)
+      std::cout << ", " << written.drill_down_maps << " drill-down maps in " << written.maps_dir;
+    std::cout << " in " << took << " s\n";
   }
 }
 
@@ -111,14 +118,23 @@ int main(int argc, char** argv) {
                  "Topology file (check_ib_topology --write-baseline): cables running below it "
                  "are drawn as degraded");
   app.add_option("--fold", options.fold,
-                 "hosts: one node per switch for its hosts and one edge per pair of nodes; "
-                 "none: every device and cable; auto: hosts above --fold-above nodes")
-      ->check(CLI::IsMember({"auto", "hosts", "none"}))
+                 "none: every device and cable. hosts: one node per switch for its hosts, one "
+                 "edge per pair of nodes. pods: an overview where each pod (the spines sharing "
+                 "one set of hosts, with the leaves below them), director chassis, group of "
+                 "switches wired to the same neighbours (core groups) and leaf outside a pod is "
+                 "one node carrying the worst health, faults inside, hottest cable, traffic and "
+                 "locality of what it holds; each links to its own map (its switches), whose "
+                 "leaves link to their hosts' map. auto: none up to --fold-above nodes, hosts "
+                 "while that map has at most 400 nodes and edges, else pods")
+      ->check(CLI::IsMember({"auto", "hosts", "pods", "none"}))
       ->capture_default_str();
   app.add_option("--fold-above", options.fold_above, "Node count above which auto folds")
       ->capture_default_str();
   app.add_option("--url-prefix", options.url_prefix,
                  "Prefix of the URLs: PREFIX nodes/0xGUID.html, PREFIX links/0xGUID-PORT.html");
+  app.add_option("--maps-dir", options.maps_dir,
+                 "Folder of the drill-down maps (--fold pods), next to the output; replaced whole "
+                 "at each run (default: the output's name with -maps, e.g. map-maps)");
   app.add_flag("--no-links", options.no_links, "No URLs in the map");
   app.add_flag("--no-history", options.no_history, "Draw the topology alone (no RRD files read)");
   app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");

@@ -61,6 +61,7 @@ std::string legend_html(const MapGraph& map) {
       text_row("- - -", "dashed, red label: errors or degraded", kErrorColor),
       text_row("x4", "parallel cables drawn as one"),
       text_row("24 hosts", "the hosts of one switch, folded"),
+      text_row("box", "a pod or group, folded: its map one click down; red text: faults inside"),
   };
 
   std::string title = "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"18\"><B>" +
@@ -68,6 +69,10 @@ std::string legend_html(const MapGraph& map) {
   title += "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">" + html_text(map.title) + "</TD></TR>";
   title += "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">" +
            html_text(map.window.empty() ? "no counter history" : map.window) + "</TD></TR>";
+  if (!map.up_url.empty())
+    title += "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\" HREF=\"" + html_text(url_text(map.up_url)) +
+             "\" TOOLTIP=\"the map one level up\"><U>" + html_text("up: the map one level up") +
+             "</U></TD></TR>";
   if (map.hidden_aggregation_nodes > 0)
     title += "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">" +
              html_text(std::to_string(map.hidden_aggregation_nodes) +

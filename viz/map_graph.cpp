@@ -1,25 +1,48 @@
 #include "viz/map_graph.hpp"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "plugin/number.hpp"
 #include "viz/color_scale.hpp"
 #include "viz/map_text.hpp"
+#include "viz/unit_summary.hpp"
 
 namespace ibpm::viz {
 
 std::optional<FoldMode> parse_fold_mode(std::string_view text) {
   if (text == "auto") return FoldMode::automatic;
   if (text == "hosts") return FoldMode::hosts;
+  if (text == "pods") return FoldMode::pods;
   if (text == "none") return FoldMode::none;
   return std::nullopt;
+}
+
+std::string_view to_string(FoldMode mode) {
+  switch (mode) {
+    case FoldMode::automatic: return "auto";
+    case FoldMode::hosts: return "hosts";
+    case FoldMode::pods: return "pods";
+    case FoldMode::none: break;
+  }
+  return "none";
+}
+
+std::string unit_map_name(const FoldUnit& unit, const std::string& extension) {
+  return unit.id + extension;  // ids are made of a kind and a GUID: safe as file names
+}
+
+std::string leaf_map_name(Guid leaf, const std::string& extension) {
+  return "leaf-" + format_guid(leaf) + extension;
 }
 
 namespace {
 
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 constexpr std::size_t kGroupNamesShown = 8;
+// More edges than this many per unit on an overview: through a hub (add_hub_if_dense).
+constexpr std::size_t kHubEdgesPerUnit = 3;
 
 class MapBuilder {
  public:
@@ -32,8 +55,17 @@ class MapBuilder {
         drawn_(fabric.nodes().size(), kNone) {}
 
   MapGraph build() {
-    map_.folded = fold_hosts();
     map_.window = annotations_.window;
+    if (options_.view) {
+      map_.folded = true;
+      place_view();
+      add_edges();
+      name_ranks();
+      map_.title = options_.view->title.empty() ? title() : options_.view->title + "; " + title();
+      map_.up_url = options_.view->up_url;
+      return std::move(map_);
+    }
+    map_.folded = fold_hosts();
     add_chassis();
     add_switches();
     add_hosts();
@@ -47,7 +79,8 @@ class MapBuilder {
  private:
   bool fold_hosts() const {
     switch (options_.fold) {
-      case FoldMode::hosts: return true;
+      case FoldMode::hosts:
+      case FoldMode::pods: return true;
       case FoldMode::none: return false;
       case FoldMode::automatic: break;
     }
@@ -85,7 +118,7 @@ class MapBuilder {
     node.id = "n" + format_guid(n.guid);
     node.kind = kind;
     node.rank = rank;
-    node.lines.push_back(short_name(n));
+    node.lines.push_back(short_name(n, options_.names));
     node.tooltip = node_tooltip(fabric_, levels_, i, a, options_.names);
     node.url = node_url(n.guid);
     node.fill = kind == MapNodeKind::switch_node ? "#ffffff" : "#f0f0f0";
@@ -100,19 +133,6 @@ class MapBuilder {
     return node;
   }
 
-  // Mellanox/NVIDIA switches describe themselves "MF0;NAME:MODEL/U1": NAME is the label
-  // (the tooltip keeps the description).
-  std::string short_name(const Node& n) const {
-    std::string name = display_name(n, options_.names);
-    if (name.empty()) return format_guid(n.guid);
-    if (n.type == NodeType::sw && name.starts_with("MF0;") &&
-        !(options_.names && options_.names->find(n.guid))) {
-      const auto colon = name.find(':');
-      if (colon != std::string::npos && colon > 4) return name.substr(4, colon - 4);
-    }
-    return name;
-  }
-
   void add_switches() {
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i) {
       if (fabric_.nodes()[i].type != NodeType::sw) continue;
@@ -121,18 +141,6 @@ class MapBuilder {
       if (auto c = chassis_of_.find(i); c != chassis_of_.end()) node.chassis = c->second;
       add_node(std::move(node), i);
     }
-  }
-
-  // The switch a host is drawn under when folded: the one on its lowest cabled port.
-  std::size_t home_switch(const Node& host) const {
-    for (const Port& p : host.ports) {
-      if (!p.present || !p.link) continue;
-      const Link& link = fabric_.links()[*p.link];
-      const PortRef far = link.a.node == host.guid && link.a.port == p.number ? link.b : link.a;
-      const std::size_t index = fabric_.index_of(far.node);
-      if (fabric_.nodes()[index].type == NodeType::sw) return index;
-    }
-    return kNone;
   }
 
   void add_hosts() {
@@ -144,7 +152,7 @@ class MapBuilder {
         continue;
       }
       const MapNodeKind kind = is_host(n) ? MapNodeKind::host : MapNodeKind::other;
-      const std::size_t home = map_.folded && kind == MapNodeKind::host ? home_switch(n) : kNone;
+      const std::size_t home = map_.folded && kind == MapNodeKind::host ? home_switch(fabric_, i) : kNone;
       if (home == kNone) {
         add_node(device_node(i, kind, kHostLevel), i);
         continue;
@@ -172,29 +180,76 @@ class MapBuilder {
     std::unordered_map<std::uint64_t, std::size_t> by_pair;
     const std::vector<Link>& links = fabric_.links();
     for (std::size_t l = 0; l < links.size(); ++l) {
-      std::size_t a = drawn_[fabric_.index_of(links[l].a.node)];
-      std::size_t b = drawn_[fabric_.index_of(links[l].b.node)];
+      const std::size_t a = drawn_[fabric_.index_of(links[l].a.node)];
+      const std::size_t b = drawn_[fabric_.index_of(links[l].b.node)];
       if (a == kNone || b == kNone) continue;  // an aggregation node's cable
-      const bool same_group = a == b && map_.nodes[a].kind == MapNodeKind::host_group;
+      const bool same_group =
+          a == b && (options_.view || map_.nodes[a].kind == MapNodeKind::host_group);
       if (same_group) continue;  // host to host inside one folded node
-      if (map_.nodes[a].rank < map_.nodes[b].rank || (map_.nodes[a].rank == map_.nodes[b].rank && b < a))
-        std::swap(a, b);
-      std::size_t edge = kNone;
-      if (map_.folded) {
-        const std::uint64_t key = static_cast<std::uint64_t>(a) << 32 | b;
-        auto [it, added] = by_pair.try_emplace(key, map_.edges.size());
-        if (!added) edge = it->second;
+      if (hub_ != kNone && top_unit(a) != top_unit(b)) {
+        // Through the hub: the lower unit's cables to the top level, the top unit's cables down.
+        add_to_edge(a, hub_, l, by_pair);
+        add_to_edge(b, hub_, l, by_pair);
+        continue;
       }
-      if (edge == kNone) {
-        edge = map_.edges.size();
-        MapEdge e;
-        e.upper = a;
-        e.lower = b;
-        map_.edges.push_back(std::move(e));
-      }
-      map_.edges[edge].links.push_back(l);
+      add_to_edge(a, b, l, by_pair);
     }
     for (MapEdge& e : map_.edges) finish_edge(e);
+  }
+
+  bool top_unit(std::size_t map_node) const {
+    return map_.nodes[map_node].kind == MapNodeKind::unit && map_.nodes[map_node].rank > hub_rank_;
+  }
+
+  void add_to_edge(std::size_t a, std::size_t b, std::size_t link,
+                   std::unordered_map<std::uint64_t, std::size_t>& by_pair) {
+    if (map_.nodes[a].rank < map_.nodes[b].rank || (map_.nodes[a].rank == map_.nodes[b].rank && b < a))
+      std::swap(a, b);
+    std::size_t edge = kNone;
+    if (map_.folded) {
+      const std::uint64_t key = static_cast<std::uint64_t>(a) << 32 | b;
+      auto [it, added] = by_pair.try_emplace(key, map_.edges.size());
+      if (!added) edge = it->second;
+    }
+    if (edge == kNone) {
+      edge = map_.edges.size();
+      MapEdge e;
+      e.upper = a;
+      e.lower = b;
+      map_.edges.push_back(std::move(e));
+    }
+    map_.edges[edge].links.push_back(link);
+  }
+
+  // An overview whose units are wired all to all (every pod to every core group) draws one edge
+  // from each unit to a hub instead: each edge then holds all the cables of one unit to or from
+  // the top level (their hottest, faults and count), and the picture stays a tree.
+  void add_hub_if_dense(std::size_t units_drawn) {
+    int top = kNoLevel;
+    std::set<int> ranks;
+    for (const MapNode& n : map_.nodes) {
+      top = std::max(top, n.rank);
+      ranks.insert(n.rank);
+    }
+    if (ranks.size() < 2) return;
+    std::set<std::pair<std::size_t, std::size_t>> pairs;
+    for (const Link& link : fabric_.links()) {
+      const std::size_t a = drawn_[fabric_.index_of(link.a.node)];
+      const std::size_t b = drawn_[fabric_.index_of(link.b.node)];
+      if (a != kNone && b != kNone && a != b) pairs.insert(std::minmax(a, b));
+    }
+    if (pairs.size() <= kHubEdgesPerUnit * units_drawn) return;
+    for (MapNode& n : map_.nodes)
+      if (n.rank == top) ++n.rank;  // the top level one row up, the hub in between
+    hub_rank_ = top;
+    MapNode hub;
+    hub.id = "hub";
+    hub.kind = MapNodeKind::hub;
+    hub.rank = top;
+    hub.fill = "#808080";
+    hub.tooltip = {"every unit's cables to the " + levels_.name(top) + " level meet here",
+                   "an edge below: all the cables of one unit up; above: of one top unit down"};
+    hub_ = add_node(std::move(hub), kNone);
   }
 
   void finish_edge(MapEdge& e) const {
@@ -232,6 +287,100 @@ class MapBuilder {
     if (options_.urls)
       e.url = options_.url_prefix + "links/" + format_guid(url_end.node) + "-" +
               std::to_string(url_end.port) + ".html";
+    // Cables into a unit: its map, where each is drawn.
+    if (map_.nodes[e.lower].kind == MapNodeKind::unit)
+      e.url = map_.nodes[e.lower].url;
+    else if (map_.nodes[e.upper].kind == MapNodeKind::unit)
+      e.url = map_.nodes[e.upper].url;
+  }
+
+  // A folded view: what is drawn as itself, hosts with their switch, the rest as units.
+  void place_view() {
+    const FoldView& view = *options_.view;
+    const FoldUnits& units = *view.units;
+    const auto& nodes = fabric_.nodes();
+    bool overview = true;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (!view.itself[i]) continue;
+      overview = false;
+      const bool is_switch = nodes[i].type == NodeType::sw;
+      const int level = levels_.level(i);
+      const MapNodeKind kind = is_switch         ? MapNodeKind::switch_node
+                               : is_host(nodes[i]) ? MapNodeKind::host
+                                                 : MapNodeKind::other;
+      add_node(device_node(i, kind, is_switch ? (level == kNoLevel ? kLeafLevel : level) : kHostLevel), i);
+    }
+    std::map<std::size_t, std::size_t> hosts_on;  // switch drawn as itself -> hosts folded in
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::size_t home = units.home_of[i];
+      if (view.itself[i] || home == kNoUnit || home == i || !view.itself[home]) continue;
+      drawn_[i] = drawn_[home];
+      ++hosts_on[home];
+    }
+    for (const auto& [sw, hosts] : hosts_on) {
+      MapNode& node = map_.nodes[drawn_[sw]];
+      node.lines.push_back(std::to_string(hosts) + (hosts == 1 ? " host" : " hosts"));
+      node.tooltip.push_back(std::to_string(hosts) + " hosts: their map is one click down");
+      if (options_.urls) node.url = view.maps_url + leaf_map_name(nodes[sw].guid, view.extension);
+    }
+    std::vector<bool> wanted(units.units.size(), overview);
+    if (!overview)
+      for (const Link& link : fabric_.links()) {
+        const std::size_t a = fabric_.index_of(link.a.node);
+        const std::size_t b = fabric_.index_of(link.b.node);
+        if (drawn_[a] != kNone && drawn_[b] == kNone && units.unit_of[b] != kNoUnit)
+          wanted[units.unit_of[b]] = true;
+        if (drawn_[b] != kNone && drawn_[a] == kNone && units.unit_of[a] != kNoUnit)
+          wanted[units.unit_of[a]] = true;
+      }
+    const std::vector<UnitSummary> summaries = summarize_units(fabric_, levels_, units, annotations_);
+    std::vector<std::size_t> unit_node(units.units.size(), kNone);
+    for (std::size_t u = 0; u < units.units.size(); ++u)
+      if (wanted[u]) unit_node[u] = add_node(unit_map_node(units.units[u], summaries[u]), kNone);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (drawn_[i] == kNone && units.unit_of[i] != kNoUnit) drawn_[i] = unit_node[units.unit_of[i]];
+    if (overview) add_hub_if_dense(units.units.size());
+  }
+
+  MapNode unit_map_node(const FoldUnit& unit, const UnitSummary& s) const {
+    const FoldView& view = *options_.view;
+    MapNode node;
+    node.id = "u-" + unit.id;
+    node.kind = MapNodeKind::unit;
+    node.rank = unit.rank == kNoLevel ? kLeafLevel : unit.rank;
+    node.health = s.health;
+    node.marks = s.marks();
+    node.fill = s.locality ? locality_color(s.locality) : "#ffffff";
+    node.hosts = unit.hosts;
+    node.lines.push_back(unit.label);
+    std::string size = unit.switches.size() == 1
+                           ? std::string()
+                           : std::to_string(unit.switches.size()) + " switches";
+    if (unit.hosts > 0)
+      size += (size.empty() ? "" : ", ") + std::to_string(unit.hosts) + (unit.hosts == 1 ? " host" : " hosts");
+    if (!size.empty()) node.lines.push_back(size);
+    std::string load;
+    if (s.hottest) load = "hottest " + format_percent(*s.hottest);
+    if (s.traffic_octets_s) load += (load.empty() ? "" : ", ") + plugin::format_rate(*s.traffic_octets_s);
+    if (s.locality)
+      load += (load.empty() ? "" : ", ") + std::string("l ") + plugin::format_fixed(*s.locality, 2) +
+              (s.transit ? " (transit)" : "");
+    if (!load.empty()) node.lines.push_back(load);
+    if (s.marks() > 0) node.lines.push_back(s.marks_text());
+    node.tooltip = {unit.name, std::string(to_string(unit.kind)) + ": " +
+                                   (size.empty() ? "1 switch" : size)};
+    node.tooltip.push_back("health: " + std::string(to_string(s.health)) + " (worst inside)");
+    if (s.marks() > 0) node.tooltip.push_back(s.marks_text());
+    node.tooltip.push_back(s.hottest ? "hottest cable " + format_percent(*s.hottest)
+                                     : std::string("utilization: no data"));
+    if (s.traffic_octets_s)
+      node.tooltip.push_back("hosts' traffic " + plugin::format_rate(*s.traffic_octets_s) +
+                             " (sent + received, " + std::to_string(s.measured_host_cables) +
+                             " host cables measured)");
+    if (s.locality) node.tooltip.push_back("subtree locality l " + plugin::format_fixed(*s.locality, 2));
+    node.tooltip.push_back("click: the map of what it holds");
+    if (options_.urls) node.url = view.maps_url + unit_map_name(unit, view.extension);
+    return node;
   }
 
   std::optional<double> link_capacity(const Link& link) const {
@@ -297,6 +446,8 @@ class MapBuilder {
   const MapAnnotations& annotations_;
   const MapOptions& options_;
   MapGraph map_;
+  std::size_t hub_ = kNone;     // the hub's map node (add_hub_if_dense)
+  int hub_rank_ = 0;
   std::vector<std::size_t> drawn_;                       // fabric node -> map node
   std::unordered_map<std::size_t, std::size_t> chassis_of_;  // switch -> chassis index
   std::map<std::size_t, std::size_t> groups_;            // home switch -> host group map node

@@ -1,7 +1,8 @@
 // What a health map draws, decided before Graphviz sees it: one node per switch (and per host, or
 // one per leaf's hosts when folded), one edge per cable (or per pair of nodes when folded), each
-// with its plain-text label, tooltip, URL and style values. Tests check this model; the Graphviz
-// rendering (graphviz_render.hpp) only translates it.
+// with its plain-text label, tooltip, URL and style values. A folded view (FoldView) draws some
+// nodes as themselves and the rest as the units they belong to (fold_units.hpp). Tests check
+// this model; the Graphviz rendering (graphviz_render.hpp) only translates it.
 #pragma once
 
 #include <cstddef>
@@ -14,15 +15,37 @@
 #include "fabric/fabric.hpp"
 #include "fabric/node_name_map.hpp"
 #include "levels/fabric_levels.hpp"
+#include "viz/fold_units.hpp"
 #include "viz/map_model.hpp"
 
 namespace ibpm::viz {
 
-// hosts: the CAs of each switch drawn as one node, parallel cables as one edge. none: every
-// device and every cable. automatic: hosts when the fabric has more than MapOptions::fold_above
-// nodes.
-enum class FoldMode { automatic, hosts, none };
+// none: every device and every cable. hosts: the CAs of each switch drawn as one node, parallel
+// cables as one edge. pods: an overview of units (pods, director chassis, switch groups, leaves
+// with their hosts) with a map of each unit and of each leaf one click down (map_set.hpp).
+// automatic: none up to MapOptions::fold_above nodes, then hosts while that map keeps within
+// kFoldBudget nodes and edges, then pods.
+enum class FoldMode { automatic, hosts, pods, none };
 std::optional<FoldMode> parse_fold_mode(std::string_view text);
+std::string_view to_string(FoldMode mode);
+
+// At most this many nodes and edges on a map folded by hosts before auto folds by pods.
+inline constexpr std::size_t kFoldBudget = 400;
+
+// What a folded map draws as itself; every other node with a unit is drawn as its unit.
+struct FoldView {
+  const FoldUnits* units = nullptr;
+  std::vector<bool> itself;       // by node index; a host not drawn as itself goes with its home
+                                  // switch when that is drawn as itself
+  std::string maps_url;           // URL prefix of the units' and leaves' maps ("map-maps/")
+  std::string extension = ".svg"; // of those maps
+  std::string title;              // what this map shows ("pod of spine01..spine18 (18 spines)")
+  std::string up_url;             // the map one level up; empty on the overview
+};
+
+// The file name of a unit's map and of a leaf's map, inside the maps folder.
+std::string unit_map_name(const FoldUnit& unit, const std::string& extension);
+std::string leaf_map_name(Guid leaf, const std::string& extension);
 
 struct MapOptions {
   FoldMode fold = FoldMode::automatic;
@@ -33,9 +56,10 @@ struct MapOptions {
   // switch's page + "#hosts".
   std::string url_prefix;
   const NodeNameMap* names = nullptr;
+  const FoldView* view = nullptr;  // set: a folded view (FoldMode::pods)
 };
 
-enum class MapNodeKind { switch_node, host, host_group, other };
+enum class MapNodeKind { switch_node, host, host_group, unit, hub, other };
 
 struct MapNode {
   std::string id;  // Graphviz node name: "n0x<GUID>", folded hosts "h0x<GUID of their switch>"
@@ -48,6 +72,7 @@ struct MapNode {
   std::string fill;                    // "#rrggbb"
   Health health = Health::unknown;
   std::size_t hosts = 1;               // host_group: how many hosts it stands for
+  std::size_t marks = 0;               // unit: cables with errors or degraded, and sick switches
 };
 
 struct MapEdge {
@@ -72,6 +97,7 @@ struct MapGraph {
   std::size_t hidden_aggregation_nodes = 0;
   std::string title;                  // "666 switches, 4341 hosts, ..."
   std::string window;                 // MapAnnotations::window
+  std::string up_url;                 // FoldView::up_url
 };
 
 MapGraph build_map(const Fabric& fabric, const FabricLevels& levels,

@@ -42,6 +42,16 @@ std::string format_percent(double share) {
   return (pct != 0 && std::fabs(pct) < 10 ? format_fixed(pct, 1) : format_fixed(pct, 0)) + " %";
 }
 
+std::string short_name(const Node& n, const NodeNameMap* names) {
+  std::string name = display_name(n, names);
+  if (name.empty()) return format_guid(n.guid);
+  if (n.type == NodeType::sw && name.starts_with("MF0;") && !(names && names->find(n.guid))) {
+    const auto colon = name.find(':');
+    if (colon != std::string::npos && colon > 4) return name.substr(4, colon - 4);
+  }
+  return name;
+}
+
 std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
                                       std::size_t node_index, const NodeAnnotation* annotation,
                                       const NodeNameMap* names) {
@@ -82,6 +92,9 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
     const LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
       line += "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));
+    const LinkAnnotation* folded = links.size() > 1 ? annotations.link(links[i]) : nullptr;
+    if (folded && folded->degraded) line += "  degraded: " + folded->degradation;
+    if (folded && folded->errors_s > 0) line += "  errors " + format_short(folded->errors_s) + "/s";
     lines.push_back(line);
     if (links.size() != 1) continue;
     if (const LinkAnnotation* a = annotations.link(links[i])) {

@@ -13,6 +13,10 @@
 
 namespace ibpm::viz {
 
+// The name on a node's label: the node-name-map's, or the description; a Mellanox/NVIDIA switch
+// described "MF0;NAME:MODEL/U1" is NAME (the tooltip keeps the description).
+std::string short_name(const Node& node, const NodeNameMap* names);
+
 // Switch or single host: name, type and level, GUID, LID, health, locality.
 std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
                                       std::size_t node_index, const NodeAnnotation* annotation,

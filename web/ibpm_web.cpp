@@ -66,8 +66,9 @@ int main(int argc, char** argv) {
   app.add_option("--graph-format", options.write.graphs.format, "Graph images: png or svg")
       ->check(CLI::IsMember({"png", "svg"}))
       ->capture_default_str();
-  app.add_option("--fold", options.write.fold, "The map's folding, as ibpm-map --fold")
-      ->check(CLI::IsMember({"auto", "hosts", "none"}))
+  app.add_option("--fold", options.write.fold,
+                 "The map's folding, as ibpm-map --fold (pods: the drill-down maps in maps/)")
+      ->check(CLI::IsMember({"auto", "hosts", "pods", "none"}))
       ->capture_default_str();
   app.add_flag("--no-history", options.no_history, "The topology alone (no RRD files read)");
   app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");

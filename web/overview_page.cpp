@@ -170,7 +170,8 @@ double svg_width_pt(const std::string& svg) {
 std::string overview_page(const SiteContext& site, const std::string& map_svg) {
   std::string body = "<h1>InfiniBand fabric</h1>\n" + summary_section(site);
   const bool natural = svg_width_pt(map_svg) > kFitWidthPt;
-  body += "<h2>Health map</h2>\n<p class=\"note\">Click a switch or a cable for its page. "
+  body += "<h2>Health map</h2>\n<p class=\"note\">Click a switch or a cable for its page, a "
+          "folded pod or group (a box) for its map. "
           "Cable colour: utilization; red dashes: errors or a degraded link; subtree roots "
           "filled by traffic locality. <button id=\"map-zoom\" type=\"button\">Actual size</button> "
           "<a href=\"map.svg\">Open the map alone</a>.</p>\n"

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "pages.hpp"
@@ -10,6 +11,7 @@
 #include "viz/graphviz_render.hpp"
 #include "viz/history_annotations.hpp"
 #include "viz/map_graph.hpp"
+#include "viz/map_set.hpp"
 #include "web_assets.hpp"
 
 namespace ibpm::web {
@@ -34,13 +36,18 @@ void write_file(const fs::path& path, std::string_view content) {
   if (!out) throw std::runtime_error(path.string() + ": cannot write");
 }
 
-// The map as SVG; inline in the overview it starts at <svg (no XML prolog, no DOCTYPE).
-std::string render_map_svg(const SiteData& data, const std::string& fold) {
-  viz::MapOptions options;
-  options.fold = *viz::parse_fold_mode(fold);
-  options.names = data.name_map();
-  const viz::MapGraph map = viz::build_map(data.fabric(), *data.levels, data.annotations, options);
-  return viz::render_map_data(map, viz::MapFormat::svg);
+// The map as SVG (with its drill-down maps in maps/ when folded by pods); inline in the overview
+// it starts at <svg (no XML prolog, no DOCTYPE).
+std::string write_map_svg(const SiteData& data, const std::string& fold, const fs::path& root) {
+  viz::MapSetOptions options;
+  options.map.fold = *viz::parse_fold_mode(fold);
+  options.map.names = data.name_map();
+  options.maps_dir = "maps";
+  const fs::path path = root / "map.svg";
+  viz::write_map_set(data.fabric(), *data.levels, data.annotations, options, viz::MapFormat::svg,
+                     path.string());
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 std::string inline_svg(const std::string& svg) {
@@ -73,8 +80,7 @@ WriteReport write_site(const SiteData& data, const WriteOptions& options) {
   report.failed_graphs = graphs.failed;
   const SiteContext site{data, graphs, generated_text(data), options.busiest};
 
-  const std::string svg = render_map_svg(data, options.fold);
-  write_file(root / "map.svg", svg);
+  const std::string svg = write_map_svg(data, options.fold, root);
   auto add_page = [&](const std::string& path, const std::string& html) {
     write_file(root / path, html);
     ++report.pages;

@@ -11,8 +11,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$sim" generate --hosts 648 --radix 36 --dump fabric.ibnetdiscover >/dev/null
 empty_state=$tmp/state  # no RRD files: the map shows the topology, grey links
 
-# Every format, by extension; folded automatically (702 nodes > 300).
-"$map" --cache fabric.ibnetdiscover --state-dir "$empty_state" -o map.svg
+# Folded automatically: 702 nodes > 300, and folded by hosts it would draw 684 edges (> 400), so
+# by pods: each leaf a node with its hosts (its map one click down), the spines one group.
+"$map" --cache fabric.ibnetdiscover --state-dir "$empty_state" -o auto.svg
+grep -q 'xlink:href="auto-maps/leaf-0x' auto.svg || fail "auto: no links to the leaves' maps"
+grep -q 'xlink:href="auto-maps/group-0x' auto.svg || fail "auto: no link to the spine group's map"
+grep -q 'xlink:href="../nodes/0x' auto-maps/leaf-*.svg || fail "a leaf's map has no node URLs"
+grep -q 'xlink:href="../auto.svg"' auto-maps/group-*.svg || fail "no way up from the group's map"
+
+# Every format, by extension; folded by hosts.
+"$map" --cache fabric.ibnetdiscover --state-dir "$empty_state" --fold hosts -o map.svg
 grep -q '</svg>' map.svg || fail "map.svg is not a whole SVG"
 grep -q 'link colour: utilization' map.svg || fail "no legend in map.svg"
 grep -q 'xlink:href="nodes/0x' map.svg || fail "no node URLs"
@@ -30,7 +38,7 @@ edges=$(grep -c -- ' -> ' plain.dot || true)
 dot -Tsvg plain.dot -o /dev/null 2>/dev/null || fail "dot cannot read plain.dot"
 
 # --url-prefix and --no-links.
-"$map" --cache fabric.ibnetdiscover --no-history --url-prefix 'https://mon/ib/' -o prefixed.svg
+"$map" --cache fabric.ibnetdiscover --no-history --fold hosts --url-prefix 'https://mon/ib/' -o prefixed.svg
 grep -q 'xlink:href="https://mon/ib/links/0x' prefixed.svg || fail "--url-prefix not applied"
 "$map" --cache fabric.ibnetdiscover --no-history --no-links -o bare.svg
 ! grep -q 'xlink:href=' bare.svg || fail "--no-links left URLs"
@@ -40,8 +48,13 @@ grep -q 'xlink:href="https://mon/ib/links/0x' prefixed.svg || fail "--url-prefix
 "$sim" generate --hosts 648 --radix 36 --degrade 'leaf01[19]=1x' --dump degraded.ibnetdiscover >/dev/null
 "$map" --cache degraded.ibnetdiscover --no-history -o alone.dot
 ! grep -q 'expected 4x HDR' alone.dot || fail "degraded without a baseline"
-"$map" --cache degraded.ibnetdiscover --no-history --baseline fabric.ibnetdiscover -o against.dot
+"$map" --cache degraded.ibnetdiscover --no-history --baseline fabric.ibnetdiscover --fold hosts -o against.dot
 grep -q '1x HDR, expected 4x HDR' against.dot || fail "--baseline: the 1x cable is not degraded"
+# Folded by pods: leaf01's node and its edge to the spines count it; leaf01's map names it.
+"$map" --cache degraded.ibnetdiscover --no-history --baseline fabric.ibnetdiscover -o folded.svg
+grep -q '1 degraded cable' folded.svg || fail "--fold pods: leaf01's node does not count the cable"
+grep -q 'x18, 1 degraded' folded.svg || fail "--fold pods: leaf01's uplinks do not count the cable"
+grep -q '1x HDR, expected 4x HDR' folded-maps/group-*.svg || fail "the spines' map does not name the cable"
 
 # Bad input: non-zero, one line "ibpm-map: reason", the previous map untouched, no debris.
 cp map.svg before.svg
