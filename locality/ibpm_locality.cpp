@@ -8,6 +8,7 @@
 #include "fabric/graph.hpp"
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
+#include "history/window_coverage.hpp"
 #include "locality/locality_report.hpp"
 #include "locality/node_set_file.hpp"
 #include "locality/node_sets.hpp"
@@ -61,13 +62,22 @@ void run(const Options& options) {
   ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
   auto window = ibpm::history::window_ending_now(options.history.window);
   // Locality needs averages only.
-  auto usage = ibpm::history::link_usage(fabric, reader, window, {std::nullopt, false});
+  ibpm::history::WindowCoverage coverage(window);
+  auto usage = ibpm::history::link_usage(
+      fabric,
+      [&](ibpm::PortRef port) {
+        auto read = reader.read(port.node, port.port, window, false);
+        coverage.add(read);
+        return read;
+      },
+      {std::nullopt, false});
   auto rows = ibpm::locality::sorted(
       ibpm::locality::set_traffic(fabric, down, sets, usage, name_map),
       ibpm::locality::parse_sort_order(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
-  ibpm::locality::ReportContext context{window.start, window.end};
+  ibpm::locality::ReportContext context{window.start, window.end,
+                                       ibpm::history::describe_coverage(coverage)};
   if (options.format == "json")
     ibpm::locality::print_json(std::cout, rows, context);
   else if (options.format == "csv")

@@ -75,7 +75,8 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
   std::size_t width = 8;
   for (const auto& name : names) width = std::max(width, name.size());
   char line[512];
-  out << "Traffic locality over " << (context.window_end - context.window_start) << " s\n";
+  out << "Traffic locality over " << (context.window_end - context.window_start) << " s"
+      << (context.coverage.empty() ? "" : ": " + context.coverage) << '\n';
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.no_history; }))
     out << "No history in this window yet: no host port has a rate in it (a rate needs two samples "
            "at least one RRD step apart; is check_ib_fabric running, and is --window longer than "
@@ -115,7 +116,7 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
 void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
                 const ReportContext& context) {
   out << "{\"window\":{\"start\":" << context.window_start << ",\"end\":" << context.window_end
-      << "},\"sets\":[";
+      << ",\"coverage\":" << plugin::json_string(context.coverage) << "},\"sets\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     out << (i ? "," : "") << "\n{\"name\":" << plugin::json_string(r.set->name)

@@ -11,6 +11,7 @@
 
 #include "fabric/node_name_map.hpp"
 #include "history/utilization_graph.hpp"
+#include "history/window_coverage.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "poll/state_topology.hpp"
@@ -48,17 +49,26 @@ void run(const Options& options) {
 
   ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
   auto window = ibpm::history::window_ending_now(options.history.window);
-  auto usage = ibpm::history::link_usage(fabric, reader, window, {options.xmit_wait_tick_ns});
+  ibpm::history::WindowCoverage coverage(window);
+  auto usage = ibpm::history::link_usage(
+      fabric,
+      [&](ibpm::PortRef port) {
+        auto read = reader.read(port.node, port.port, window);
+        coverage.add(read);
+        return read;
+      },
+      {options.xmit_wait_tick_ns});
+  const std::string covered = ibpm::history::describe_coverage(coverage);
   auto rows = ibpm::direction_rows(fabric, usage, name_map,
                                    ibpm::parse_utilization_sort(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
   if (options.format == "json")
-    ibpm::print_utilization_json(std::cout, rows, window.start, window.end);
+    ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
   else if (options.format == "csv")
     ibpm::print_utilization_csv(std::cout, rows);
   else
-    ibpm::print_utilization_table(std::cout, rows, window.seconds());
+    ibpm::print_utilization_table(std::cout, rows, window.seconds(), covered);
 
   if (options.graph_dir.empty()) return;
   ibpm::state::make_directories(options.graph_dir);

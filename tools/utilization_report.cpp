@@ -62,14 +62,15 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
 }
 
 void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
-                             std::time_t window_seconds) {
+                             std::time_t window_seconds, const std::string& coverage) {
   std::size_t width = 4;
   // Names come from the fabric: nothing in them may move the terminal's cursor.
   auto safe = [](const std::string& name) { return plugin::one_line(name); };
   for (const auto& r : rows) width = std::max({width, safe(r.from).size(), safe(r.to).size()});
   const int w = static_cast<int>(width);
   char line[512];
-  out << "Link utilization over " << window_seconds << " s\n";
+  out << "Link utilization over " << window_seconds << " s"
+      << (coverage.empty() ? "" : ": " + coverage) << '\n';
   if (rows.empty())
     out << "No history in this window yet: no cable direction has a rate in it (a rate needs two "
            "samples at least one RRD step apart; is check_ib_fabric running, and is --window "
@@ -106,8 +107,9 @@ void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& r
 }
 
 void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
-                            std::time_t start, std::time_t end) {
-  out << "{\"window\":{\"start\":" << start << ",\"end\":" << end << "},\"directions\":[";
+                            std::time_t start, std::time_t end, const std::string& coverage) {
+  out << "{\"window\":{\"start\":" << start << ",\"end\":" << end
+      << ",\"coverage\":" << plugin::json_string(coverage) << "},\"directions\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     const auto& d = *r.direction;

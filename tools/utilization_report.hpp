@@ -26,10 +26,11 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
                                          const std::vector<history::LinkUsage>& usage,
                                          const NodeNameMap* names, UtilizationSort order);
 
+// coverage: how much of the window has history (history::describe_coverage), said with it.
 void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
-                             std::time_t window_seconds);
+                             std::time_t window_seconds, const std::string& coverage = {});
 void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& rows);
 void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
-                            std::time_t start, std::time_t end);
+                            std::time_t start, std::time_t end, const std::string& coverage = {});
 
 }  // namespace ibpm

@@ -35,10 +35,11 @@ std::string describe_window(const history::Window& window) {
 MapAnnotations annotations_from_history(const Fabric& fabric,
                                         const std::vector<history::LinkUsage>& usage,
                                         const std::vector<locality::SetTraffic>& traffic,
-                                        const history::Window& window) {
+                                        const history::WindowCoverage& coverage) {
   MapAnnotations annotations;
   size_to(annotations, fabric);
-  annotations.window = describe_window(window);
+  annotations.window =
+      describe_window(coverage.window) + "; " + history::describe_coverage(coverage);
   for (const history::LinkUsage& u : usage) {
     if (u.link >= annotations.links.size()) continue;
     LinkAnnotation& a = annotations.links[u.link];

@@ -6,17 +6,19 @@
 
 #include "fabric/fabric.hpp"
 #include "history/link_usage.hpp"
+#include "history/window_coverage.hpp"
 #include "locality/traffic_locality.hpp"
 #include "viz/map_model.hpp"
 
 namespace ibpm::viz {
 
 // usage: history::link_usage() of the fabric; traffic: locality::set_traffic() of its subtree
-// sets over the same window. Sets that are not subtrees (operator sets) colour nothing.
+// sets over the same window; coverage: how much of that window the ports read had (the legend
+// says it). Sets that are not subtrees (operator sets) colour nothing.
 MapAnnotations annotations_from_history(const Fabric& fabric,
                                         const std::vector<history::LinkUsage>& usage,
                                         const std::vector<locality::SetTraffic>& traffic,
-                                        const history::Window& window);
+                                        const history::WindowCoverage& coverage);
 
 // "counters from 2024-05-01 11:00 to 12:00 UTC (1 h)"
 std::string describe_window(const history::Window& window);

@@ -56,11 +56,16 @@ viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabri
   }
   history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
   const history::Window window = history::window_ending_now(options.history.window);
-  const auto usage = history::link_usage(fabric, reader, window);
+  history::WindowCoverage coverage(window);
+  const auto usage = history::link_usage(fabric, [&](PortRef port) {
+    history::PortHistory read = reader.read(port.node, port.port, window);
+    coverage.add(read);
+    return read;
+  });
   const locality::DownSets down(fabric, levels);
   const auto sets = locality::subtree_sets(fabric, down, names);
   const auto traffic = locality::set_traffic(fabric, down, sets, usage, names);
-  return viz::annotations_from_history(fabric, usage, traffic, window);
+  return viz::annotations_from_history(fabric, usage, traffic, coverage);
 }
 
 void run(const Options& options) {

@@ -59,6 +59,7 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
   data.levels.emplace(fabric, make_graph(fabric));
   data.generated = std::time(nullptr);
   data.window = history::Window{data.generated - options.history.window, data.generated};
+  data.coverage = history::WindowCoverage(data.window);
 
   const locality::DownSets down(fabric, *data.levels);
   data.sets = locality::subtree_sets(fabric, down, data.name_map());
@@ -69,9 +70,10 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
       const PortState* state = data.port(port);
       return state ? state->history : history::PortHistory{};
     });
+    for (const auto& [ref, state] : data.ports) data.coverage.add(state.history);
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     data.annotations =
-        viz::annotations_from_history(fabric, data.usage, data.traffic, data.window);
+        viz::annotations_from_history(fabric, data.usage, data.traffic, data.coverage);
     try {
       data.sweep = read_sweep_summary(options.state_dir);
     } catch (const std::exception& e) {

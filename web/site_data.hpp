@@ -11,6 +11,7 @@
 
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
+#include "history/window_coverage.hpp"
 #include "levels/fabric_levels.hpp"
 #include "locality/node_sets.hpp"
 #include "locality/traffic_locality.hpp"
@@ -41,6 +42,7 @@ struct SiteData {
   std::optional<NodeNameMap> names;
   std::optional<FabricLevels> levels;
   history::Window window;
+  history::WindowCoverage coverage;  // how much of the window the ports' files have
   std::time_t generated = 0;
   std::optional<history::HistoryReader> reader;   // set when the state directory exists
   std::vector<history::LinkUsage> usage;          // by link index; empty without history

@@ -61,7 +61,10 @@ std::string generated_text(const SiteData& data) {
   std::tm tm{};
   gmtime_r(&data.generated, &tm);
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-  return std::string("generated ") + when + "; " + viz::describe_window(data.window);
+  std::string text = std::string("generated ") + when + "; " + viz::describe_window(data.window);
+  // Only where the history was read: a site of the topology alone says nothing of it.
+  if (data.reader) text += "; " + history::describe_coverage(data.coverage);
+  return text;
 }
 
 }  // namespace

@@ -80,6 +80,11 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   fetch(file, "AVERAGE", window, average);
   if (peaks) fetch(file, "MAX", window, peak);
   const std::size_t rows = average.rows();
+  history.step = static_cast<std::time_t>(average.step);
+  // A row is covered when its data rate is known (every counter of a row is known or none).
+  const std::size_t data = state::source_index(Counter::xmit_data);
+  for (std::size_t r = 0; r < rows; ++r)
+    if (!std::isnan(average.value(r, data))) history.covered += history.step;
   for (std::size_t c = 0; c < kCounterCount; ++c) {
     double sum = 0;
     std::size_t n = 0;

@@ -204,9 +204,51 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     CHECK(text.find("utilization: no data") == std::string::npos);  // every cable was polled
     CHECK(text.find("utilization 1.2 %") != std::string::npos);     // cn0019 -> leaf04: 400 MB/s
+    CHECK(text.find("history for all of the last") != std::string::npos);  // the legend says so
     // Kept for people to look at when IBPM_TEST_ARTIFACTS names a folder.
     if (const char* keep = std::getenv("IBPM_TEST_ARTIFACTS"))
       live.run("ibpm-map", {"--state-dir", state.path(), "--window", window, "-o",
                             std::string(keep) + "/locality-truth-map.png"});
   }
+}
+
+TEST_CASE("With one sample and no rate yet, every report and the map say there is no history") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("locality-no-history");
+  // One sweep: one sample per port, no rate (the default RRD step, 60 s).
+  REQUIRE(live.run("check_ib_fabric", {"--state-dir", state.path(), "--no-syslog"}).exit_code == 0);
+  const std::string no_history = "no history in the last 10 min yet";
+  const std::vector<std::string> window{"--state-dir", state.path(), "--window", "600"};
+  auto with = [&](std::vector<std::string> args, std::vector<std::string> more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const CheckRun locality = live.run("ibpm-locality", window);
+  INFO(locality.out << locality.err);
+  CHECK(locality.exit_code == 0);
+  CHECK(locality.has(no_history));
+  CHECK_FALSE(locality.has("idle"));
+  const CheckRun utilization = live.run("ibpm-utilization", window);
+  INFO(utilization.out << utilization.err);
+  CHECK(utilization.exit_code == 0);
+  CHECK(utilization.has(no_history));
+  const CheckRun json = live.run("ibpm-utilization", with(window, {"--format", "json"}));
+  CHECK(json.has("\"coverage\":\"" + no_history));
+
+  const std::string svg = state.path() + "/map.svg";
+  const CheckRun map = live.run("ibpm-map", with(window, {"-o", svg}));
+  INFO(map.out << map.err);
+  REQUIRE(map.exit_code == 0);
+  std::ifstream in(svg);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  CHECK(text.find(no_history) != std::string::npos);
+
+  const std::string site = state.path() + "/site";
+  const CheckRun web = live.run("ibpm-web", with(window, {"-o", site}));
+  INFO(web.out << web.err);
+  REQUIRE(web.exit_code == 0);
+  std::ifstream index(site + "/index.html");
+  const std::string page{std::istreambuf_iterator<char>(index), std::istreambuf_iterator<char>()};
+  CHECK(page.find(no_history) != std::string::npos);
 }

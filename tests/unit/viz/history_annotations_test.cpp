@@ -38,8 +38,13 @@ TEST_CASE("Link usage and subtree locality become the map's annotations") {
   other.set = &operator_set;
   other.l = 0.1;
 
-  const MapAnnotations a = annotations_from_history(fabric, {usage}, {traffic, other},
-                                                    history::Window{1714561200, 1714564800});
+  history::WindowCoverage coverage(history::Window{1714561200, 1714564800});
+  history::PortHistory uplink_history;  // 14 rows of a minute known in the hour
+  uplink_history.found = true;
+  uplink_history.step = 60;
+  uplink_history.covered = 14 * 60;
+  coverage.add(uplink_history);
+  const MapAnnotations a = annotations_from_history(fabric, {usage}, {traffic, other}, coverage);
   REQUIRE(a.links.size() == fabric.links().size());
   const LinkAnnotation& link = a.links[uplink];
   CHECK(link.utilization == Approx(0.4));  // the busier direction
@@ -51,5 +56,6 @@ TEST_CASE("Link usage and subtree locality become the map's annotations") {
   CHECK(a.nodes[fabric.index_of(kLeaf)].locality == Approx(0.75));
   CHECK(a.nodes[fabric.index_of(kLeaf)].locality_gen == Approx(0.5));
   CHECK_FALSE(a.nodes[fabric.index_of(kSpine)].locality);
-  CHECK(a.window == "counters from 2024-05-01 11:00 to 2024-05-01 12:00 UTC (1 h)");
+  CHECK(a.window == "counters from 2024-05-01 11:00 to 2024-05-01 12:00 UTC (1 h); history for 14 min "
+                   "of the last 60 min (RRD step 60 s)");
 }

@@ -1,0 +1,29 @@
+// How much of a window the RRD history covers, so that a report or map says "history for 14 of
+// the last 60 min" or "no history in the last 10 min yet" instead of showing zeros as idle.
+#pragma once
+
+#include <cstddef>
+#include <ctime>
+#include <string>
+
+#include "history/port_history.hpp"
+
+namespace ibpm::history {
+
+struct WindowCoverage {
+  Window window;
+  std::time_t covered = 0;  // seconds with a rate, on the best-covered port
+  std::time_t step = 0;     // the RRD step of that port's rows (0: no file read)
+  std::size_t ports_read = 0;
+  std::size_t ports_with_history = 0;
+
+  explicit WindowCoverage(const Window& w = {}) : window(w) {}
+  void add(const PortHistory& port);
+  bool none() const { return ports_with_history == 0; }
+};
+
+// "history for 14 min of the last 60 min (RRD step 60 s)", "history for all of the last 60 min",
+// "no history in the last 10 min yet (a rate needs two samples one RRD step apart; step 60 s)".
+std::string describe_coverage(const WindowCoverage& coverage);
+
+}  // namespace ibpm::history
