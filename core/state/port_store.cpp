@@ -119,6 +119,14 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   }
 }
 
+std::vector<std::optional<std::time_t>> PortStore::last_updates(
+    const std::vector<PortRef>& ports) const {
+  std::vector<std::string> names;
+  names.reserve(ports.size());
+  for (const PortRef& p : ports) names.push_back(rrd_name(p.node, p.port));
+  return state::last_updates(backend_.daemon_address(), names);
+}
+
 void PortStore::create_if_missing(Guid node, PortNumber port, const PortRecord& first) const {
   const std::string file = rrd_name(node, port);
   // The central store makes the folder itself (rrdcached -R) and keeps a file already there.

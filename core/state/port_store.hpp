@@ -13,10 +13,12 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fabric/fabric.hpp"
 #include "fabric/types.hpp"
 #include "state/node_locks.hpp"
 #include "state/port_record.hpp"
@@ -73,6 +75,10 @@ class PortStore {
   // `saturated`, or nullopt. Throws StateError naming the path when the file is unreadable,
   // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
+
+  // The central store's last update time of each port's file (nullopt: no file), in one
+  // exchange with the daemon. Only for a central store; throws StateError.
+  std::vector<std::optional<std::time_t>> last_updates(const std::vector<PortRef>& ports) const;
 
   // Creates the file when missing (never visible half-written; when another run made it first,
   // theirs is used), then adds the record. Throws StateError naming the path; an update whose

@@ -279,6 +279,13 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
   CHECK(read->raw[0] == std::optional<std::uint64_t>(7000));
   CHECK(read->raw[1] == std::optional<std::uint64_t>(2000));
 
+  // The last update of each file in one exchange: what a collector checks its record against.
+  const auto last = store.last_updates({{kNode, 3}, {kNode, 4}, {kNode, 9}});
+  REQUIRE(last.size() == 3);
+  CHECK(last[0] == std::optional<std::time_t>(static_cast<std::time_t>(second.time)));
+  CHECK(last[1] == std::optional<std::time_t>(static_cast<std::time_t>(first.time)));
+  CHECK_FALSE(last[2].has_value());  // no such file
+
   // The files are on the store's side, under its base directory; none on the collector's.
   CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port3.rrd"));
   CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port4.rrd"));
@@ -292,4 +299,5 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("rrdcached at " + std::string("127.0.0.1")));
   CHECK_THROWS_AS(other.read(kNode, 3), StateError);
+  CHECK_THROWS_AS(store.last_updates({{kNode, 3}}), StateError);
 }
