@@ -171,7 +171,9 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   }
 
   // A central store may hold a later sample than this collector's record (another collector
-  // had the ports meanwhile): an entry stands only when it is its file's last update.
+  // had the ports meanwhile): an entry stands only when its file's last update is in the same
+  // RRD step (a later sample within the step goes unseen: the rate is then taken over a longer
+  // interval, still a true average).
   if (store.central_store()) {
     std::vector<std::size_t> from_record;
     std::vector<PortRef> refs;
@@ -181,6 +183,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
         refs.push_back({targets[i].node, targets[i].port});
       }
     std::vector<std::optional<std::time_t>> last;
+    const std::time_t step = store.layout().step.count();
     try {
       last = store.last_updates(refs);
     } catch (const state::StateError& e) {
@@ -189,7 +192,9 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     for (std::size_t j = 0; j < last.size(); ++j) {
       const std::size_t i = from_record[j];
       PortResult& r = results[i];
-      if (last[j] && *last[j] == static_cast<std::time_t>(std::floor(r.previous->time))) continue;
+      // rrdcached's LAST answers the last update rounded down to the file's step.
+      const auto sample = static_cast<std::time_t>(std::floor(r.previous->time));
+      if (last[j] && *last[j] == sample - sample % step) continue;
       hints[i] = SampleHint{};
       try {
         r.previous = store.read(targets[i].node, targets[i].port);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 #include "state/directories.hpp"
 #include "state/rrdcached_batch.hpp"
@@ -41,6 +42,20 @@ std::string foreign_reason(const RrdHeader& header) {
     return std::to_string(header.sources.size()) + " data sources, not " +
            std::to_string(kSourceCount);
   return {};
+}
+
+// The update was refused because another check stored a later sample of the port first: in a
+// central store, collectors on several hosts (no node locks between them) may sample the same
+// port within a moment. The history holds that sample, nothing is missing. librrd: "illegal attempt to update using time T when last update
+// time is L (minimum one second step)".
+bool overtaken(const std::string& reason) {
+  static constexpr std::string_view kTime = "illegal attempt to update using time ";
+  static constexpr std::string_view kLast = " when last update time is ";
+  const std::size_t at = reason.find(kTime), last = reason.find(kLast);
+  if (at == std::string::npos || last == std::string::npos) return false;
+  const double time = std::strtod(reason.c_str() + at + kTime.size(), nullptr);
+  const double previous = std::strtod(reason.c_str() + last + kLast.size(), nullptr);
+  return previous >= time;
 }
 
 }  // namespace
@@ -205,6 +220,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
     for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
+      if (central_ && overtaken(reason)) continue;
       try {
         if (w.exists && made_again(w, batch[index].path, batch[index].line)) continue;
         errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;

@@ -76,7 +76,8 @@ class PortStore {
   // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
 
-  // The central store's last update time of each port's file (nullopt: no file), in one
+  // The central store's last update time of each port's file, rounded down to the file's step
+  // (nullopt: no file), in one
   // exchange with the daemon. Only for a central store; throws StateError.
   std::vector<std::optional<std::time_t>> last_updates(const std::vector<PortRef>& ports) const;
 
@@ -88,7 +89,8 @@ class PortStore {
   // Many records at once, in order (a port may have several, oldest first). `exists`: the file
   // is known to be there (a record of the last run says so), which saves looking. Through
   // rrdcached every update goes in one BATCH; without it the files are updated one at a time.
-  // Returns, per write, why it failed ("" when written).
+  // Returns, per write, why it failed ("" when written, or in a central store when another
+  // collector stored a later sample of the port first: the history misses nothing).
   struct Write {
     Guid node = 0;
     PortNumber port = 0;

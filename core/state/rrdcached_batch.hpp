@@ -28,8 +28,9 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-// The last update time of each file, asked in one exchange (LAST commands sent together, the
-// answers read in order): nullopt for a file the daemon cannot read (missing). Throws
+// The last update time of each file as rrdcached's LAST answers it (rounded down to the file's
+// step), asked in one exchange (LAST commands sent together, the answers read in order):
+// nullopt for a file the daemon cannot read (missing). Throws
 // StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached.
 std::vector<std::optional<std::time_t>> last_updates(
     const std::string& address, const std::vector<std::string>& paths,

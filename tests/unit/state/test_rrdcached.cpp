@@ -271,6 +271,12 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
   const std::vector<PortStore::Write> next{{kNode, 3, &second, true}};
   for (const std::string& error : store.write_all(next)) CHECK(error.empty());
 
+  // Another collector stored a later sample first: this one's is not needed, and no error.
+  PortRecord overtaken = second;
+  overtaken.time -= 0.5;
+  for (const std::string& error : store.write_all({{kNode, 3, &overtaken, true}}))
+    CHECK(error.empty());
+
   // Another collector (a take-over) reads the last sample through the daemon.
   PortStore other(StoreOptions{(dir.path / "other").string(), daemon->address(), RrdLayout{}});
   const auto read = other.read(kNode, 3);
@@ -282,8 +288,10 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
   // The last update of each file in one exchange: what a collector checks its record against.
   const auto last = store.last_updates({{kNode, 3}, {kNode, 4}, {kNode, 9}});
   REQUIRE(last.size() == 3);
-  CHECK(last[0] == std::optional<std::time_t>(static_cast<std::time_t>(second.time)));
-  CHECK(last[1] == std::optional<std::time_t>(static_cast<std::time_t>(first.time)));
+  // (rounded down to the step, 60 s)
+  const auto step_of = [](double t) { return static_cast<std::time_t>(t) / 60 * 60; };
+  CHECK(last[0] == std::optional<std::time_t>(step_of(second.time)));
+  CHECK(last[1] == std::optional<std::time_t>(step_of(first.time)));
   CHECK_FALSE(last[2].has_value());  // no such file
 
   // The files are on the store's side, under its base directory; none on the collector's.
