@@ -395,8 +395,9 @@ store_back() {
   return 0
 }
 wait_for $((3 * INTERVAL + 30)) "shards writing again" store_back
-# Through the daemon (it flushes the file first): the samples written since, after the old ones.
-stored_after=$(rrdtool lastupdate "$probe_rrd" --daemon "$STORE" 2>/dev/null | awk 'END { print $1 }')
+# Flushed through the daemon, then on disk: the samples written since, after the old ones.
+rrdtool flushcached --daemon "$STORE" "${probe_rrd#./}" || fail "flushcached $probe_rrd"
+stored_after=$(stored)
 awk -v a="${stored_after%:}" -v b="${stored_before%:}" 'BEGIN { exit !(a + 0 > b + 0) }' ||
   fail "$probe_rrd: last update ${stored_after} after the restart, ${stored_before} before"
 log "store back: $probe_rrd last updated at $stored_after (was $stored_before before the stop)"

@@ -152,8 +152,7 @@ TEST_CASE("zones follow check_ib_fabric's shards") {
   }
 }
 
-TEST_CASE("zones with two endpoints each share them for HA; a node named as a shard's host is "
-          "refused") {
+TEST_CASE("zones with two endpoints each share them for HA, and no more than two") {
   const sim::FatTree& tree = delegation::test::full_fat_tree();
   const Fabric fabric = delegation::test::fabric_of(tree.topology);
   PlanOptions options = plan_options(false, 2);
