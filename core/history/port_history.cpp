@@ -75,7 +75,7 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   PortHistory history;
   const std::string file = path(node, port);
   if (window.end <= window.start || !exists(file)) return history;
-  backend_.flush(file);
+  backend_.flush(store_.rrd_name(node, port));
   Fetched average, peak;
   fetch(file, "AVERAGE", window, average);
   if (peaks) fetch(file, "MAX", window, peak);

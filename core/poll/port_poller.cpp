@@ -170,6 +170,42 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       known[t.lid] = mad::PmaCapabilities{static_cast<std::uint16_t>(*r.previous->pma_cap_mask)};
   }
 
+  // A central store may hold a later sample than this collector's record (another collector
+  // had the ports meanwhile): an entry stands only when its file's last update is in the same
+  // RRD step (a later sample within the step goes unseen: the rate is then taken over a longer
+  // interval, still a true average).
+  if (store.central_store()) {
+    std::vector<std::size_t> from_record;
+    std::vector<PortRef> refs;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (results[i].previous && results[i].state_error.empty()) {
+        from_record.push_back(i);  // (a sample read from the store just now passes as well)
+        refs.push_back({targets[i].node, targets[i].port});
+      }
+    std::vector<std::optional<std::time_t>> last;
+    const std::time_t step = store.layout().step.count();
+    try {
+      last = store.last_updates(refs);
+    } catch (const state::StateError& e) {
+      for (std::size_t i : from_record) results[i].state_error = e.what();
+    }
+    for (std::size_t j = 0; j < last.size(); ++j) {
+      const std::size_t i = from_record[j];
+      PortResult& r = results[i];
+      // rrdcached's LAST answers the last update rounded down to the file's step.
+      const auto sample = static_cast<std::time_t>(std::floor(r.previous->time));
+      if (last[j] && *last[j] == sample - sample % step) continue;
+      hints[i] = SampleHint{};
+      try {
+        r.previous = store.read(targets[i].node, targets[i].port);
+        file_known[i] = r.previous.has_value();
+        ++run.from_rrd;
+      } catch (const state::StateError& e) {
+        r.state_error = e.what();
+      }
+    }
+  }
+
   std::vector<PortSample> samples = sample_ports(engine, targets, known, settings.engine,
                                                  settings.probe_nodes_first, hints);
   for (std::size_t i = 0; i < targets.size(); ++i) {

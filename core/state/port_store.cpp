@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 #include "state/directories.hpp"
 #include "state/rrdcached_batch.hpp"
@@ -43,7 +44,29 @@ std::string foreign_reason(const RrdHeader& header) {
   return {};
 }
 
+// The update was refused because another check stored a later sample of the port first: in a
+// central store, collectors on several hosts (no node locks between them) may sample the same
+// port within a moment. The history holds that sample, nothing is missing. librrd: "illegal attempt to update using time T when last update
+// time is L (minimum one second step)".
+bool overtaken(const std::string& reason) {
+  static constexpr std::string_view kTime = "illegal attempt to update using time ";
+  static constexpr std::string_view kLast = " when last update time is ";
+  const std::size_t at = reason.find(kTime), last = reason.find(kLast);
+  if (at == std::string::npos || last == std::string::npos) return false;
+  const double time = std::strtod(reason.c_str() + at + kTime.size(), nullptr);
+  const double previous = std::strtod(reason.c_str() + last + kLast.size(), nullptr);
+  return previous >= time;
+}
+
 }  // namespace
+
+bool is_tcp_address(const std::string& address) {
+  return !address.empty() && !address.starts_with("unix:") && !address.starts_with("/");
+}
+
+std::string relative_rrd_path(Guid node, PortNumber port) {
+  return format_guid(node) + "/port" + std::to_string(port) + ".rrd";
+}
 
 std::string daemon_address(const std::string& configured) {
   if (!configured.empty()) return configured;
@@ -56,11 +79,19 @@ PortStore::PortStore(StoreOptions options)
   validate(options_.layout);
   if (options_.state_dir.empty()) throw std::invalid_argument("empty state directory");
   // A local daemon resolves file names from its own folder: give it absolute ones (as librrd's
-  // client does); a daemon over TCP takes them relative to its base folder (-b), as given.
+  // client does); a daemon over TCP takes them relative to its base folder (-b).
   const std::string& address = backend_.daemon_address();
-  if ((address.starts_with("unix:") || address.starts_with("/")) &&
-      !options_.state_dir.starts_with("/"))
+  central_ = is_tcp_address(address);
+  if (!address.empty() && !central_ && !options_.state_dir.starts_with("/"))
     options_.state_dir = std::filesystem::absolute(options_.state_dir).string();
+}
+
+std::string PortStore::rrd_name(Guid node, PortNumber port) const {
+  return central_ ? relative_rrd_path(node, port) : path(node, port);
+}
+
+bool PortStore::present(const std::string& file) const {
+  return central_ ? backend_.present(file) : file_exists(file);
 }
 
 std::string PortStore::node_dir(Guid node) const {
@@ -70,7 +101,9 @@ std::string PortStore::node_dir(Guid node) const {
 }
 
 std::string PortStore::path(Guid node, PortNumber port) const {
-  return node_dir(node) + "/port" + std::to_string(port) + ".rrd";
+  std::string dir = options_.state_dir;
+  if (dir.back() != '/') dir += '/';
+  return dir + relative_rrd_path(node, port);
 }
 
 NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,
@@ -80,9 +113,11 @@ NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,
 }
 
 std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
-  const std::string file = path(node, port);
-  if (!file_exists(file)) return std::nullopt;
-  const RrdHeader header = backend_.info(file);
+  const std::string file = rrd_name(node, port);
+  if (!central_ && !file_exists(file)) return std::nullopt;
+  const std::optional<RrdHeader> found = backend_.info_if_present(file);
+  if (!found) return std::nullopt;
+  const RrdHeader& header = *found;
   if (std::string reason = foreign_reason(header); !reason.empty())
     throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
 
@@ -99,10 +134,21 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   }
 }
 
+std::vector<std::optional<std::time_t>> PortStore::last_updates(
+    const std::vector<PortRef>& ports) const {
+  std::vector<std::string> names;
+  names.reserve(ports.size());
+  for (const PortRef& p : ports) names.push_back(rrd_name(p.node, p.port));
+  return state::last_updates(backend_.daemon_address(), names);
+}
+
 void PortStore::create_if_missing(Guid node, PortNumber port, const PortRecord& first) const {
-  const std::string file = path(node, port);
-  if (file_exists(file)) return;
-  make_directories(node_dir(node));
+  const std::string file = rrd_name(node, port);
+  // The central store makes the folder itself (rrdcached -R) and keeps a file already there.
+  if (!central_) {
+    if (file_exists(file)) return;
+    make_directories(node_dir(node));
+  }
   // The file starts just before the first sample, which must come after its start.
   const auto start = static_cast<std::time_t>(std::floor(first.time)) - 1;
   backend_.create(file, create_definitions(options_.layout),
@@ -121,14 +167,14 @@ std::string checked_update_line(const std::string& file, const PortRecord& recor
 
 bool PortStore::made_again(const Write& w, const std::string& file, const std::string& line) const {
   // The record said the file was there: someone may have removed it since.
-  if (file_exists(file)) return false;
+  if (present(file)) return false;
   create_if_missing(w.node, w.port, *w.record);
   backend_.update(file, line);
   return true;
 }
 
 void PortStore::write(Guid node, PortNumber port, const PortRecord& record) const {
-  const std::string file = path(node, port);
+  const std::string file = rrd_name(node, port);
   const std::string line = checked_update_line(file, record);
   create_if_missing(node, port, record);
   backend_.update(file, line);
@@ -140,7 +186,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
     for (std::size_t i = 0; i < writes.size(); ++i) {
       const Write& w = writes[i];
       try {
-        const std::string file = path(w.node, w.port);
+        const std::string file = rrd_name(w.node, w.port);
         const std::string line = checked_update_line(file, *w.record);
         if (!w.exists) create_if_missing(w.node, w.port, *w.record);
         try {
@@ -161,7 +207,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const Write& w = writes[i];
     try {
-      const std::string file = path(w.node, w.port);
+      const std::string file = rrd_name(w.node, w.port);
       std::string line = checked_update_line(file, *w.record);
       if (!w.exists) create_if_missing(w.node, w.port, *w.record);
       batch.push_back({file, std::move(line)});
@@ -174,6 +220,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
     for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
+      if (central_ && overtaken(reason)) continue;
       try {
         if (w.exists && made_again(w, batch[index].path, batch[index].line)) continue;
         errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;
@@ -182,7 +229,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
       }
     }
   } catch (const StateError& e) {
-    for (std::size_t i : owner) errors[i] = path(writes[i].node, writes[i].port) + ": " + e.what();
+    for (std::size_t i : owner) errors[i] = rrd_name(writes[i].node, writes[i].port) + ": " + e.what();
   }
   return errors;
 }

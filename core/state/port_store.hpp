@@ -2,13 +2,23 @@
 // description, which operators rename): STATE_DIR/0x0002c90300a1b2c3/port12.rrd. A run reads what
 // the previous run left (the exact last raw counters, from the file's header), polls, and writes
 // the new sample; RRD turns the raw counters into the rate history for graphs.
+//
+// The naming rule, in one place (rrd_name): written directly or through a local rrdcached (a unix
+// socket), a file is named by its path, STATE_DIR/0xGUID/portN.rrd. Through rrdcached over TCP
+// (a central store, possibly on another host) it is named relative to the daemon's base
+// directory (rrdcached -b DIR -B -R), 0xGUID/portN.rrd: the daemon creates, updates and reads it,
+// and STATE_DIR holds only what stays with the collector (sample records, node locks). On the
+// store's host the files are then DIR/0xGUID/portN.rrd, which the analyzer reads with
+// --state-dir DIR.
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fabric/fabric.hpp"
 #include "fabric/types.hpp"
 #include "state/node_locks.hpp"
 #include "state/port_record.hpp"
@@ -21,8 +31,8 @@ namespace ibpm::state {
 struct StoreOptions {
   std::string state_dir;
   // rrdcached address ("unix:/path" or host[:port]); empty: RRDCACHED_ADDRESS when set, else the
-  // files are written directly. The daemon must see state_dir under the same path (node locks
-  // and file creation checks are local).
+  // files are written directly. A unix socket: the daemon sees state_dir under the same path. A
+  // TCP address: a central store, files named relative to the daemon's base directory.
   std::string rrdcached;
   RrdLayout layout;
 };
@@ -30,14 +40,26 @@ struct StoreOptions {
 // The rrdcached address to use: `configured`, else RRDCACHED_ADDRESS when set, else empty (direct).
 std::string daemon_address(const std::string& configured);
 
+// True for an address rrdcached is reached at over the network (not "unix:/path" or "/path").
+bool is_tcp_address(const std::string& address);
+
+// "0xGUID/portN.rrd": a port's file relative to the state (or the store's base) directory.
+std::string relative_rrd_path(Guid node, PortNumber port);
+
 class PortStore {
  public:
   // Throws std::invalid_argument for a layout RRD cannot hold (see validate()).
   explicit PortStore(StoreOptions options);
 
+  // The file on this host: STATE_DIR/0xGUID/portN.rrd.
   std::string path(Guid node, PortNumber port) const;
   std::string node_dir(Guid node) const;
+  // The file as the RRD backend is told (see the naming rule above): path(), or relative to the
+  // central store's base directory.
+  std::string rrd_name(Guid node, PortNumber port) const;
   bool uses_daemon() const { return backend_.uses_daemon(); }
+  // Files live in a central store reached over TCP: never looked at on this host.
+  bool central_store() const { return central_; }
   const std::string& state_dir() const { return options_.state_dir; }
   const RrdLayout& layout() const { return options_.layout; }
 
@@ -54,6 +76,11 @@ class PortStore {
   // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
 
+  // The central store's last update time of each port's file, rounded down to the file's step
+  // (nullopt: no file), in one
+  // exchange with the daemon. Only for a central store; throws StateError.
+  std::vector<std::optional<std::time_t>> last_updates(const std::vector<PortRef>& ports) const;
+
   // Creates the file when missing (never visible half-written; when another run made it first,
   // theirs is used), then adds the record. Throws StateError naming the path; an update whose
   // time is not after the file's last update is refused.
@@ -62,7 +89,8 @@ class PortStore {
   // Many records at once, in order (a port may have several, oldest first). `exists`: the file
   // is known to be there (a record of the last run says so), which saves looking. Through
   // rrdcached every update goes in one BATCH; without it the files are updated one at a time.
-  // Returns, per write, why it failed ("" when written).
+  // Returns, per write, why it failed ("" when written, or in a central store when another
+  // collector stored a later sample of the port first: the history misses nothing).
   struct Write {
     Guid node = 0;
     PortNumber port = 0;
@@ -76,9 +104,12 @@ class PortStore {
   // An update of a file the last run wrote failed: when the file is gone, makes it again and
   // updates it (true); false when it is there (the failure stands). Throws StateError.
   bool made_again(const Write& w, const std::string& file, const std::string& line) const;
+  // Whether the file (an rrd_name) is there: on this host, or asked of the central store.
+  bool present(const std::string& file) const;
 
   StoreOptions options_;
   RrdBackend backend_;
+  bool central_ = false;
 };
 
 }  // namespace ibpm::state

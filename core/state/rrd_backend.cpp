@@ -130,6 +130,17 @@ RrdHeader header_from(const rrd_info_t* info) {
   return header;
 }
 
+// The daemon's answer for a file it cannot find (FLUSH: "No such file: PATH", INFO: "opening
+// 'PATH': No such file or directory").
+bool says_missing(const std::string& reason) {
+  return reason.find("No such file") != std::string::npos;
+}
+
+// The daemon's answer to CREATE without overwrite when the file is there already.
+bool says_exists(const std::string& reason) {
+  return reason.find("File exists") != std::string::npos;
+}
+
 }  // namespace
 
 RrdBackend::RrdBackend(std::string daemon_address) : daemon_(std::move(daemon_address)) {}
@@ -169,6 +180,41 @@ RrdHeader RrdBackend::info(const std::string& path) const {
   return header;
 }
 
+std::optional<RrdHeader> RrdBackend::info_if_present(const std::string& path) const {
+  if (!uses_daemon()) {
+    if (!exists(path)) return std::nullopt;
+    return info(path);
+  }
+  rrd_clear_error();
+  DaemonCall call;
+  connect(daemon_, path);
+  if (rrdc_flush(path.c_str()) != 0) {
+    const std::string reason = take_rrd_error(path);
+    if (says_missing(reason)) return std::nullopt;
+    throw StateError(path + ": cannot flush through rrdcached: " + reason);
+  }
+  rrd_info_t* info = rrdc_info(path.c_str());
+  if (!info) {
+    const std::string reason = take_rrd_error(path);
+    if (says_missing(reason)) return std::nullopt;
+    throw StateError(path + ": cannot read: " + reason);
+  }
+  RrdHeader header = header_from(info);
+  rrd_info_free(info);
+  return header;
+}
+
+bool RrdBackend::present(const std::string& path) const {
+  if (!uses_daemon()) return exists(path);
+  rrd_clear_error();
+  DaemonCall call;
+  connect(daemon_, path);
+  if (rrdc_flush(path.c_str()) == 0) return true;
+  const std::string reason = take_rrd_error(path);
+  if (says_missing(reason)) return false;
+  throw StateError(path + ": cannot flush through rrdcached: " + reason);
+}
+
 void RrdBackend::create(const std::string& path, const std::vector<std::string>& definitions,
                         unsigned long step, std::time_t last_update) const {
   std::vector<const char*> argv = c_strings(definitions);
@@ -178,8 +224,12 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
     DaemonCall call;
     connect(daemon_, path);
     // no_overwrite: when another run made the file first, its file stays.
-    if (rrdc_create(path.c_str(), step, last_update, 1, argc, argv.data()) != 0 && !exists(path))
-      fail(path, "cannot create through rrdcached");
+    if (rrdc_create(path.c_str(), step, last_update, 1, argc, argv.data()) != 0) {
+      // The file may be on this host (a local daemon) or only on the store's (over TCP).
+      const std::string reason = take_rrd_error(path);
+      if (!says_exists(reason) && !exists(path))
+        throw StateError(path + ": cannot create through rrdcached: " + reason);
+    }
     rrd_clear_error();
     return;
   }

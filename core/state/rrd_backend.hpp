@@ -7,6 +7,7 @@
 #include <ctime>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ class RrdBackend {
 
   // All throw StateError("PATH: reason").
   RrdHeader info(const std::string& path) const;
+  // As info(), but nullopt when there is no such file (asked of the daemon when there is one).
+  std::optional<RrdHeader> info_if_present(const std::string& path) const;
+  // Whether the file is there, asked of the daemon when there is one.
+  bool present(const std::string& path) const;
   // Makes the file unless one is already there (another run's file is kept, not replaced). Other
   // runs never see a partial file: it is made under a temporary name and linked into place (the
   // daemon does the same through librrd's own temporary file and rename).

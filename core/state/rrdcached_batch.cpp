@@ -182,4 +182,32 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   return failed;
 }
 
+std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
+                                                     const std::vector<std::string>& paths,
+                                                     std::chrono::milliseconds timeout) {
+  std::vector<std::optional<std::time_t>> times(paths.size());
+  if (paths.empty()) return times;
+  Connection daemon(address, timeout);
+  std::string chunk;
+  constexpr std::size_t kChunk = 256 * 1024;
+  std::size_t answered = 0;
+  // Commands in chunks, the answers of each chunk read before the next (the daemon's socket
+  // buffer never fills with answers nobody reads).
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    chunk += "LAST " + daemon_escape(paths[i]) + "\n";
+    if (chunk.size() < kChunk && i + 1 < paths.size()) continue;
+    daemon.send_all(chunk);
+    chunk.clear();
+    for (; answered <= i; ++answered) {
+      std::string text;
+      const int status = status_of(daemon.read_line(), text);
+      if (status < 0) continue;  // no such file, or unreadable: the caller reads it itself
+      char* end = nullptr;
+      const long long value = std::strtoll(text.c_str(), &end, 10);
+      if (end != text.c_str()) times[answered] = static_cast<std::time_t>(value);
+    }
+  }
+  return times;
+}
+
 }  // namespace ibpm::state

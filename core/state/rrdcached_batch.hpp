@@ -2,9 +2,12 @@
 // connection, every "UPDATE FILE VALUES" line written in a few large writes, and one answer for
 // all of them (the count of errors and the line number and reason of each). librrd's client
 // sends one update per round trip; a sweep of thousands of ports needs one round trip in all.
+// The same for the last update times of many files (LAST, pipelined).
 #pragma once
 
 #include <chrono>
+#include <ctime>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +26,14 @@ struct BatchUpdate {
 // "host:port" (42217 by default). Nothing waits past `timeout`.
 std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// The last update time of each file as rrdcached's LAST answers it (rounded down to the file's
+// step), asked in one exchange (LAST commands sent together, the answers read in order):
+// nullopt for a file the daemon cannot read (missing). Throws
+// StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached.
+std::vector<std::optional<std::time_t>> last_updates(
+    const std::string& address, const std::vector<std::string>& paths,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // A file name as the daemon's command parser reads it: spaces and backslashes escaped.

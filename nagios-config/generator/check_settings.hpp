@@ -2,6 +2,7 @@
 // of them gets. These come from the operator (command line), not from the fabric.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace ibpm::nagios_config {
@@ -16,6 +17,13 @@ struct CheckSettings {
   std::string baseline;       // check_ib_topology --baseline, empty: no topology service
   std::string delegation_file;  // check_ib_fabric --delegation (with zones)
   bool nearest = false;         // check_ib_fabric --assign nearest (with zones)
+  unsigned check_interval = 0;  // seconds between checks, 0: the templates' default (5 min)
+  // Icinga 2 zones: the master's zone (the satellites' parent), the global zone that carries
+  // the commands and templates to every node, and where endpoints listen ("HOST" or
+  // "HOST:PORT", by endpoint name; an endpoint without one is connected to by its peers).
+  std::string parent_zone = "master";
+  std::string global_zone = "ibpm-global";
+  std::map<std::string, std::string> endpoint_addresses;
 };
 
 }  // namespace ibpm::nagios_config

@@ -15,8 +15,12 @@ using ConfigFiles = std::map<std::string, std::string>;
 // ibpm-hostgroups.cfg, ibpm-services.cfg.
 ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settings);
 
-// Icinga 2 files for include_recursive: ibpm-settings.conf, ibpm-commands.conf,
-// ibpm-templates.conf, ibpm-hosts.conf, ibpm-groups.conf, and ibpm-zones.conf with zones.
+// Icinga 2 files. Without zones, for include_recursive: ibpm-settings.conf, ibpm-commands.conf,
+// ibpm-templates.conf, ibpm-hosts.conf, ibpm-groups.conf. With zones, for Icinga 2's config
+// sync: ibpm-zones.conf (endpoints and zones; every node includes it), ibpm-master.conf (the
+// master includes it: include_zones of ibpm-zones.d), and ibpm-zones.d/ZONE/ for the global zone
+// (settings, commands, templates, groups), the master's zone (the fabric host) and each
+// satellite zone (its shard's host and the switches it polls).
 ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settings);
 
 }  // namespace ibpm::nagios_config

@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <vector>
 
 #include "config_files.hpp"
 #include "fabric/node_name_map.hpp"
@@ -28,8 +30,30 @@ struct Options {
   bool no_baseline = false;
   std::string rrdcached;
   std::string assign = "even";
+  unsigned check_interval = 0;
+  std::string parent_zone = "master";
+  std::string global_zone = "ibpm-global";
+  std::vector<std::string> endpoint_addresses;
   ibpm::nagios_config::PlanOptions plan;
 };
+
+// "NAME=HOST[:PORT]" of --endpoint-address, each NAME an endpoint of the plan.
+std::map<std::string, std::string> endpoint_addresses(
+    const std::vector<std::string>& given, const ibpm::nagios_config::MonitoringPlan& plan) {
+  std::map<std::string, std::string> addresses;
+  for (const std::string& item : given) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::runtime_error("--endpoint-address " + item + ": not ENDPOINT=HOST[:PORT]");
+    const std::string name = item.substr(0, eq);
+    bool known = false;
+    for (const auto& zone : plan.zones)
+      for (const std::string& endpoint : zone.endpoints) known = known || endpoint == name;
+    if (!known) throw std::runtime_error("--endpoint-address " + item + ": no endpoint " + name);
+    addresses[name] = item.substr(eq + 1);
+  }
+  return addresses;
+}
 
 // Where the checks are: next to this command in the build tree (bin/), else the plugin folder
 // of the install this command belongs to (IBPM_INSTALLED_PLUGIN_DIR, from the build).
@@ -45,8 +69,17 @@ void run(Options options) {
   if (options.format == "nagios" && options.plan.zones.count > 0)
     throw std::runtime_error("--zones: satellite zones are an Icinga 2 feature (--format icinga2)");
   if (options.plan.zones.count == 0 &&
-      (!options.plan.zones.delegation_file.empty() || options.assign != "even"))
-    throw std::runtime_error("--delegation and --assign go with --zones");
+      (!options.plan.zones.delegation_file.empty() || options.assign != "even" ||
+       options.plan.zones.endpoints != 1 || !options.endpoint_addresses.empty()))
+    throw std::runtime_error(
+        "--delegation, --assign, --endpoints-per-zone and --endpoint-address go with --zones");
+  // Zone names become folder names of the config sync.
+  for (const std::string* name : {&options.parent_zone, &options.global_zone,
+                                  &options.plan.zones.zone_prefix})
+    if (name->empty() || name->find('/') != std::string::npos || name->starts_with("."))
+      throw std::runtime_error("zone name \"" + *name + "\": empty, or a '/' or leading '.'");
+  if (options.format == "nagios" && options.check_interval)
+    throw std::runtime_error("--check-interval: Nagios takes its intervals from ibpm-templates.cfg");
   options.plan.zones.nearest = options.assign == "nearest";
 
   const ibpm::Topology topology =
@@ -69,6 +102,10 @@ void run(Options options) {
                             : options.baseline;
   settings.delegation_file = options.plan.zones.delegation_file;
   settings.nearest = options.plan.zones.nearest;
+  settings.check_interval = options.check_interval;
+  settings.parent_zone = options.parent_zone;
+  settings.global_zone = options.global_zone;
+  settings.endpoint_addresses = endpoint_addresses(options.endpoint_addresses, plan);
 
   ibpm::nagios_config::write_output_dir(
       options.output, options.format == "nagios" ? ibpm::nagios_config::nagios_files(plan, settings)
@@ -114,6 +151,10 @@ int main(int argc, char** argv) {
   app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
   app.add_option("--rrdcached", options.rrdcached,
                  "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
+  app.add_option("--check-interval", options.check_interval,
+                 "Icinga 2: seconds between checks (default 300; retries every minute, or as "
+                 "often when shorter)")
+      ->check(CLI::Range(1u, 86400u));
   const std::string zones = "Icinga 2 zones";
   app.add_option("--zones", options.plan.zones.count,
                  "Split the polling among N satellite zones: one check_ib_fabric --shard K/N each, "
@@ -125,6 +166,24 @@ int main(int argc, char** argv) {
       ->group(zones);
   app.add_option("--satellite-prefix", options.plan.zones.endpoint_prefix,
                  "Satellite endpoint names: PREFIX1..PREFIXN")
+      ->capture_default_str()
+      ->group(zones);
+  app.add_option("--endpoints-per-zone", options.plan.zones.endpoints,
+                 "1, or 2 for HA: endpoints PREFIXKa and PREFIXKb share zone K's checks, and "
+                 "either goes on alone when the other dies")
+      ->check(CLI::Range(1u, 2u))
+      ->capture_default_str()
+      ->group(zones);
+  app.add_option("--endpoint-address", options.endpoint_addresses,
+                 "ENDPOINT=HOST[:PORT] where a satellite endpoint listens (repeat per endpoint); "
+                 "its peers and the master connect to it there")
+      ->group(zones);
+  app.add_option("--parent-zone", options.parent_zone,
+                 "The master's zone, parent of the satellite zones")
+      ->capture_default_str()
+      ->group(zones);
+  app.add_option("--global-zone", options.global_zone,
+                 "Global zone that carries the commands and templates to every node")
       ->capture_default_str()
       ->group(zones);
   app.add_option("--delegation", options.plan.zones.delegation_file,

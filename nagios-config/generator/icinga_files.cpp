@@ -1,5 +1,8 @@
 // Icinga 2 objects. Every string goes through icinga_string (quotes, backslashes and '$'
-// escaped); object names are already safe (monitoring_plan).
+// escaped); object names are already safe (monitoring_plan). Without zones, one folder of files
+// for include_recursive; with zones, the folder layout of Icinga 2's config sync (see
+// icinga_files in config_files.hpp).
+#include <algorithm>
 #include <sstream>
 
 #include "config_files.hpp"
@@ -22,10 +25,18 @@ std::string array(const std::vector<std::string>& items) {
   return text + (items.empty() ? "]" : " ]");
 }
 
+// "5m", "90s": an interval as Icinga 2 writes it.
+std::string duration(unsigned seconds) {
+  return seconds % 60 == 0 ? std::to_string(seconds / 60) + "m" : std::to_string(seconds) + "s";
+}
+
 // The same shape as the static ibpm-settings.conf, with the generator's values.
 std::string settings_file(const CheckSettings& settings) {
+  const unsigned every = settings.check_interval ? settings.check_interval : 300;
   std::ostringstream out;
-  out << kHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n\n"
+  out << kHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
+      << "const IbpmCheckInterval = " << duration(every) << "\n"
+      << "const IbpmRetryInterval = " << duration(std::min(every, 60u)) << "\n\n"
       << "template Host \"ibpm-settings\" {\n"
       << "  var settings = {\n"
       << "    state_dir = " << icinga_string(settings.state_dir) << "\n";
@@ -36,6 +47,11 @@ std::string settings_file(const CheckSettings& settings) {
   if (!settings.rrdcached.empty())
     out << "    rrdcached = " << icinga_string(settings.rrdcached) << "\n";
   out << "  }\n"
+      << "  // A node keeps its own state (sample records, locks) elsewhere with\n"
+      << "  // const IbpmStateDir = \"DIR\" in its constants.conf.\n"
+      << "  if (globals.contains(\"IbpmStateDir\")) {\n"
+      << "    settings.state_dir = IbpmStateDir\n"
+      << "  }\n"
       << "  for (command in [ \"ib_topology\", \"ib_port\", \"ib_node\", \"ib_fabric\" ]) {\n"
       << "    for (key => value in settings) {\n"
       << "      vars[command + \"_\" + key] = value\n"
@@ -47,48 +63,84 @@ std::string settings_file(const CheckSettings& settings) {
   return out.str();
 }
 
-std::string endpoint_of(const MonitoringPlan& plan, unsigned zone) {
+const PlannedZone* zone_of(const MonitoringPlan& plan, unsigned index) {
   for (const PlannedZone& z : plan.zones)
-    if (z.index == zone) return z.endpoint;
-  return {};
+    if (z.index == index) return &z;
+  return nullptr;
 }
 
-std::string hosts(const MonitoringPlan& plan, const CheckSettings& settings) {
+std::string host_object(const MonitoringPlan& plan, const PlannedHost& host) {
   std::ostringstream out;
-  out << kHeader << "object Host " << icinga_string(plan.fabric_host) << " {\n"
+  out << "object Host " << icinga_string(host.name) << " {\n"
+      << "  import " << (host.is_switch ? "\"ibpm-switch\"" : "\"ibpm-ca\"") << "\n"
+      << "  display_name = " << icinga_string(host.display) << "\n"
+      << "  address = " << icinga_string(format_guid(host.guid)) << "\n"
+      << "  vars.ib_guid = " << icinga_string(format_guid(host.guid)) << "\n"
+      << "  vars.ib_description = " << icinga_string(host.description) << "\n";
+  if (!host.level.empty()) out << "  vars.ib_level = " << icinga_string(host.level) << "\n";
+  // A satellite knows only the objects of its own zone: a parent elsewhere is left out there
+  // (the master, which sees every zone, keeps them all).
+  std::vector<std::string> parents;
+  for (const std::string& parent : host.parents) {
+    const auto found = std::find_if(plan.hosts.begin(), plan.hosts.end(),
+                                    [&](const PlannedHost& h) { return h.name == parent; });
+    if (host.zone == 0 || (found != plan.hosts.end() && found->zone == host.zone))
+      parents.push_back(parent);
+  }
+  if (!parents.empty()) out << "  vars.ib_parents = " << array(parents) << "\n";
+  if (!host.groups.empty()) out << "  groups = " << array(host.groups) << "\n";
+  out << "}\n";
+  return out.str();
+}
+
+// The host that stands for the whole fabric (ib-topology, and the full sweep without zones).
+std::string fabric_host(const MonitoringPlan& plan) {
+  std::ostringstream out;
+  out << "object Host " << icinga_string(plan.fabric_host) << " {\n"
       << "  import \"ibpm-fabric\"\n"
       << "  display_name = \"InfiniBand fabric\"\n";
   if (!plan.zones.empty()) {
-    // A command endpoint needs the object in a zone: the master's, whose child the satellite is.
-    out << "  zone = ZoneName\n"
-        << "  // check_ib_fabric --shard K/N on each satellite zone's endpoint\n"
+    out << "  // polled by shards: check_ib_fabric --shard K/N in each satellite zone\n"
         << "  vars.ib_shards = {\n";
     for (const PlannedZone& zone : plan.zones)
-      out << "    " << icinga_string(delegation::to_string({zone.index, unsigned(plan.zones.size())}))
-          << " = " << icinga_string(zone.endpoint) << "\n";
+      out << "    " << icinga_string(zone.zone) << " = "
+          << icinga_string(delegation::to_string({zone.index, unsigned(plan.zones.size())}))
+          << "\n";
     out << "  }\n";
-    if (!settings.delegation_file.empty())
-      out << "  vars.ib_fabric_delegation = " << icinga_string(settings.delegation_file) << "\n";
-    if (settings.nearest) out << "  vars.ib_fabric_assign = \"nearest\"\n";
   }
   out << "}\n";
-  for (const PlannedHost& host : plan.hosts) {
-    out << "\nobject Host " << icinga_string(host.name) << " {\n"
-        << "  import " << (host.is_switch ? "\"ibpm-switch\"" : "\"ibpm-ca\"") << "\n"
-        << "  display_name = " << icinga_string(host.display) << "\n"
-        << "  address = " << icinga_string(format_guid(host.guid)) << "\n"
-        << "  vars.ib_guid = " << icinga_string(format_guid(host.guid)) << "\n"
-        << "  vars.ib_description = " << icinga_string(host.description) << "\n";
-    if (!host.level.empty()) out << "  vars.ib_level = " << icinga_string(host.level) << "\n";
-    if (!host.parents.empty()) out << "  vars.ib_parents = " << array(host.parents) << "\n";
-    if (!host.groups.empty()) out << "  groups = " << array(host.groups) << "\n";
-    if (const std::string endpoint = endpoint_of(plan, host.zone); !endpoint.empty())
-      out << "  // polled from zone " << icinga_string(plan.zones[host.zone - 1].zone) << "\n"
-          << "  zone = ZoneName\n"
-          << "  command_endpoint = " << icinga_string(endpoint) << "\n"
-          << "  vars.ib_command_endpoint = " << icinga_string(endpoint) << "\n";
-    out << "}\n";
-  }
+  return out.str();
+}
+
+// Without zones: every host in one file, checked from where the file is included.
+std::string hosts(const MonitoringPlan& plan) {
+  std::ostringstream out;
+  out << kHeader << fabric_host(plan);
+  for (const PlannedHost& host : plan.hosts) out << "\n" << host_object(plan, host);
+  return out.str();
+}
+
+// A satellite zone's objects: its shard's host and the switches its shard polls. The zone's
+// endpoints share these checks (Icinga 2 HA); when one dies the other runs them all.
+std::string zone_hosts(const MonitoringPlan& plan, const PlannedZone& zone,
+                       const CheckSettings& settings) {
+  std::ostringstream out;
+  out << kHeader << "// zone " << zone.zone << ": shard " << zone.index << "/" << plan.zones.size()
+      << ", " << zone.ports << " ports\n"
+      << "object Host " << icinga_string(zone.shard_host) << " {\n"
+      << "  import \"ibpm-fabric\"\n"
+      << "  display_name = "
+      << icinga_string("InfiniBand fabric, shard " +
+                       delegation::to_string({zone.index, unsigned(plan.zones.size())}))
+      << "\n"
+      << "  vars.ib_shard = "
+      << icinga_string(delegation::to_string({zone.index, unsigned(plan.zones.size())})) << "\n";
+  if (!settings.delegation_file.empty())
+    out << "  vars.ib_fabric_delegation = " << icinga_string(settings.delegation_file) << "\n";
+  if (settings.nearest) out << "  vars.ib_fabric_assign = \"nearest\"\n";
+  out << "}\n";
+  for (const PlannedHost& host : plan.hosts)
+    if (host.zone == zone.index) out << "\n" << host_object(plan, host);
   return out.str();
 }
 
@@ -102,31 +154,72 @@ std::string groups(const MonitoringPlan& plan) {
   return out.str();
 }
 
-// Satellite zones below the master's zone (ZoneName, as in the stock zones.conf), one endpoint
-// each; the satellites connect to the master.
-std::string zones(const MonitoringPlan& plan) {
+// The endpoints and zones every node must know (the master and every satellite include this
+// file, from their zones.conf): the satellite zones below the master's, and the global zone
+// that carries the commands and templates.
+std::string zones(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
-  out << kHeader;
-  for (const PlannedZone& zone : plan.zones)
-    out << (zone.index == 1 ? "" : "\n") << "// shard " << zone.index << "/" << plan.zones.size()
-        << ": " << zone.ports << " ports\n"
-        << "object Endpoint " << icinga_string(zone.endpoint) << " {\n}\n\n"
-        << "object Zone " << icinga_string(zone.zone) << " {\n"
-        << "  endpoints = [ " << icinga_string(zone.endpoint) << " ]\n"
-        << "  parent = ZoneName\n}\n";
+  out << kHeader
+      << "// Include on every node (master and satellites), next to the master's own Endpoint and\n"
+      << "// Zone " << icinga_string(settings.parent_zone) << ".\n";
+  for (const PlannedZone& zone : plan.zones) {
+    out << "\n// shard " << zone.index << "/" << plan.zones.size() << ": " << zone.ports
+        << " ports\n";
+    for (const std::string& endpoint : zone.endpoints) {
+      out << "object Endpoint " << icinga_string(endpoint) << " {\n";
+      if (auto it = settings.endpoint_addresses.find(endpoint);
+          it != settings.endpoint_addresses.end()) {
+        const std::string& address = it->second;
+        const std::size_t colon = address.rfind(':');
+        const bool has_port = colon != std::string::npos && address.find(':') == colon;
+        out << "  host = " << icinga_string(has_port ? address.substr(0, colon) : address) << "\n";
+        if (has_port) out << "  port = " << icinga_string(address.substr(colon + 1)) << "\n";
+      }
+      out << "}\n";
+    }
+    out << "object Zone " << icinga_string(zone.zone) << " {\n"
+        << "  endpoints = " << array(zone.endpoints) << "\n"
+        << "  parent = " << icinga_string(settings.parent_zone) << "\n}\n";
+  }
+  out << "\nobject Zone " << icinga_string(settings.global_zone) << " {\n  global = true\n}\n";
   return out.str();
+}
+
+// The master includes this file: it reads the zones' objects, and syncs each zone's folder to
+// its endpoints (and the global zone's to every node).
+std::string master_include() {
+  return std::string(kHeader) +
+         "// Include on the master only; the satellites receive their zone's folder from it.\n"
+         "include_zones \"ibpm\", \"ibpm-zones.d\"\n";
 }
 
 }  // namespace
 
 ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settings) {
-  ConfigFiles files{
-      {"ibpm-settings.conf", settings_file(settings)},
-      {"ibpm-commands.conf", std::string(kHeader) + std::string(static_files::icinga_commands)},
-      {"ibpm-templates.conf", std::string(kHeader) + std::string(static_files::icinga_templates)},
-      {"ibpm-hosts.conf", hosts(plan, settings)},
-      {"ibpm-groups.conf", groups(plan)}};
-  if (!plan.zones.empty()) files["ibpm-zones.conf"] = zones(plan);
+  const std::string commands = std::string(kHeader) + std::string(static_files::icinga_commands);
+  const std::string templates = std::string(kHeader) + std::string(static_files::icinga_templates);
+  if (plan.zones.empty())
+    return {{"ibpm-settings.conf", settings_file(settings)},
+            {"ibpm-commands.conf", commands},
+            {"ibpm-templates.conf", templates},
+            {"ibpm-hosts.conf", hosts(plan)},
+            {"ibpm-groups.conf", groups(plan)}};
+  // Zones: a folder per zone for the master's config sync (include_zones), the global zone's
+  // folder for what every node needs.
+  const std::string global = "ibpm-zones.d/" + settings.global_zone + "/";
+  ConfigFiles files{{"ibpm-zones.conf", zones(plan, settings)},
+                    {"ibpm-master.conf", master_include()},
+                    {global + "ibpm-settings.conf", settings_file(settings)},
+                    {global + "ibpm-commands.conf", commands},
+                    {global + "ibpm-templates.conf", templates},
+                    {global + "ibpm-groups.conf", groups(plan)}};
+  std::ostringstream master;
+  master << kHeader << fabric_host(plan);
+  for (const PlannedHost& host : plan.hosts)
+    if (host.zone == 0) master << "\n" << host_object(plan, host);
+  files["ibpm-zones.d/" + settings.parent_zone + "/ibpm-hosts.conf"] = master.str();
+  for (const PlannedZone& zone : plan.zones)
+    files["ibpm-zones.d/" + zone.zone + "/ibpm-hosts.conf"] = zone_hosts(plan, zone, settings);
   return files;
 }
 

@@ -98,9 +98,21 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
   if (options.zones.count > 0) {
     std::vector<std::size_t> loads;
     shards = node_shards(fabric, names, options.zones, loads);
-    for (unsigned k = 1; k <= options.zones.count; ++k)
-      plan.zones.push_back({k, options.zones.zone_prefix + std::to_string(k),
-                            options.zones.endpoint_prefix + std::to_string(k), loads[k - 1]});
+    if (options.zones.endpoints < 1 || options.zones.endpoints > 2)
+      throw std::runtime_error("a zone has one or two endpoints, not " +
+                               std::to_string(options.zones.endpoints));
+    for (unsigned k = 1; k <= options.zones.count; ++k) {
+      PlannedZone zone{k, options.zones.zone_prefix + std::to_string(k), {}, {}, loads[k - 1]};
+      const std::string endpoint = options.zones.endpoint_prefix + std::to_string(k);
+      if (options.zones.endpoints == 1) zone.endpoints = {endpoint};
+      else zone.endpoints = {endpoint + "a", endpoint + "b"};
+      zone.shard_host = object_name(options.fabric_host + "-shard-" + std::to_string(k));
+      for (const auto& [guid, name] : object_names)
+        if (name == zone.shard_host)
+          throw std::runtime_error("a node is named " + name + ", the host of shard " +
+                                   std::to_string(k) + ": choose another --fabric-host");
+      plan.zones.push_back(std::move(zone));
+    }
   }
 
   std::map<std::string, std::string> group_alias;

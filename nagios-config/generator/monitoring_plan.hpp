@@ -18,6 +18,7 @@ struct ZoneOptions {
   unsigned count = 0;                 // 0: no zones (one master polls everything)
   std::string zone_prefix = "ib-zone-";
   std::string endpoint_prefix = "ib-satellite-";
+  unsigned endpoints = 1;             // per zone: 1 (PREFIXK) or 2 (PREFIXKa, PREFIXKb: HA)
   std::string delegation_file;        // as check_ib_fabric --delegation
   bool nearest = false;               // as check_ib_fabric --assign nearest
 };
@@ -48,7 +49,8 @@ struct PlannedGroup {
 struct PlannedZone {
   unsigned index = 0;                 // K of --shard K/N
   std::string zone;
-  std::string endpoint;
+  std::vector<std::string> endpoints; // one, or two that share the zone's checks (HA)
+  std::string shard_host;             // the host that carries the zone's check_ib_fabric shard
   std::size_t ports = 0;              // ports its check_ib_fabric shard polls
 };
 

@@ -15,7 +15,8 @@ namespace {
 std::string only_ours(const std::string& dir) {
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || name.rfind("ibpm-", 0) != 0)
+    // Files, and with zones the folder ibpm-zones.d.
+    if (!(entry.is_regular_file() || entry.is_directory()) || name.rfind("ibpm-", 0) != 0)
       return dir + " holds " + name +
              ", which ibpm-nagios-config did not write: give it a folder of its own";
   }
@@ -23,6 +24,7 @@ std::string only_ours(const std::string& dir) {
 }
 
 void write_file(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary);
   out << content;
   out.flush();

@@ -88,13 +88,19 @@ std::map<std::string, int> nagios_checked_counts(const std::string& output) {
 ProcessRun icinga_validate(const fs::path& dir, const std::string& objects_dir) {
   fs::create_directories(dir / "cache");
   const std::string conf = (dir / "icinga2.conf").string();
+  // With zones, the master as operators/operators.md sets it up: its zone "master", the
+  // generated zones, and the zones' folders through ibpm-master.conf.
+  const bool zoned = fs::exists(fs::path(objects_dir) / "ibpm-master.conf");
   write_text(conf,
              "include \"/etc/icinga2/constants.conf\"\n"
-             "object Endpoint NodeName {\n}\n"
-             "object Zone ZoneName {\n  endpoints = [ NodeName ]\n}\n"
-             "include <itl>\n"
-             "include <plugins>\n"
-             "include_recursive \"" + objects_dir + "\"\n");
+             "object Endpoint NodeName {\n}\n" +
+                 std::string(zoned ? "object Zone \"master\" {\n  endpoints = [ NodeName ]\n}\n"
+                                   : "object Zone ZoneName {\n  endpoints = [ NodeName ]\n}\n") +
+                 "include <itl>\n"
+                 "include <plugins>\n" +
+                 (zoned ? "include \"" + objects_dir + "/ibpm-zones.conf\"\ninclude \"" +
+                              objects_dir + "/ibpm-master.conf\"\n"
+                        : "include_recursive \"" + objects_dir + "\"\n"));
   return run_process({find_program("icinga2"), "daemon", "-C", "-c", conf, "-D",
                       "Configuration.CacheDir=" + (dir / "cache").string()},
                      {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()});

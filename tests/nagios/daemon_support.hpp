@@ -38,7 +38,8 @@ ProcessRun nagios_verify(const NagiosSetup& setup);
 std::map<std::string, int> nagios_checked_counts(const std::string& output);
 
 // Writes DIR/icinga2.conf (constants, the master's zone and endpoint as the stock zones.conf
-// makes them, <itl>, <plugins>, include_recursive OBJECTS_DIR) and runs
+// makes them, <itl>, <plugins>, include_recursive OBJECTS_DIR; for a configuration with zones,
+// the zone "master", ibpm-zones.conf and ibpm-master.conf) and runs
 // `icinga2 daemon -C` on it, with its cache (icinga2.vars, icinga2.debug) in DIR/cache and
 // this process's user and group.
 ProcessRun icinga_validate(const std::filesystem::path& dir, const std::string& objects_dir);

@@ -112,7 +112,7 @@ std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std:
   REQUIRE(run.exit_code == 0);
   CHECK(icinga_log_lines(run.output, "critical").empty());
   static const std::regex unmatched(
-      R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
+      R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard|cluster-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
   for (const std::string& line : icinga_log_lines(run.output, "warning")) {
     INFO(line);
     CHECK(std::regex_match(line, unmatched));
@@ -154,11 +154,20 @@ TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and wit
 
   const auto zoned =
       require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
-  CHECK(zoned.at("Host") == nodes.switches + 1);
-  CHECK(zoned.at("Service") == nodes.switches + 1 + 2);  // ib-topology and one shard per zone
-  CHECK(zoned.at("Zone") == 1 + 2);                      // the master's and two satellite zones
+  CHECK(zoned.at("Host") == nodes.switches + 1 + 2);     // and a shard host per zone
+  // ib-topology, one shard and one cluster-zone check per zone
+  CHECK(zoned.at("Service") == nodes.switches + 1 + 2 + 2);
+  CHECK(zoned.at("Zone") == 1 + 2 + 1);  // the master's, two satellite zones, the global zone
   CHECK(zoned.at("Endpoint") == 1 + 2);
   CHECK(zoned.at("HostGroup") == 38);
+
+  const auto ha = require_icinga_accepts(
+      dir, generate(dir, "ibpm-ha", "icinga2", dump,
+                    {"--zones", "2", "--endpoints-per-zone", "2", "--endpoint-address",
+                     "ib-satellite-1a=127.0.0.1:5701", "--check-interval", "20"}));
+  CHECK(ha.at("Zone") == 1 + 2 + 1);
+  CHECK(ha.at("Endpoint") == 1 + 4);
+  CHECK(ha.at("Service") == nodes.switches + 1 + 2 + 2);
 }
 
 TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compute fabric") {
@@ -194,9 +203,9 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
     CHECK(plain.at("Service") == nodes.switches + 2);
     const auto zoned = require_icinga_accepts(
         dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
-    CHECK(zoned.at("Host") == nodes.switches + 1);
-    CHECK(zoned.at("Service") == nodes.switches + 1 + 2);
-    CHECK(zoned.at("Zone") == 3);
+    CHECK(zoned.at("Host") == nodes.switches + 1 + 2);
+    CHECK(zoned.at("Service") == nodes.switches + 1 + 2 + 2);
+    CHECK(zoned.at("Zone") == 4);
   }
 }
 

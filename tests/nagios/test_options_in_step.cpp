@@ -96,8 +96,10 @@ std::map<std::string, std::string> generate(const TempDir& dir, const std::strin
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(out))
-    files[entry.path().filename().string()] = read_text(entry.path());
+  // With zones the files are in one folder per zone: named by their path in the output.
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(out))
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), out).string()] = read_text(entry.path());
   return files;
 }
 
@@ -250,7 +252,7 @@ TEST_CASE("The Icinga 2 variables the configuration sets are ones the CheckComma
     CHECK(read_by.contains(var));
   }
   // The settings template sets ib_<command>_<key> for every command from one dictionary.
-  const std::string settings = files.at("ibpm-settings.conf");
+  const std::string settings = files.at("ibpm-zones.d/ibpm-global/ibpm-settings.conf");
   const auto open = settings.find("var settings = {");
   REQUIRE(open != std::string::npos);
   const std::string block = settings.substr(open, settings.find('}', open) - open);

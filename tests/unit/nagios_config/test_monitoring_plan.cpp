@@ -136,7 +136,8 @@ TEST_CASE("zones follow check_ib_fabric's shards") {
   std::size_t ports = 0;
   for (const PlannedZone& z : plan.zones) {
     CHECK(z.zone == "ib-zone-" + std::to_string(z.index));
-    CHECK(z.endpoint == "ib-satellite-" + std::to_string(z.index));
+    CHECK(z.endpoints == std::vector<std::string>{"ib-satellite-" + std::to_string(z.index)});
+    CHECK(z.shard_host == "ib-fabric-shard-" + std::to_string(z.index));
     ports += z.ports;
   }
   CHECK(ports == delegation::test::all_targets(fabric).size());
@@ -149,4 +150,19 @@ TEST_CASE("zones follow check_ib_fabric's shards") {
     INFO(host.name);
     CHECK(host.zone == shard.at(host.guid));
   }
+}
+
+TEST_CASE("zones with two endpoints each share them for HA, and no more than two") {
+  const sim::FatTree& tree = delegation::test::full_fat_tree();
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  PlanOptions options = plan_options(false, 2);
+  options.zones.endpoints = 2;
+  const MonitoringPlan plan = plan_monitoring(fabric, nullptr, options);
+  REQUIRE(plan.zones.size() == 2);
+  CHECK(plan.zones[0].endpoints == std::vector<std::string>{"ib-satellite-1a", "ib-satellite-1b"});
+  CHECK(plan.zones[1].endpoints == std::vector<std::string>{"ib-satellite-2a", "ib-satellite-2b"});
+
+  options.zones.endpoints = 3;
+  CHECK_THROWS_WITH(plan_monitoring(fabric, nullptr, options),
+                    "a zone has one or two endpoints, not 3");
 }

@@ -1,7 +1,10 @@
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <rrd.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,14 +33,43 @@ namespace {
 constexpr Guid kNode = 0x0002c90300a1b2c3;
 const char* const kRrdcached = "/usr/bin/rrdcached";
 
+// A TCP port on the loopback that nothing listens on (the kernel's pick).
+int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), size);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &size);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+bool accepts_connections(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+enum class Listen { unix_socket, tcp };
+
 // rrdcached in the foreground, writing to disk only when asked (-w an hour), so that whatever a
-// read sees before then came through the daemon.
+// read sees before then came through the daemon. Over TCP it is a central store: clients name
+// files relative to DIR/state, where it makes the folders (-R).
 class Rrdcached {
  public:
-  explicit Rrdcached(const fs::path& dir) : socket_(dir / "rrdcached.sock") {
+  explicit Rrdcached(const fs::path& dir, Listen how = Listen::unix_socket)
+      : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
     fs::create_directories(dir / "journal");
     fs::create_directories(dir / "state");
-    const std::string listen = "unix:" + socket_.string();
+    const std::string listen =
+        port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
     const std::string pidfile = (dir / "rrdcached.pid").string();
     const std::string journal = (dir / "journal").string();
     const std::string base = (dir / "state").string();
@@ -52,7 +84,7 @@ class Rrdcached {
         ::dup2(out, 2);
       }
       ::execl(kRrdcached, "rrdcached", "-g", "-l", listen.c_str(), "-p", pidfile.c_str(), "-j",
-              journal.c_str(), "-B", "-b", base.c_str(), "-w", "3600", "-f", "7200",
+              journal.c_str(), "-B", "-R", "-b", base.c_str(), "-w", "3600", "-f", "7200",
               static_cast<char*>(nullptr));
       ::_exit(127);
     }
@@ -73,14 +105,17 @@ class Rrdcached {
          std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
       int status = 0;
       if (pid_ <= 0 || ::waitpid(pid_, &status, WNOHANG) == pid_) return false;
-      if (fs::exists(socket_)) return true;
+      if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
     }
     return false;
   }
-  std::string address() const { return "unix:" + socket_.string(); }
+  std::string address() const {
+    return port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
+  }
 
  private:
   fs::path socket_;
+  int port_ = 0;
   pid_t pid_ = -1;
 };
 
@@ -197,4 +232,75 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
   later[0].time += 60;
   const auto gone = store.write_all({{kNode, 1, &later[0], true}});
   CHECK_THAT(gone[0], Catch::Contains("rrdcached at "));
+}
+
+TEST_CASE("central store over TCP: files named relative to the daemon's base, made and read "
+          "through it, nothing written in the collector's state directory") {
+  if (!fs::exists(kRrdcached)) {
+    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
+    return;
+  }
+  TempDir dir("central");
+  auto daemon = std::make_unique<Rrdcached>(dir.path, Listen::tcp);
+  REQUIRE(daemon->wait_until_listening());
+
+  ::unsetenv("RRDCACHED_ADDRESS");
+  const fs::path local = dir.path / "collector";
+  PortStore store(StoreOptions{local.string(), daemon->address(), RrdLayout{}});
+  CHECK(store.central_store());
+  CHECK(store.rrd_name(kNode, 3) == "0x0002c90300a1b2c3/port3.rrd");
+  CHECK(store.path(kNode, 3) == (local / "0x0002c90300a1b2c3/port3.rrd").string());
+
+  // Not there yet: asked of the daemon, not of this host.
+  CHECK_FALSE(store.read(kNode, 3).has_value());
+
+  PortRecord first;
+  first.time = 1'700'000'000;
+  first.raw[0] = 1000;
+  first.raw[1] = 2000;
+  PortRecord second = first;
+  second.time += 60;
+  second.raw[0] = 7000;
+  const std::vector<PortStore::Write> writes{{kNode, 3, &first, false}, {kNode, 4, &first, false}};
+  for (const std::string& error : store.write_all(writes)) CHECK(error.empty());
+  const std::vector<PortStore::Write> next{{kNode, 3, &second, true}};
+  for (const std::string& error : store.write_all(next)) CHECK(error.empty());
+
+  // Another collector stored a later sample first: this one's is not needed, and no error.
+  PortRecord overtaken = second;
+  overtaken.time -= 0.5;
+  for (const std::string& error : store.write_all({{kNode, 3, &overtaken, true}}))
+    CHECK(error.empty());
+
+  // Another collector (a take-over) reads the last sample through the daemon.
+  PortStore other(StoreOptions{(dir.path / "other").string(), daemon->address(), RrdLayout{}});
+  const auto read = other.read(kNode, 3);
+  REQUIRE(read.has_value());
+  CHECK(read->time == second.time);
+  CHECK(read->raw[0] == std::optional<std::uint64_t>(7000));
+  CHECK(read->raw[1] == std::optional<std::uint64_t>(2000));
+
+  // The last update of each file in one exchange: what a collector checks its record against.
+  const auto last = store.last_updates({{kNode, 3}, {kNode, 4}, {kNode, 9}});
+  REQUIRE(last.size() == 3);
+  // (rounded down to the step, 60 s)
+  const auto step_of = [](double t) { return static_cast<std::time_t>(t) / 60 * 60; };
+  CHECK(last[0] == std::optional<std::time_t>(step_of(second.time)));
+  CHECK(last[1] == std::optional<std::time_t>(step_of(first.time)));
+  CHECK_FALSE(last[2].has_value());  // no such file
+
+  // The files are on the store's side, under its base directory; none on the collector's.
+  CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port3.rrd"));
+  CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port4.rrd"));
+  CHECK_FALSE(fs::exists(local / "0x0002c90300a1b2c3"));
+
+  // A store that is gone: a one-line reason naming the daemon, per write.
+  daemon.reset();
+  PortRecord third = second;
+  third.time += 60;
+  const auto errors = store.write_all({{kNode, 3, &third, true}});
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("rrdcached at " + std::string("127.0.0.1")));
+  CHECK_THROWS_AS(other.read(kNode, 3), StateError);
+  CHECK_THROWS_AS(store.last_updates({{kNode, 3}}), StateError);
 }

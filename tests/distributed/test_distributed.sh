@@ -1,0 +1,426 @@
+#!/usr/bin/env bash
+# Many collectors, one fabric, on the loopback: a simulated 3-level fat tree, rrdcached on TCP as
+# the central RRD store, an Icinga 2 master and two satellite zones of two endpoints each (five
+# icinga2 daemons with certificates from `icinga2 pki`), running the configuration
+# ibpm-nagios-config writes, as docs/operators.md deploys it. The test shows that the shards run
+# on the satellites, that the store holds every cabled port once (as one full sweep does), that
+# errors under each zone reach the master, that a zone's shard goes on from its other endpoint
+# without a baseline gap when one dies, that the master tells when a whole zone is gone, that a
+# stopped store is reported and loses nothing, and that the analyzer on the store's host sees
+# every port.
+#
+# Usage: test_distributed.sh BIN_DIR. Exit 0 passed, 1 failed, 77 skipped (a tool is missing).
+# KEEP=1 keeps the work folder.
+set -uo pipefail
+
+BIN=$(cd "${1:?usage: $0 BIN_DIR}" && pwd)
+INTERVAL=${INTERVAL:-15}   # seconds between checks
+
+for tool in icinga2 rrdcached rrdtool ibsim opensm curl jq setsid; do
+  if ! command -v "$tool" >/dev/null && [ ! -x "/usr/sbin/$tool" ]; then
+    echo "SKIPPED: $tool is not installed (scripts/install-deps.sh installs it)"
+    exit 77
+  fi
+done
+[ -x /usr/lib/nagios/plugins/negate ] || { echo "SKIPPED: monitoring-plugins-basic missing"; exit 77; }
+
+W=$(mktemp -d /tmp/ibpm-distributed.XXXXXX)
+START=$(date +%s)
+declare -A PGID   # daemon name -> process group (each daemon in its own, started with setsid)
+
+log() { printf '[%4ds] %s\n' $(($(date +%s) - START)) "$*"; }
+fail() {
+  log "FAIL: $*"
+  for f in "$W"/icinga/*/log/icinga2.log; do
+    [ -f "$f" ] && { echo "--- $f (critical lines)"; grep -h "critical/" "$f" | tail -5; }
+  done
+  exit 1
+}
+
+stop_daemon() {  # NAME [SIGNAL]: the daemon's whole process group (icinga2 runs a worker child)
+  local name=$1 signal=${2:-TERM} pg=${PGID[$1]:-}
+  [ -n "$pg" ] || return 0
+  kill -"$signal" -- "-$pg" 2>/dev/null
+  for _ in $(seq 100); do kill -0 -- "-$pg" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$pg" 2>/dev/null
+  unset "PGID[$name]"
+}
+
+cleanup() {
+  [ -n "${INJECTOR:-}" ] && kill "$INJECTOR" 2>/dev/null
+  for name in "${!PGID[@]}"; do stop_daemon "$name"; done
+  "$BIN/ibpm-sim" stop --dir "$W/sim" >/dev/null 2>&1
+  [ -n "${KEEP:-}" ] && echo "kept $W" || rm -rf "$W"
+}
+trap cleanup EXIT
+
+start_daemon() {  # NAME LOG COMMAND...: in a process group of its own
+  local name=$1 out=$2
+  shift 2
+  setsid "$@" >"$out" 2>&1 </dev/null &
+  PGID[$name]=$!
+}
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {  # a port nothing listens on, from a per-run random base
+  local p=$1
+  while ! port_free "$p"; do p=$((p + 1)); done
+  echo "$p"
+}
+
+wait_for() {  # SECONDS DESCRIPTION COMMAND...: until COMMAND succeeds
+  local seconds=$1 what=$2
+  shift 2
+  local until=$(($(date +%s) + seconds))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$until" ] || fail "$what: not within ${seconds} s"
+    sleep 1
+  done
+}
+
+# --- the fabric --------------------------------------------------------------------------------
+mkdir -p "$W/clients"
+[ -d /dev/shm ] && CLIENTS=$(mktemp -d /dev/shm/ibpm-distributed.XXXXXX) || CLIENTS=$W/clients
+trap 'cleanup; rm -rf "$CLIENTS"' EXIT
+"$BIN/ibpm-sim" generate --hosts 256 --radix 32 --levels 3 -o "$W/fabric.net" >/dev/null ||
+  fail "ibpm-sim generate"
+"$BIN/ibpm-sim" start --dir "$W/sim" "$W/fabric.net" >/dev/null || fail "ibpm-sim start"
+# The checks as Icinga 2 runs them, made clients of the simulation (a real site runs them as
+# they are: only LD_PRELOAD and the simulator's socket name differ).
+mkdir -p "$W/plugins"
+for check in check_ib_topology check_ib_port check_ib_node check_ib_fabric; do
+  cat >"$W/plugins/$check" <<EOF
+#!/bin/sh
+cd '$CLIENTS' || exit 3
+. '$W/sim/env'
+exec '$BIN/$check' "\$@" 2>>'$W/plugins.stderr'
+EOF
+  chmod +x "$W/plugins/$check"
+done
+sim() { (cd "$CLIENTS" && . "$W/sim/env" && "$@"); }
+console() { printf '%s\n' "$*" >"$W/sim/console"; }
+sim "$W/plugins/check_ib_topology" --write-baseline "$W/baseline.cache" >/dev/null ||
+  fail "baseline"
+log "fabric: $(grep -c '^Switch' "$W/fabric.net") switches, 256 hosts, ibsim ready"
+
+# --- the central store --------------------------------------------------------------------------
+BASE=$((20000 + RANDOM % 20000))
+RRD_PORT=$(free_port "$BASE")
+mkdir -p "$W/store" "$W/journal"
+start_rrdcached() {
+  start_daemon rrdcached "$W/rrdcached.log" rrdcached -g -R -B -b "$W/store" \
+    -l "127.0.0.1:$RRD_PORT" -j "$W/journal" -p "$W/rrdcached.pid" -w 3600 -f 7200
+  wait_for 10 "rrdcached listening" bash -c "(exec 3<>/dev/tcp/127.0.0.1/$RRD_PORT) 2>/dev/null"
+}
+start_rrdcached
+STORE=127.0.0.1:$RRD_PORT
+log "rrdcached at $STORE, base $W/store"
+
+# --- the configuration ---------------------------------------------------------------------------
+NODES=(master ib-sat-1a ib-sat-1b ib-sat-2a ib-sat-2b)
+declare -A API_PORT ZONE
+p=$((RRD_PORT + 1))
+for n in "${NODES[@]}"; do p=$(free_port "$p"); API_PORT[$n]=$p; p=$((p + 1)); done
+ZONE=([master]=master [ib-sat-1a]=ib-zone-1 [ib-sat-1b]=ib-zone-1 [ib-sat-2a]=ib-zone-2
+  [ib-sat-2b]=ib-zone-2)
+addresses=()
+for n in "${NODES[@]:1}"; do addresses+=(--endpoint-address "$n=127.0.0.1:${API_PORT[$n]}"); done
+"$BIN/ibpm-nagios-config" --format icinga2 -o "$W/ibpm" --cache "$W/baseline.cache" \
+  --state-dir /var/lib/ibpm --plugin-dir "$W/plugins" --baseline "$W/baseline.cache" \
+  --rrdcached "$STORE" --zones 2 --endpoints-per-zone 2 --satellite-prefix ib-sat- \
+  --check-interval "$INTERVAL" "${addresses[@]}" >"$W/generator.log" 2>&1 ||
+  fail "ibpm-nagios-config: $(cat "$W/generator.log")"
+log "generated: $(cat "$W/generator.log")"
+
+# --- five Icinga 2 nodes, each in its own folder ------------------------------------------------
+export ICINGA2_USER ICINGA2_GROUP
+ICINGA2_USER=$(id -un)
+ICINGA2_GROUP=$(id -gn)
+defines() {  # the folders of node $1
+  local d=$W/icinga/$1
+  echo -D "Configuration.DataDir=$d/data" -D "Configuration.RunDir=$d/run" \
+    -D "Configuration.LogDir=$d/log" -D "Configuration.CacheDir=$d/cache" \
+    -D "Configuration.SpoolDir=$d/spool"
+}
+for n in "${NODES[@]}"; do
+  mkdir -p "$W/icinga/$n"/{data/certs,run/icinga2,log,cache,spool,ibpm}
+done
+# Certificates: a CA on the master, a key and signed certificate per endpoint.
+# shellcheck disable=SC2046
+icinga2 pki new-ca $(defines master) >"$W/pki.log" 2>&1 || fail "pki new-ca"
+for n in "${NODES[@]}"; do
+  c=$W/icinga/$n/data/certs
+  # shellcheck disable=SC2046
+  icinga2 pki new-cert --cn "$n" --key "$c/$n.key" --csr "$c/$n.csr" $(defines master) \
+    >>"$W/pki.log" 2>&1 || fail "pki new-cert $n"
+  # shellcheck disable=SC2046
+  icinga2 pki sign-csr --csr "$c/$n.csr" --cert "$c/$n.crt" $(defines master) \
+    >>"$W/pki.log" 2>&1 || fail "pki sign-csr $n"
+  cp "$W/icinga/master/data/ca/ca.crt" "$c/ca.crt"
+done
+API_PASSWORD=ibpm-$RANDOM$RANDOM
+for n in "${NODES[@]}"; do
+  d=$W/icinga/$n
+  {
+    echo "const NodeName = \"$n\""
+    echo "const ZoneName = \"${ZONE[$n]}\""
+    echo "const PluginDir = \"/usr/lib/nagios/plugins\""
+    echo "const ManubulonPluginDir = PluginDir"
+    echo "const PluginContribDir = PluginDir"
+    echo "const TicketSalt = \"\""
+    # Each node's own sample records and locks (a real site: /var/lib/ibpm on each host).
+    echo "const IbpmStateDir = \"$d/ibpm\""
+    if [ "$n" = master ]; then
+      echo 'object Endpoint "master" { }'
+    else
+      echo "object Endpoint \"master\" { host = \"127.0.0.1\"; port = \"${API_PORT[master]}\" }"
+    fi
+    echo 'object Zone "master" { endpoints = [ "master" ] }'
+    echo "include \"$W/ibpm/ibpm-zones.conf\""
+    echo 'include <itl>'
+    echo 'include <plugins>'
+    echo 'object IcingaApplication "app" { }'
+    echo 'object CheckerComponent "checker" { }'
+    echo "object FileLogger \"main-log\" { severity = \"information\"; path = \"$d/log/icinga2.log\" }"
+    if [ "$n" = master ]; then
+      echo "include \"$W/ibpm/ibpm-master.conf\""
+      echo "object ApiListener \"api\" { bind_host = \"127.0.0.1\"; bind_port = ${API_PORT[$n]} }"
+      echo "object ApiUser \"test\" { password = \"$API_PASSWORD\"; permissions = [ \"*\" ] }"
+    else
+      echo "object ApiListener \"api\" { bind_host = \"127.0.0.1\"; bind_port = ${API_PORT[$n]}"
+      echo "  accept_config = true; accept_commands = true }"
+    fi
+  } >"$d/icinga2.conf"
+  # shellcheck disable=SC2046
+  icinga2 daemon -C -c "$d/icinga2.conf" $(defines "$n") >"$d/validate.log" 2>&1 ||
+    fail "icinga2 daemon -C for $n: $(grep critical "$d/validate.log" | head -3)"
+done
+start_icinga() {
+  # shellcheck disable=SC2046
+  start_daemon "$1" "$W/icinga/$1/daemon.out" icinga2 daemon -c "$W/icinga/$1/icinga2.conf" \
+    $(defines "$1")
+}
+for n in "${NODES[@]}"; do start_icinga "$n"; done
+log "five icinga2 daemons started (API ports: $(for n in "${NODES[@]}"; do printf '%s ' "${API_PORT[$n]}"; done))"
+
+api() {  # PATH [JQ FILTER]: GET from the master's API
+  curl -sk -u "test:$API_PASSWORD" -H 'Accept: application/json' \
+    "https://127.0.0.1:${API_PORT[master]}/v1/$1" | jq -r "${2:-.}"
+}
+services='objects/services?attrs=state&attrs=last_check_result&attrs=last_check&attrs=name&attrs=host_name'
+# "STATE CHECK_SOURCE LAST_CHECK" of one service, "" before its first result.
+service_line() {
+  api "$services" ".results[]?.attrs | select(.host_name == \"$1\" and .name == \"$2\")
+    | select(.last_check_result != null)
+    | \"\(.state) \(.last_check_result.check_source) \(.last_check | floor)\"" 2>/dev/null
+}
+service_output() {
+  api "$services" ".results[]?.attrs | select(.host_name == \"$1\" and .name == \"$2\")
+    | .last_check_result.output // \"\"" 2>/dev/null
+}
+service_perf() {  # HOST SERVICE LABEL: the value of one performance data label
+  api "$services" ".results[]?.attrs | select(.host_name == \"$1\" and .name == \"$2\")
+    | .last_check_result.performance_data[]? | select(startswith(\"$3=\"))" 2>/dev/null |
+    sed -n 's/^[^=]*=\([0-9.e+-]*\).*/\1/p'
+}
+shard_ran_on() {  # HOST WANTED_SOURCE_REGEX AFTER: a result from a matching endpoint after AFTER
+  local line
+  line=$(service_line "$1" ib-fabric-shard)
+  [ -n "$line" ] || return 1
+  read -r _ source when <<<"$line"
+  [[ "$source" =~ $2 ]] && [ "$when" -gt "$3" ]
+}
+
+# --- 1. the shards run on the satellites ---------------------------------------------------------
+T0=$(date +%s)
+for k in 1 2; do
+  wait_for 180 "shard $k's first result on the master" shard_ran_on "ib-fabric-shard-$k" \
+    "^ib-sat-$k[ab]\$" 0
+done
+log "first results after $(($(date +%s) - T0)) s: shard 1 from $(service_line ib-fabric-shard-1 ib-fabric-shard | cut -d' ' -f2), shard 2 from $(service_line ib-fabric-shard-2 ib-fabric-shard | cut -d' ' -f2)"
+# Two rounds: each shard's second sweep has rates (from its own record).
+for k in 1 2; do
+  first=$(service_line "ib-fabric-shard-$k" ib-fabric-shard | cut -d' ' -f3)
+  wait_for $((3 * INTERVAL + 30)) "shard $k's second round" shard_ran_on "ib-fabric-shard-$k" \
+    "^ib-sat-$k[ab]\$" "$first"
+  out=$(service_output "ib-fabric-shard-$k" ib-fabric-shard)
+  log "shard $k: ${out%%|*}"
+  [[ "$out" == *"collecting baseline"* ]] && fail "shard $k still collecting a baseline in round 2"
+  sweep=$(service_perf "ib-fabric-shard-$k" ib-fabric-shard sweep_time)
+  log "TIMING shard $k sweep_time ${sweep} s"
+done
+
+# The store holds every cabled port once: the same files a full sweep of the fabric writes.
+mkdir -p "$W/full"
+sim "$BIN/check_ib_fabric" --cache "$W/baseline.cache" --state-dir "$W/full" --no-syslog \
+  >/dev/null 2>&1
+(cd "$W/full" && find . -name 'port*.rrd' | sort) >"$W/full.ports"
+(cd "$W/store" && find . -name 'port*.rrd' | sort) >"$W/store.ports"
+[ -s "$W/full.ports" ] || fail "the full sweep wrote no RRD files"
+diff -q "$W/full.ports" "$W/store.ports" >/dev/null ||
+  fail "store and full sweep differ: $(diff "$W/full.ports" "$W/store.ports" | head -5)"
+log "store: $(wc -l <"$W/store.ports") port RRDs, the same ports as one full check_ib_fabric sweep"
+# Host checks keep their own local state on purpose (they never take samples from services).
+for n in "${NODES[@]:1}"; do
+  [ -z "$(find "$W/icinga/$n/ibpm" -path "*/host-checks" -prune -o -name '*.rrd' -print |
+    head -1)" ] || fail "$n wrote port RRD files locally"
+done
+
+# --- 2. an error under each zone reaches the master, naming the port -----------------------------
+# A leaf of each zone (its switches are the zone's hosts), its port 1 (a host's cable).
+leaf_of_zone() {
+  sed -n 's/^object Host "\(leaf[0-9]*\)".*/\1/p' "$W/ibpm/ibpm-zones.d/ib-zone-$1/ibpm-hosts.conf" |
+    head -1
+}
+for k in 1 2; do
+  LEAF[$k]=$(leaf_of_zone "$k")
+  [ -n "${LEAF[$k]}" ] || fail "no leaf in zone $k"
+done
+guid_of() {  # the GUID of host $1, from the generated configuration
+  awk -v host="object Host \"$1\" {" '$0 == host { found = 1 }
+    found && /vars.ib_guid/ { gsub(/"/, "", $3); print $3; exit }' "$W"/ibpm/ibpm-zones.d/*/ibpm-hosts.conf
+}
+# Steady symbol errors on port 1 of each zone's leaf (whichever check samples the port first
+# sees errors), and a known transmit rate on ${LEAF[1]}[2]: 1,000,000 units of 4 octets a second.
+(
+  t0=$(date +%s%N)
+  for i in $(seq 1 900); do
+    units=$((($(date +%s%N) - t0) / 1000))
+    {
+      echo "PerformanceSet \"${LEAF[1]}\"[1] PortCounters.SymbolErrorCounter=$((i * 150 % 60000))"
+      echo "PerformanceSet \"${LEAF[2]}\"[1] PortCounters.SymbolErrorCounter=$((i * 150 % 60000))"
+      echo "PerformanceSet \"${LEAF[1]}\"[2] PortCounters.PortXmitData=$units"
+      echo "PerformanceSet \"${LEAF[1]}\"[2] PortCountersExtended.PortXmitData=$units"
+    } >"$W/sim/console" 2>/dev/null || exit 0
+    sleep 1
+  done
+) &
+INJECTOR=$!
+INJECTED_AT=$(date +%s)
+critical_naming() {  # HOST_REGEX TEXT: a CRITICAL service of these hosts whose output has TEXT
+  api "$services" ".results[]?.attrs | select(.host_name | test(\"$1\"))
+    | select(.state == 2) | .last_check_result.output" 2>/dev/null | grep -qF "$2"
+}
+for k in 1 2; do
+  wait_for $((3 * INTERVAL + 30)) "CRITICAL on the master naming ${LEAF[$k]}[1]" \
+    critical_naming "^(ib-fabric-shard-$k|${LEAF[$k]})\$" "${LEAF[$k]}[1]"
+  log "zone $k: CRITICAL on the master naming ${LEAF[$k]}[1]"
+done
+
+# --- 3. one endpoint of zone 1 dies: its shard goes on from the other, rates continue ------------
+line=$(service_line ib-fabric-shard-1 ib-fabric-shard)
+read -r _ victim before <<<"$line"
+case $victim in ib-sat-1a) survivor=ib-sat-1b ;; *) survivor=ib-sat-1a ;; esac
+xmit_rate() { service_perf ib-fabric-shard-1 ib-fabric-shard xmit_data; }
+# The rate before: a sweep whose previous sweep came after the traffic started.
+for _ in 1 2; do
+  last=$(service_line ib-fabric-shard-1 ib-fabric-shard | cut -d' ' -f3)
+  [ "$last" -gt "$INJECTED_AT" ] && INJECTED_AT=$last
+  wait_for $((2 * INTERVAL + 30)) "shard 1 sweeping the traffic" shard_ran_on ib-fabric-shard-1 \
+    '^ib-sat-1[ab]$' "$INJECTED_AT"
+done
+rate_before=$(xmit_rate)
+# The shard's transmit rate is that port's 4,000,000 B/s and ibsim's own MAD traffic (~0.5 MB/s).
+log "before the kill: shard 1 xmit_data ${rate_before} B/s (${LEAF[1]}[2] sends 4000000 B/s)"
+stop_daemon "$victim" KILL
+killed_at=$(date +%s)
+log "SIGKILL $victim (ran shard 1 last at $before)"
+wait_for $((2 * INTERVAL + 45)) "shard 1 from $survivor" shard_ran_on ib-fabric-shard-1 \
+  "^$survivor\$" "$killed_at"
+took=$(($(service_line ib-fabric-shard-1 ib-fabric-shard | cut -d' ' -f3) - killed_at))
+out=$(service_output ib-fabric-shard-1 ib-fabric-shard)
+log "shard 1 from $survivor ${took} s after the kill: ${out%%|*}"
+[[ "$out" == *"collecting baseline"* ]] && fail "the take-over collected a baseline"
+rate_after=$(xmit_rate)
+[ -n "$rate_after" ] || fail "no rates after the take-over: $out"
+log "after the take-over: shard 1 xmit_data ${rate_after} B/s"
+awk -v a="$rate_before" -v b="$rate_after" 'BEGIN { exit !(b > 0.8 * a && b < 1.25 * a) }' ||
+  fail "shard 1's rate jumped at the take-over: ${rate_before} -> ${rate_after} B/s"
+kill "$INJECTOR" 2>/dev/null
+start_icinga "$victim"
+log "$victim restarted"
+
+# --- 4. both endpoints of zone 2 die: the master says so, zone 1 stays OK ------------------------
+stop_daemon ib-sat-2a KILL
+stop_daemon ib-sat-2b KILL
+zone_state() {  # ZONE STATE: the master's cluster-zone check of ZONE is in STATE
+  local line
+  line=$(service_line ib-fabric "cluster-$1")
+  [ "${line%% *}" = "$2" ]
+}
+wait_for $((2 * INTERVAL + 45)) "the master's cluster-ib-zone-2 CRITICAL" zone_state ib-zone-2 2
+log "zone 2 gone: $(service_output ib-fabric cluster-ib-zone-2)"
+zone_state ib-zone-1 0 || fail "zone 1 not OK while zone 2 is gone"
+now=$(date +%s)
+wait_for $((2 * INTERVAL + 30)) "shard 1 going on" shard_ran_on ib-fabric-shard-1 '^ib-sat-1[ab]$' \
+  "$now"
+log "shard 1 went on: $(service_line ib-fabric-shard-1 ib-fabric-shard)"
+start_icinga ib-sat-2a
+start_icinga ib-sat-2b
+now=$(date +%s)
+wait_for $((3 * INTERVAL + 60)) "zone 2 back" zone_state ib-zone-2 0
+wait_for $((3 * INTERVAL + 60)) "shard 2 back" shard_ran_on ib-fabric-shard-2 '^ib-sat-2[ab]$' \
+  "$now"
+log "zone 2 back: $(service_line ib-fabric-shard-2 ib-fabric-shard)"
+
+# --- 5. the store stops: checks say so, nothing stored is lost -----------------------------------
+probe_rrd=$(head -1 "$W/store.ports")
+stored() {  # the probe file's last update and its transmit counter, as on disk
+  rrdtool lastupdate "$W/store/$probe_rrd" 2>/dev/null | awk 'END { print $1 }'
+}
+stop_daemon rrdcached TERM
+stored_before=$(stored)
+[ -n "$stored_before" ] || fail "$probe_rrd: no update on disk after rrdcached stopped"
+log "rrdcached stopped (it wrote every pending update): $probe_rrd last updated at $stored_before"
+now=$(date +%s)
+store_gone() {
+  local k out
+  for k in 1 2; do
+    shard_ran_on "ib-fabric-shard-$k" '^ib-sat-' "$now" || return 1
+    out=$(service_output "ib-fabric-shard-$k" ib-fabric-shard)
+    [[ "$out" == *"UNKNOWN"*"rrdcached at $STORE"* ]] || return 1
+  done
+}
+wait_for $((2 * INTERVAL + 30)) "shards UNKNOWN naming rrdcached" store_gone
+log "store gone: $(service_output ib-fabric-shard-1 ib-fabric-shard | head -1 | cut -c1-200)"
+start_rrdcached
+now=$(date +%s)
+store_back() {
+  local k out
+  for k in 1 2; do
+    shard_ran_on "ib-fabric-shard-$k" '^ib-sat-' "$now" || return 1
+    out=$(service_output "ib-fabric-shard-$k" ib-fabric-shard)
+    [[ "$out" == *"rrdcached"* ]] && return 1
+  done
+  return 0
+}
+wait_for $((3 * INTERVAL + 30)) "shards writing again" store_back
+# Flushed through the daemon, then on disk: the samples written since, after the old ones.
+rrdtool flushcached --daemon "$STORE" "${probe_rrd#./}" || fail "flushcached $probe_rrd"
+stored_after=$(stored)
+awk -v a="${stored_after%:}" -v b="${stored_before%:}" 'BEGIN { exit !(a + 0 > b + 0) }' ||
+  fail "$probe_rrd: last update ${stored_after} after the restart, ${stored_before} before"
+log "store back: $probe_rrd last updated at $stored_after (was $stored_before before the stop)"
+
+# --- 6. the analyzer on the store's host sees every port of every shard --------------------------
+# The files written by both endpoints of zone 1 across the kill, and by zone 2 across its loss,
+# read whole with librrd (the analyzer below reads every file).
+for k in 1 2; do
+  for rrd in "$W/store/$(guid_of "${LEAF[$k]}")"/port*.rrd; do
+    rrdtool fetch "$rrd" AVERAGE -s "$START" >/dev/null 2>&1 || fail "$rrd is not a readable RRD"
+  done
+done
+log "the RRDs of ${LEAF[1]} and ${LEAF[2]} read whole (rrdtool fetch)"
+t=$(date +%s.%N)
+"$BIN/ibpm-locality" --cache "$W/baseline.cache" --state-dir "$W/store" --rrdcached "$STORE" \
+  --format json --window 3600 >"$W/locality.json" 2>"$W/locality.err" ||
+  fail "ibpm-locality: $(cat "$W/locality.err")"
+unmeasured=$(jq '[.sets[] | .unmeasured] | max' "$W/locality.json")
+[ "$unmeasured" = 0 ] || fail "ibpm-locality: ports without history: $unmeasured"
+"$BIN/ibpm-web" -o "$W/site" --cache "$W/baseline.cache" --state-dir "$W/store" \
+  --rrdcached "$STORE" --window 3600 --graphs none >"$W/web.log" 2>&1 ||
+  fail "ibpm-web: $(cat "$W/web.log")"
+site=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+log "TIMING master site (ibpm-locality and ibpm-web over the store) ${site} s"
+log "ibpm-locality: every set measured; ibpm-web: $(find "$W/site" -name '*.html' | wc -l) pages"
+log "PASSED in $(($(date +%s) - START)) s"
