@@ -63,12 +63,6 @@ std::string settings_file(const CheckSettings& settings) {
   return out.str();
 }
 
-const PlannedZone* zone_of(const MonitoringPlan& plan, unsigned index) {
-  for (const PlannedZone& z : plan.zones)
-    if (z.index == index) return &z;
-  return nullptr;
-}
-
 std::string host_object(const MonitoringPlan& plan, const PlannedHost& host) {
   std::ostringstream out;
   out << "object Host " << icinga_string(host.name) << " {\n"
