@@ -89,11 +89,15 @@ trap 'cleanup; rm -rf "$CLIENTS"' EXIT
 # they are: only LD_PRELOAD and the simulator's socket name differ).
 mkdir -p "$W/plugins"
 for check in check_ib_topology check_ib_port check_ib_node check_ib_fabric; do
+  # Every sweep's samples (per port: counters, rates and their interval) go to one CSV file,
+  # appended under a lock by whichever endpoint runs the sweep.
+  extra=""
+  [ "$check" = check_ib_fabric ] && extra="--csv '$W/samples.csv'"
   cat >"$W/plugins/$check" <<EOF
 #!/bin/sh
 cd '$CLIENTS' || exit 3
 . '$W/sim/env'
-exec '$BIN/$check' "\$@" 2>>'$W/plugins.stderr'
+exec '$BIN/$check' "\$@" $extra 2>>'$W/plugins.stderr'
 EOF
   chmod +x "$W/plugins/$check"
 done
@@ -312,6 +316,18 @@ line=$(service_line ib-fabric-shard-1 ib-fabric-shard)
 read -r _ victim before <<<"$line"
 case $victim in ib-sat-1a) survivor=ib-sat-1b ;; *) survivor=ib-sat-1a ;; esac
 xmit_rate() { service_perf ib-fabric-shard-1 ib-fabric-shard xmit_data; }
+# One port's sample from the sweeps' CSV: "SAMPLE_TIME XMIT_DATA XMIT_DATA_PER_S INTERVAL" of
+# ${LEAF[1]}[2] in the last sweep that started before (before) or the first after (after) time $2.
+port_sample() {
+  awk -F, -v guid="$(guid_of "${LEAF[1]}")" -v which="$1" -v t="$2" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["node_guid"] != guid || $col["port"] != 2 || $col["answered"] != 1 { next }
+    which == "before" && $col["sweep_start"] < t { line = $col["sample_time"] " " $col["xmit_data"] \
+      " " $col["xmit_data_per_s"] " " $col["interval_s"] }
+    which == "after" && $col["sweep_start"] > t && line == "" { line = $col["sample_time"] " " \
+      $col["xmit_data"] " " $col["xmit_data_per_s"] " " $col["interval_s"] }
+    END { print line }' "$W/samples.csv"
+}
 # The rate before: a sweep whose previous sweep came after the traffic started.
 for _ in 1 2; do
   last=$(service_line ib-fabric-shard-1 ib-fabric-shard | cut -d' ' -f3)
@@ -319,23 +335,31 @@ for _ in 1 2; do
   wait_for $((2 * INTERVAL + 30)) "shard 1 sweeping the traffic" shard_ran_on ib-fabric-shard-1 \
     '^ib-sat-1[ab]$' "$INJECTED_AT"
 done
-rate_before=$(xmit_rate)
-# The shard's transmit rate is that port's 4,000,000 B/s and ibsim's own MAD traffic (~0.5 MB/s).
-log "before the kill: shard 1 xmit_data ${rate_before} B/s (${LEAF[1]}[2] sends 4000000 B/s)"
 stop_daemon "$victim" KILL
 killed_at=$(date +%s)
 log "SIGKILL $victim (ran shard 1 last at $before)"
+read -r t_before c_before rate_before _ <<<"$(port_sample before "$killed_at")"
+[ -n "$rate_before" ] || fail "no rate of ${LEAF[1]}[2] before the kill in $W/samples.csv"
+log "before the kill: ${LEAF[1]}[2] xmit_data ${rate_before} B/s at $t_before (it sends 4000000 B/s)"
 wait_for $((2 * INTERVAL + 45)) "shard 1 from $survivor" shard_ran_on ib-fabric-shard-1 \
   "^$survivor\$" "$killed_at"
 took=$(($(service_line ib-fabric-shard-1 ib-fabric-shard | cut -d' ' -f3) - killed_at))
 out=$(service_output ib-fabric-shard-1 ib-fabric-shard)
 log "shard 1 from $survivor ${took} s after the kill: ${out%%|*}"
 [[ "$out" == *"collecting baseline"* ]] && fail "the take-over collected a baseline"
-rate_after=$(xmit_rate)
-[ -n "$rate_after" ] || fail "no rates after the take-over: $out"
-log "after the take-over: shard 1 xmit_data ${rate_after} B/s"
+[ -n "$(xmit_rate)" ] || fail "no rates after the take-over: $out"
+read -r t_after c_after rate_after interval_after <<<"$(port_sample after "$killed_at")"
+[ -n "$rate_after" ] || fail "no rate of ${LEAF[1]}[2] after the take-over in $W/samples.csv"
+log "after the take-over: ${LEAF[1]}[2] xmit_data ${rate_after} B/s over ${interval_after} s"
+# The survivor's rate is the one from the victim's last sample to its own: same interval, same
+# counter difference (4 octets a unit). The shard's total would not do: it carries the MADs of
+# every check the survivor took over at once.
+awk -v t0="$t_before" -v c0="$c_before" -v t1="$t_after" -v c1="$c_after" -v r="$rate_after" \
+  -v dt="$interval_after" 'BEGIN { want = (c1 - c0) * 4 / (t1 - t0)
+    exit !(dt > 0.95 * (t1 - t0) && dt < 1.05 * (t1 - t0) && r > 0.98 * want && r < 1.02 * want) }' ||
+  fail "the take-over's rate is not from the victim's last sample ($t_before, $c_before): $rate_after B/s over $interval_after s at $t_after ($c_after)"
 awk -v a="$rate_before" -v b="$rate_after" 'BEGIN { exit !(b > 0.8 * a && b < 1.25 * a) }' ||
-  fail "shard 1's rate jumped at the take-over: ${rate_before} -> ${rate_after} B/s"
+  fail "${LEAF[1]}[2]'s rate jumped at the take-over: ${rate_before} -> ${rate_after} B/s"
 kill "$INJECTOR" 2>/dev/null
 start_icinga "$victim"
 log "$victim restarted"
