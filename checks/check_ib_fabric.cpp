@@ -16,6 +16,7 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;
+  settings.port.ber = options.ber;
   const std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
   const auto events = ibpm::sweep::port_events(sweep, verdicts);
   if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))

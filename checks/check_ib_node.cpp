@@ -51,7 +51,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
     Subcheck port = ibpm::poll::port_subcheck(result, settings);
     worst = ibpm::plugin::worst(worst, effective_state(port));
     const std::string prefix = "p" + std::to_string(result.target.port) + "_";
-    for (auto& p : ibpm::poll::port_perfdata(result, poll.thresholds, prefix))
+    for (auto& p : ibpm::poll::port_perfdata(result, poll.thresholds, prefix, options.ber))
       check.perfdata.push_back(std::move(p));
     ports.push_back({ibpm::poll::cable_name(result.target), std::move(port)});
   }

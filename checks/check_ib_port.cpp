@@ -9,8 +9,9 @@ using ibpm::plugin::Check;
 Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::CommonOptions& common) {
   const ibpm::poll::NodePoll poll = ibpm::poll::poll_node(options, common, true);
   const ibpm::poll::PortResult& result = poll.results.front();
-  ibpm::plugin::Subcheck port =
-      ibpm::poll::port_subcheck(result, ibpm::poll::report_settings(options, poll.thresholds));
+  ibpm::poll::ReportSettings settings = ibpm::poll::report_settings(options, poll.thresholds);
+  settings.ber_coverage_notes = true;  // one port: every BER window says where it stands
+  ibpm::plugin::Subcheck port = ibpm::poll::port_subcheck(result, settings);
   Check check;
   check.state = port.state;
   check.summary = port.output;
@@ -19,7 +20,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
     check.subchecks.push_back({ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
   if (common.verbosity > 0)
     check.subchecks.push_back({ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
-  check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds);
+  check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds, "", options.ber);
   return check;
 }
 

@@ -66,4 +66,29 @@ MapAnnotations annotations_from_history(const Fabric& fabric,
   return annotations;
 }
 
+void annotate_ber(const Fabric& fabric, MapAnnotations& annotations,
+                  const std::map<PortRef, link_quality::RecordedBer>& recorded,
+                  const NodeNameMap* names) {
+  if (annotations.links.empty()) return;
+  const auto& links = fabric.links();
+  for (std::size_t i = 0; i < links.size() && i < annotations.links.size(); ++i) {
+    const link_quality::BerWindow* worst = nullptr;
+    PortRef worst_end{};
+    for (const PortRef& end : {links[i].a, links[i].b}) {
+      const auto found = recorded.find(end);
+      if (found == recorded.end()) continue;
+      const link_quality::BerWindow* w = link_quality::worst_window(found->second);
+      if (w && (!worst || w->ber.lower > worst->ber.lower)) {
+        worst = w;
+        worst_end = end;
+      }
+    }
+    if (worst)
+      annotations.links[i].ber = link_quality::ber_metric(worst->counter) + " " +
+                                 link_quality::format_ber(worst->ber.ratio) + " over " +
+                                 link_quality::format_window(worst->window) + " at " +
+                                 port_name(fabric, worst_end, names);
+  }
+}
+
 }  // namespace ibpm::viz

@@ -2,11 +2,14 @@
 // the traffic locality of each subtree (its root switches are coloured).
 #pragma once
 
+#include <map>
 #include <vector>
 
 #include "fabric/fabric.hpp"
+#include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
+#include "link_quality/recorded_ber.hpp"
 #include "locality/traffic_locality.hpp"
 #include "viz/map_model.hpp"
 
@@ -19,6 +22,12 @@ MapAnnotations annotations_from_history(const Fabric& fabric,
                                         const std::vector<history::LinkUsage>& usage,
                                         const std::vector<locality::SetTraffic>& traffic,
                                         const history::WindowCoverage& coverage);
+
+// Each cable's worst bit error ratio of its two ends (from the collectors' sample records) into
+// its annotation; nothing when the annotations have no link data.
+void annotate_ber(const Fabric& fabric, MapAnnotations& annotations,
+                  const std::map<PortRef, link_quality::RecordedBer>& recorded,
+                  const NodeNameMap* names);
 
 // "counters from 2024-05-01 11:00 to 12:00 UTC (1 h)"
 std::string describe_window(const history::Window& window);

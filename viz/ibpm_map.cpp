@@ -65,7 +65,13 @@ viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabri
   const locality::DownSets down(fabric, levels);
   const auto sets = locality::subtree_sets(fabric, down, names);
   const auto traffic = locality::set_traffic(fabric, down, sets, usage, names);
-  return viz::annotations_from_history(fabric, usage, traffic, coverage);
+  viz::MapAnnotations annotations = viz::annotations_from_history(fabric, usage, traffic, coverage);
+  std::vector<std::string> warnings;
+  viz::annotate_ber(fabric, annotations,
+                    link_quality::read_recorded_ber(options.fabric.state_dir, {}, warnings), names);
+  if (options.verbose)
+    for (const std::string& w : warnings) std::cerr << "ibpm-map: " << w << "\n";
+  return annotations;
 }
 
 void run(const Options& options) {

@@ -31,6 +31,8 @@ struct LinkAnnotation {
   double errors_s = 0;                 // error counters of both ends, per second
   bool degraded = false;               // running below the width/speed both ends enable
   std::string degradation;             // "1x HDR, expected 4x HDR"
+  std::string ber;                     // the worst BER window of its ends: "symbol_ber 2e-11 over
+                                       // 12 min at leaf01[2]"; "" when none saw errors
 };
 
 struct NodeAnnotation {

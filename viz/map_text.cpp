@@ -103,6 +103,7 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
             direction_text(fabric, link.b, link.a, a->b_to_a, names)})
         if (!d.empty()) lines.push_back(d);
       if (a->degraded) lines.push_back("degraded: " + a->degradation);
+      if (!a->ber.empty()) lines.push_back(a->ber);
     }
   }
   if (links.size() > max_cables)

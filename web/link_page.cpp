@@ -4,6 +4,8 @@
 #include "pages.hpp"
 #include "plugin/number.hpp"
 
+#include <cstdio>
+
 namespace ibpm::web {
 
 namespace {
@@ -19,6 +21,42 @@ std::vector<Cell> direction_row(const SiteData& data, const history::DirectionUs
           d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, plugin::format_fixed(*d.xmit_wait_pct, 1) + " %")
                           : number_cell(std::nullopt, "-"),
           per_second_cell(d.errors_s)};
+}
+
+// Each end's bit error ratios over the BER windows, as the collectors on this host last judged
+// them (a window not covered yet says how much history it has).
+Table ber_table(const SiteData& data, const Link& cable) {
+  Table table{"ber", {"Port", "Ratio", "Window", "Errors", "Bits", "95 % bounds"}, {}, {}};
+  for (const PortRef& end : {cable.a, cable.b}) {
+    const auto found = data.ber.find(end);
+    if (found == data.ber.end()) continue;
+    for (const link_quality::BerWindow& w : found->second.windows) {
+      std::vector<Cell> row{{port_link(data, end, kDepth), {}, false, {}},
+                            {escape(link_quality::ber_metric(w.counter)), {}, false, {}},
+                            {escape(link_quality::format_window(w.window)), {}, false, {}}};
+      if (!w.judged()) {
+        row[1].html += ": not judged";
+        row.push_back(number_cell(w.ber.errors, plugin::format_fixed(w.ber.errors, 0)));
+        row.push_back({"history for " + escape(link_quality::format_window(w.covered)) + " only",
+                       {}, false, {}});
+        row.push_back(number_cell(std::nullopt, "-"));
+      } else {
+        row[1].html += " " + escape(link_quality::format_ber(w.ber.ratio));
+        row.push_back(number_cell(w.ber.errors, plugin::format_fixed(w.ber.errors, 0)));
+        char bits[32];
+        std::snprintf(bits, sizeof bits, "%.2g", w.ber.bits);
+        row.push_back(number_cell(w.ber.bits, bits));
+        row.push_back(w.ber.errors > 0
+                          ? Cell{escape(link_quality::format_ber(w.ber.lower) + " .. " +
+                                        link_quality::format_ber(w.ber.upper)),
+                                 {}, false, {}}
+                          : number_cell(std::nullopt, "-"));
+      }
+      table.rows.push_back(std::move(row));
+    }
+  }
+  table.empty_note = "No bit error ratios: no sample record in the state directory has this cable.";
+  return table;
 }
 
 }  // namespace
@@ -41,7 +79,9 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
     table.rows.push_back(direction_row(data, usage->b_to_a));
   }
   table.empty_note = "No counter history for this cable.";
-  body += render(table) + "<div class=\"graphs\">\n";
+  body += render(table);
+  body += "<h2>Bit error ratios</h2>\n" + render(ber_table(data, cable));
+  body += "<div class=\"graphs\">\n";
   if (auto g = site.graphs.links.find(link_index); g != site.graphs.links.end())
     body += figure(g->second, "utilization of " + title, "utilization, both directions", kDepth);
   for (const PortRef& end : {cable.a, cable.b})

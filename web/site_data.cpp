@@ -74,6 +74,8 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     data.annotations =
         viz::annotations_from_history(fabric, data.usage, data.traffic, data.coverage);
+    data.ber = link_quality::read_recorded_ber(options.state_dir, {}, data.warnings);
+    viz::annotate_ber(fabric, data.annotations, data.ber, data.name_map());
     try {
       data.sweep = read_sweep_summary(options.state_dir);
     } catch (const std::exception& e) {

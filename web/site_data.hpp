@@ -12,6 +12,7 @@
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
+#include "link_quality/recorded_ber.hpp"
 #include "levels/fabric_levels.hpp"
 #include "locality/node_sets.hpp"
 #include "locality/traffic_locality.hpp"
@@ -47,6 +48,7 @@ struct SiteData {
   std::optional<history::HistoryReader> reader;   // set when the state directory exists
   std::vector<history::LinkUsage> usage;          // by link index; empty without history
   std::map<PortRef, PortState> ports;             // ports with a file
+  std::map<PortRef, link_quality::RecordedBer> ber;  // from the sample records in the state dir
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;      // by set
   viz::MapAnnotations annotations;

@@ -62,24 +62,33 @@ std::optional<LinkSpeed> parse_link_speed(std::string_view text) {
 
 int lanes(LinkWidth width) { return kLanes.at(static_cast<int>(width)); }
 
-std::uint64_t lane_data_rate_bps(LinkSpeed speed) {
-  // Signalling rate per lane times the encoding efficiency.
+std::uint64_t lane_signalling_rate_bps(LinkSpeed speed) {
   switch (speed) {
-    case LinkSpeed::sdr: return 2'500'000'000ull * 8 / 10;
-    case LinkSpeed::ddr: return 5'000'000'000ull * 8 / 10;
-    case LinkSpeed::qdr: return 10'000'000'000ull * 8 / 10;
-    case LinkSpeed::fdr10: return 10'312'500'000ull * 64 / 66;
-    case LinkSpeed::fdr: return 14'062'500'000ull * 64 / 66;
-    case LinkSpeed::edr: return 25'781'250'000ull * 64 / 66;
-    case LinkSpeed::hdr: return 51'562'500'000ull * 64 / 66;
-    case LinkSpeed::ndr: return 103'125'000'000ull * 64 / 66;
-    case LinkSpeed::xdr: return 206'250'000'000ull * 64 / 66;
+    case LinkSpeed::sdr: return 2'500'000'000ull;
+    case LinkSpeed::ddr: return 5'000'000'000ull;
+    case LinkSpeed::qdr: return 10'000'000'000ull;
+    case LinkSpeed::fdr10: return 10'312'500'000ull;
+    case LinkSpeed::fdr: return 14'062'500'000ull;
+    case LinkSpeed::edr: return 25'781'250'000ull;
+    case LinkSpeed::hdr: return 51'562'500'000ull;
+    case LinkSpeed::ndr: return 103'125'000'000ull;
+    case LinkSpeed::xdr: return 206'250'000'000ull;
   }
   return 0;
 }
 
+std::uint64_t lane_data_rate_bps(LinkSpeed speed) {
+  // The signalling rate times the encoding's efficiency: 8b/10b up to QDR, 64b/66b after.
+  const std::uint64_t signalling = lane_signalling_rate_bps(speed);
+  return speed <= LinkSpeed::qdr ? signalling * 8 / 10 : signalling * 64 / 66;
+}
+
 std::uint64_t link_capacity_bps(LinkWidth width, LinkSpeed speed) {
   return static_cast<std::uint64_t>(lanes(width)) * lane_data_rate_bps(speed);
+}
+
+std::uint64_t link_signalling_bps(LinkWidth width, LinkSpeed speed) {
+  return static_cast<std::uint64_t>(lanes(width)) * lane_signalling_rate_bps(speed);
 }
 
 std::string format_guid(Guid guid) {

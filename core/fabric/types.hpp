@@ -56,11 +56,18 @@ std::optional<LinkSpeed> parse_link_speed(std::string_view text);
 
 int lanes(LinkWidth width);
 
+// Bits one lane signals per second on the wire (line rate, before encoding): 2.5 Gb/s for SDR.
+std::uint64_t lane_signalling_rate_bps(LinkSpeed speed);
+
 // Data rate of one lane in bit/s after line encoding: 8b/10b up to QDR, 64b/66b from FDR10 on.
 std::uint64_t lane_data_rate_bps(LinkSpeed speed);
 
 // Data capacity of a link in bit/s in one direction (e.g. 4x QDR = 32 Gb/s, 4x HDR = 200 Gb/s).
 std::uint64_t link_capacity_bps(LinkWidth width, LinkSpeed speed);
+
+// Bits a link signals per second in one direction, all lanes (4x HDR = 206.25 Gb/s): what a bit
+// error ratio divides by.
+std::uint64_t link_signalling_bps(LinkWidth width, LinkSpeed speed);
 
 // "0x0002c90300a1b2c3": GUIDs are always printed with 0x and 16 hex digits.
 std::string format_guid(Guid guid);

@@ -69,6 +69,21 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->type_name("NS")
       ->group(mad);
   add_rate_threshold_options(app, options.thresholds);
+  const std::string quality = "Link quality";
+  app.add_option("--ber-windows", options.ber.windows,
+                 "Seconds of the windows the bit error ratios (symbol_ber, rcv_errors_ber) are "
+                 "judged over, comma-separated; a window needs that much history first")
+      ->delimiter(',')
+      ->check(CLI::Range(10.0, 86400.0))
+      ->default_str("720,7500")
+      ->type_name("SECONDS,...")
+      ->group(quality);
+  app.add_option("--ber-confidence", options.ber.confidence,
+                 "Confidence of the bound a BER threshold is compared with: an alert means the "
+                 "ratio is above the threshold with this confidence")
+      ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str()
+      ->group(quality);
 }
 
 PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
@@ -85,6 +100,7 @@ PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptio
   }
   if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;
   if (options.xmit_wait_tick_ns) settings.xmit_wait_tick = *options.xmit_wait_tick_ns * 1e-9;
+  settings.error_history_seconds = options.ber.longest();
   return settings;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "link_quality/ber_windows.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "poll/port_poller.hpp"
@@ -28,6 +29,7 @@ struct PollOptions {
   std::optional<double> reset_percent;   // clear counters at this % of their maximum
   std::optional<double> xmit_wait_tick_ns;
   plugin::State first_run = plugin::State::ok;
+  link_quality::BerSettings ber;   // the windows bit error ratios are judged over
 };
 
 // The "State" and "MAD" option groups and the thresholds (the fabric options are separate, so

@@ -57,6 +57,7 @@ ReportSettings report_settings(const PollOptions& options, const RateThresholds&
   ReportSettings settings;
   settings.thresholds = &thresholds;
   settings.first_run = options.first_run;
+  settings.ber = options.ber;
   return settings;
 }
 

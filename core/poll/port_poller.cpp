@@ -114,6 +114,20 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   return hint;
 }
 
+// The port's error history with this run's interval added: its errors from the rates (a counter
+// not read counts none), continuous only when the rates compare with a previous sample.
+state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult& r,
+                                  double keep_seconds) {
+  const bool continuous = r.previous && !r.rates.baseline && r.rates.interval > 0;
+  std::array<std::uint32_t, state::kHistoryCounterCount> errors{};
+  for (std::size_t c = 0; c < errors.size(); ++c)
+    if (const auto rate = r.rates.of(state::kHistoryCounters[c]); rate && continuous)
+      errors[c] = static_cast<std::uint32_t>(
+          std::min(4.0e9, std::llround(rate->per_second * r.rates.interval) * 1.0));
+  return state::extend(std::move(history), continuous, r.previous ? r.previous->time : 0,
+                       r.record.time, errors, keep_seconds);
+}
+
 }  // namespace
 
 PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
@@ -154,6 +168,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     if (memory && now - memory->sample.time <= max_age) {
       r.previous = memory->sample;
       r.reported = memory->reported;
+      r.errors = memory->errors;
       hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
       file_known[i] = true;
     } else {
@@ -196,6 +211,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       const auto sample = static_cast<std::time_t>(std::floor(r.previous->time));
       if (last[j] && *last[j] == sample - sample % step) continue;
       hints[i] = SampleHint{};
+      r.errors = {};  // another collector saw the errors since: the history starts again
       try {
         r.previous = store.read(targets[i].node, targets[i].port);
         file_known[i] = r.previous.has_value();
@@ -214,6 +230,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     if (!r.sample.answered) continue;
     r.record = record_of(r.sample, r.previous);
     r.rates = compute_rates(r.previous, r.record, live_capacity(r.sample), settings.xmit_wait_tick);
+    r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
 
   std::map<std::size_t, state::PortRecord> after_reset;
@@ -272,6 +289,7 @@ std::optional<std::string> save_record(PendingRecord& pending,
       memory.port_info_age =
           r.sample.live_read || !old ? 0 : static_cast<std::uint16_t>(old->port_info_age + 1);
       memory.reported = r.reported;
+      memory.errors = r.errors;
       next.put(r.target.node, r.target.port, std::move(memory));
     }
     try {

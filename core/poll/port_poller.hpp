@@ -30,6 +30,8 @@ struct PollSettings {
   // PortInfo of a port whose counters show no link change is read again every this many runs
   // (spread over the runs); 1: every run.
   unsigned port_info_every = 1;
+  // How far back each port's error history reaches (the longest BER window), seconds.
+  double error_history_seconds = 7500;
 };
 
 struct PortResult {
@@ -42,6 +44,7 @@ struct PortResult {
   CounterMask cleared = 0;                    // counters this run reset
   std::string state_error;                    // reading or writing the RRD failed: why
   std::optional<std::uint8_t> reported;       // the state last reported (from the record)
+  state::ErrorHistory errors;                 // physical-layer errors up to this sample
 };
 
 // A run's sample record, still to be saved (the caller may first set each result's `reported`),

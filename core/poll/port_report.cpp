@@ -68,7 +68,45 @@ void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
                                    {}, {}});
 }
 
+// Each BER window judged on the ratio's lower confidence bound; windows that saw errors (all of
+// them, for a port or node check) named in the long output, as are windows not covered yet.
+void add_ber(Subcheck& port, State& worst, const PortResult& result,
+             const ReportSettings& settings) {
+  const RateThresholds& thresholds = *settings.thresholds;
+  for (const link_quality::BerWindow& w : port_ber(result, settings.ber)) {
+    const std::string metric = link_quality::ber_metric(w.counter);
+    if (!w.judged()) {
+      if (settings.ber_coverage_notes || w.ber.errors > 0)
+        port.children.push_back(Subcheck{State::ok, link_quality::describe_coverage(w), {}, {}});
+      continue;
+    }
+    const State state = thresholds.evaluate(metric, w.ber.lower);
+    if (state == State::ok && !(settings.ber_coverage_notes && w.ber.errors > 0)) continue;
+    worst = plugin::worst(worst, state);
+    port.children.push_back(Subcheck{
+        state,
+        link_quality::describe(w, settings.ber.confidence) + " (" + thresholds.describe(metric) +
+            ", on the lower bound)",
+        {}, {}});
+  }
+}
+
+// "symbol_ber_12m": minutes when the window is whole minutes, else seconds.
+std::string ber_label(const link_quality::BerWindow& w) {
+  const long seconds = std::lround(w.window);
+  return link_quality::ber_metric(w.counter) + "_" +
+         (seconds % 60 == 0 ? std::to_string(seconds / 60) + "m" : std::to_string(seconds) + "s");
+}
+
 }  // namespace
+
+std::vector<link_quality::BerWindow> port_ber(const PortResult& result,
+                                              const link_quality::BerSettings& ber) {
+  const PortSample& sample = result.sample;
+  if (!sample.answered || !sample.live || sample.live->state != PortState::active) return {};
+  return link_quality::ber_windows(result.errors, result.record.time, sample.live->width,
+                                   sample.live->speed, ber);
+}
 
 double reported_rate(Counter counter, double per_second) {
   return spec(counter).data_words ? static_cast<double>(to_octets(1)) * per_second : per_second;
@@ -157,6 +195,7 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
     if (rates.xmit_wait_pct)
       add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct,
                  percent(*rates.xmit_wait_pct), false);
+    add_ber(port, worst, result, settings);
     if (rates.saturated)
       port.children.push_back(Subcheck{State::ok, "saturated counters (rates are lower bounds): " +
                                                       describe_counters(rates.saturated), {}, {}});
@@ -178,7 +217,8 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
 }
 
 std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
-                                    const std::string& prefix) {
+                                    const std::string& prefix,
+                                    const link_quality::BerSettings& ber) {
   std::vector<Perfdata> items;
   const PortRates& rates = result.rates;
   if (!result.sample.answered || rates.baseline) return items;
@@ -197,6 +237,11 @@ std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThreshol
   if (rates.xmit_util_pct) item("xmit_util", *rates.xmit_util_pct, "%", 100.0, false);
   if (rates.rcv_util_pct) item("rcv_util", *rates.rcv_util_pct, "%", 100.0, false);
   if (rates.xmit_wait_pct) item("xmit_wait_pct", *rates.xmit_wait_pct, "%", 100.0, false);
+  for (const link_quality::BerWindow& w : port_ber(result, ber)) {
+    if (!w.judged()) continue;
+    item(link_quality::ber_metric(w.counter), w.ber.ratio, "", {}, false);
+    items.back().label = prefix + ber_label(w);
+  }
   return items;
 }
 

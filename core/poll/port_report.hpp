@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "link_quality/ber_windows.hpp"
 #include "plugin/result.hpp"
 #include "poll/port_poller.hpp"
 #include "thresholds/rate_thresholds.hpp"
@@ -21,6 +22,10 @@ struct ReportSettings {
   plugin::State first_run = plugin::State::ok;  // state while collecting the baseline
   plugin::State port_down = plugin::State::critical;
   plugin::State degraded = plugin::State::warning;
+  link_quality::BerSettings ber;
+  // Say of every BER window not yet covered how much history it has (a port or node check); a
+  // sweep says it only of windows that saw errors.
+  bool ber_coverage_notes = false;
 };
 
 // A counter's rate as reports and thresholds give it: data counters in octets per second (the
@@ -39,6 +44,11 @@ plugin::Subcheck port_subcheck(const PortResult& result, const ReportSettings& s
 // Perfdata of every rate (per second; data in octets per second), utilization and XmitWait %,
 // with warn/crit from the thresholds. `prefix` goes before each label ("p3_" for a node check).
 std::vector<plugin::Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
-                                            const std::string& prefix = "");
+                                            const std::string& prefix = "",
+                                            const link_quality::BerSettings& ber = {});
+
+// The port's bit error ratios over the windows of `ber`, from its error history and live link.
+std::vector<link_quality::BerWindow> port_ber(const PortResult& result,
+                                              const link_quality::BerSettings& ber);
 
 }  // namespace ibpm::poll

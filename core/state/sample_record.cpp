@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
@@ -21,7 +23,9 @@ namespace {
 
 // The layout, all in the host's byte order (the record never leaves the host that wrote it):
 //   header: "IBPMSREC" u32 version, u32 entry size, u64 runs, u64 entry count
-//   entries (kEntrySize bytes each), then u64 FNV-1a of everything before it.
+//   entries (kEntrySize bytes each), each ending with its error history's start and interval count,
+//   then the error intervals of every entry in entry order (kIntervalSize bytes each),
+//   then u64 FNV-1a of everything before it.
 constexpr char kMagic[8] = {'I', 'B', 'P', 'M', 'S', 'R', 'E', 'C'};
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8 + 8;
 
@@ -101,9 +105,29 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   w.put<std::uint8_t>(m.reported.value_or(0));
   w.put<std::uint32_t>(live.widths_enabled.bits());
   w.put<std::uint32_t>(live.speeds_enabled.bits());
+  w.put<double>(m.errors.since);
+  w.put<std::uint32_t>(static_cast<std::uint32_t>(m.errors.intervals.size()));
 }
 
-constexpr std::size_t kEntrySize = 8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * kCounterCount + 4 + 4 * 2;
+constexpr std::size_t kEntrySize =
+    8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * kCounterCount + 4 + 4 * 2 + 8 + 4;
+constexpr std::size_t kIntervalSize = 8 + 8 + 4 * kHistoryCounterCount;
+
+void put_intervals(Writer& w, const ErrorHistory& history) {
+  for (const ErrorInterval& i : history.intervals) {
+    w.put<double>(i.end);
+    w.put<double>(i.seconds);
+    for (std::uint32_t e : i.errors) w.put<std::uint32_t>(e);
+  }
+}
+
+ErrorInterval get_interval(Reader& in) {
+  ErrorInterval i;
+  i.end = in.get<double>();
+  i.seconds = in.get<double>();
+  for (std::uint32_t& e : i.errors) e = in.get<std::uint32_t>();
+  return i;
+}
 
 template <typename Enum>
 EnumSet<Enum> enum_set(std::uint32_t bits) {
@@ -113,7 +137,8 @@ EnumSet<Enum> enum_set(std::uint32_t bits) {
   return set;
 }
 
-void get_entry(Reader& in, PortRef& ref, PortMemory& m) {
+// Reads one fixed-size entry; returns how many error intervals it has in the tail.
+std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
   PortRecord& r = m.sample;
   ref.node = in.get<std::uint64_t>();
   ref.port = in.get<std::uint8_t>();
@@ -152,6 +177,8 @@ void get_entry(Reader& in, PortRef& ref, PortMemory& m) {
     live.speeds_enabled = enum_set<LinkSpeed>(speeds);
     m.live = live;
   }
+  m.errors.since = in.get<double>();
+  return in.get<std::uint32_t>();
 }
 
 // The whole file in one read; nullopt when there is none.
@@ -216,18 +243,27 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
                   std::to_string(kVersion));
   record.runs = header.get<std::uint64_t>();
   const auto count = header.get<std::uint64_t>();
-  if (count > (bytes->size() - kHeaderSize - 8) / kEntrySize ||
-      kHeaderSize + count * kEntrySize + 8 != bytes->size())
-    return refuse("truncated or padded");
   const std::size_t body = bytes->size() - 8;
+  if (count > (body - kHeaderSize) / kEntrySize) return refuse("truncated or padded");
+  Reader in(*bytes, kHeaderSize);  // the entries are within the file; the checksum comes below
+  std::vector<std::pair<PortRef, PortMemory>> entries(count);
+  std::vector<std::uint32_t> interval_counts(count);
+  std::uint64_t intervals = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    interval_counts[i] = get_entry(in, entries[i].first, entries[i].second);
+    if (interval_counts[i] > kMaxErrorIntervals) return refuse("too many error intervals");
+    intervals += interval_counts[i];
+  }
+  if (kHeaderSize + count * kEntrySize + intervals * kIntervalSize != body)
+    return refuse("truncated or padded");
   if (Reader(*bytes, body).get<std::uint64_t>() != fnv1a(*bytes, body))
     return refuse("checksum mismatch");
-  Reader in(*bytes, kHeaderSize);
   record.ports_.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) {
-    PortRef ref;
-    PortMemory memory;
-    get_entry(in, ref, memory);
+    auto& [ref, memory] = entries[i];
+    memory.errors.intervals.reserve(interval_counts[i]);
+    for (std::uint32_t k = 0; k < interval_counts[i]; ++k)
+      memory.errors.intervals.push_back(get_interval(in));
     record.ports_[ref] = std::move(memory);
   }
   return record;
@@ -242,6 +278,7 @@ void SampleRecord::save(const std::string& path) const {
   w.put<std::uint64_t>(runs);
   w.put<std::uint64_t>(ports_.size());
   for (const auto& [ref, memory] : ports_) put_entry(w, ref, memory);
+  for (const auto& [ref, memory] : ports_) put_intervals(w, memory.errors);
   w.put<std::uint64_t>(fnv1a(w.bytes, w.bytes.size()));
   make_directories(std::filesystem::path(path).parent_path().string());
   try {

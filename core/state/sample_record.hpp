@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "fabric/fabric.hpp"
+#include "state/error_history.hpp"
 #include "state/port_record.hpp"
 
 namespace ibpm::state {
@@ -27,11 +28,12 @@ struct PortMemory {
   std::optional<Port> live;               // PortInfo as last read (state, width, speed, enabled)
   std::uint16_t port_info_age = 0;        // runs since that PortInfo was read
   std::optional<std::uint8_t> reported;   // the state last reported (plugin::State's value)
+  ErrorHistory errors;                    // the physical-layer errors of the last hours
 };
 
 class SampleRecord {
  public:
-  static constexpr std::uint32_t kVersion = 1;
+  static constexpr std::uint32_t kVersion = 2;
 
   // STATE_DIR/samples/NAME.rec; NAME is made of [A-Za-z0-9._-] (anything else becomes '_').
   static std::string path_for(const std::string& state_dir, const std::string& name);
@@ -47,6 +49,11 @@ class SampleRecord {
   const PortMemory* find(Guid node, PortNumber port) const;
   void put(Guid node, PortNumber port, PortMemory memory);
   std::size_t size() const { return ports_.size(); }
+  // Every port's memory, in no particular order: fn(const PortRef&, const PortMemory&).
+  template <typename Fn>
+  void for_each(Fn&& fn) const {
+    for (const auto& [ref, memory] : ports_) fn(ref, memory);
+  }
 
   // Runs of this scope so far (spreads the periodic PortInfo reads over the runs).
   std::uint64_t runs = 0;

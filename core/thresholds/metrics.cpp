@@ -16,6 +16,10 @@ std::array<Metric, kMetricCount> make_metrics() {
       Metric{"rcv_util", "", MetricKind::percentage, "received data rate / link capacity, %"};
   metrics[i++] = Metric{"xmit_wait_pct", "", MetricKind::percentage,
                         "share of the interval the port waited to transmit, %"};
+  metrics[i++] = Metric{"symbol_ber", "", MetricKind::ratio,
+                        "symbol errors / bits signalled, over each BER window"};
+  metrics[i++] = Metric{"rcv_errors_ber", "", MetricKind::ratio,
+                        "received packets with errors / bits signalled, over each BER window"};
   return metrics;
 }
 

@@ -1,6 +1,7 @@
 // The metrics a threshold can name: every counter's rate, by its key ("symbol_errors") or its
-// perfquery name ("SymbolErrorCounter", an alias, case-sensitive as perfquery prints it), and
-// three percentages derived from the counters.
+// perfquery name ("SymbolErrorCounter", an alias, case-sensitive as perfquery prints it),
+// three percentages derived from the counters, and the bit error ratios of the physical-layer
+// error counters over fixed windows (link_quality/ber_windows.hpp).
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,7 @@ namespace ibpm {
 enum class MetricKind {
   rate,        // a counter's increase per second; thresholds take a unit (/s, /min, /h)
   percentage,  // 0..100; thresholds take a plain range or one ending in '%'
+  ratio,       // a bit error ratio; thresholds take a plain range ("1e-12")
 };
 
 struct Metric {
@@ -24,10 +26,10 @@ struct Metric {
   std::string_view meaning;  // one line for help text
 };
 
-constexpr std::size_t kMetricCount = kCounterCount + 3;
+constexpr std::size_t kMetricCount = kCounterCount + 3 + 2;
 
 // The counters in counter_specs() order (index = the Counter's value), then xmit_util,
-// rcv_util and xmit_wait_pct.
+// rcv_util and xmit_wait_pct, then symbol_ber and rcv_errors_ber.
 std::span<const Metric, kMetricCount> threshold_metrics();
 
 // The index into threshold_metrics() of a canonical name or alias; nullopt for anything else.

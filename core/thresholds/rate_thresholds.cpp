@@ -1,5 +1,7 @@
 #include "thresholds/rate_thresholds.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace ibpm {
@@ -26,6 +28,8 @@ constexpr DefaultRow kDefaults[] = {
     {"xmit_wait_pct", "10", "30"},
     {"xmit_util", "90", "-"},
     {"rcv_util", "90", "-"},
+    {"symbol_ber", "1e-12", "1e-10"},
+    {"rcv_errors_ber", "1e-12", "1e-10"},
 };
 
 std::size_t index_of(std::string_view metric) {
@@ -73,6 +77,11 @@ void RateThresholds::set(std::string_view metric, plugin::State level,
         throw std::invalid_argument(std::string(info.name) + " is a percentage: '" +
                                     std::string(range_text) + "' cannot take a rate unit");
       range = parse_percent_range(range_text);
+    } else if (info.kind == MetricKind::ratio) {
+      if (range_text.find_first_of("/%") != std::string_view::npos)
+        throw std::invalid_argument(std::string(info.name) + " is a ratio: '" +
+                                    std::string(range_text) + "' takes a plain range (1e-12)");
+      range = parse_percent_range(range_text);
     } else {
       range = parse_rate_range(range_text);
     }
@@ -112,6 +121,16 @@ std::string RateThresholds::describe(std::string_view metric) const {
 std::string format_threshold(const Metric& metric, const std::optional<RateRange>& range) {
   if (!range) return "-";
   if (metric.kind == MetricKind::percentage) return plugin::to_string(range->range) + "%";
+  if (metric.kind == MetricKind::ratio) {
+    // "1e-12" rather than twelve zeros, when the range is the usual 0:N.
+    const plugin::Range& r = range->range;
+    if (!r.inside && r.start == 0 && !std::isinf(r.end)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", r.end);
+      return text;
+    }
+    return plugin::to_string(r);
+  }
   return to_string(*range);
 }
 

@@ -20,8 +20,14 @@
 //   xmit_wait_pct      10        30
 //   xmit_util          90        -
 //   rcv_util           90        -
+//   symbol_ber         1e-12     1e-10
+//   rcv_errors_ber     1e-12     1e-10
 //   xmit_wait, xmit_data, rcv_data, xmit_pkts, rcv_pkts: none (traffic is not an error; its
 //   level is judged by the percentages)
+//
+// The BER thresholds apply to every BER window and are compared with the ratio's lower confidence
+// bound (link_quality/bit_error_ratio.hpp); 1e-12 is the bit error ratio the InfiniBand
+// Architecture Specification asks of every link, 1e-10 a hundred times that.
 //
 // Sources override each other per metric, never as a whole: see threshold_options.hpp.
 #pragma once

@@ -91,6 +91,8 @@ std::string rate_thresholds_help() {
       "Rate thresholds: --warn/--crit METRIC=RANGE, where RANGE is a threshold range followed by\n"
       "/s, /min or /h (default /s) for both ends: symbol_errors=10/h alerts above ten an hour.\n"
       "Percentages (xmit_util, rcv_util, xmit_wait_pct) take a plain range or one ending in %.\n"
+      "Bit error ratios (symbol_ber, rcv_errors_ber) take a plain range (1e-12), compared with\n"
+      "the ratio's lower confidence bound over each --ber-windows window.\n"
       "Precedence per metric: defaults < --thresholds FILE < --warn/--crit. Perfquery counter\n"
       "names (SymbolErrorCounter, ...) are accepted as metrics too.\n"
       "\n"
@@ -105,7 +107,7 @@ std::string rate_thresholds_help() {
     row += format_threshold(metric, shown.warning);
     row.resize(std::max<std::size_t>(row.size() + 1, 30), ' ');
     row += format_threshold(metric, shown.critical);
-    if (metric.kind == MetricKind::percentage) {
+    if (metric.kind != MetricKind::rate) {
       row.resize(std::max<std::size_t>(row.size() + 1, 40), ' ');
       row += metric.meaning;
     }

@@ -24,8 +24,9 @@ std::vector<std::string> CheckRun::lines() const {
   return result;
 }
 
-LiveFabric LiveFabric::start() {
+LiveFabric LiveFabric::start(const std::vector<sim::LinkDegradation>& degraded) {
   sim::FatTree tree = sim::test::small_tree(36, 12);
+  for (const sim::LinkDegradation& d : degraded) sim::degrade_link(tree.topology, d);
   sim::SimulatedFabric fabric = sim::SimulatedFabric::start_text(tree.net_file());
   return LiveFabric{std::move(tree), std::move(fabric)};
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/degrade.hpp"
 #include "sim/fat_tree.hpp"
 #include "sim/simulated_fabric.hpp"
 
@@ -31,7 +32,8 @@ struct LiveFabric {
   sim::FatTree tree;
   sim::SimulatedFabric fabric;
 
-  static LiveFabric start();
+  // `degraded` cables trained below 4x HDR (both ends), e.g. {"leaf01", 2, LinkWidth::x1}.
+  static LiveFabric start(const std::vector<sim::LinkDegradation>& degraded = {});
   LiveFabric(sim::FatTree t, sim::SimulatedFabric f) : tree(std::move(t)), fabric(std::move(f)) {}
 
   // Runs bin/PROGRAM ARGS... as a client of the simulation.

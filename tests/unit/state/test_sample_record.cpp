@@ -36,6 +36,8 @@ PortMemory memory_of(double time, std::uint64_t xmit) {
   m.live = live;
   m.port_info_age = 7;
   m.reported = 2;
+  m.errors.since = time - 7000;
+  m.errors.intervals = {{time - 600, 60, {12, 0}}, {time, 59.5, {3, 4000000000u}}};
   return m;
 }
 
@@ -51,6 +53,7 @@ void check_same(const PortMemory& a, const PortMemory& b) {
   }
   CHECK(a.port_info_age == b.port_info_age);
   CHECK(a.reported == b.reported);
+  CHECK(a.errors == b.errors);
 }
 
 std::string read_bytes(const std::string& path) {

@@ -15,15 +15,19 @@ RateRange per_hour(double end) { return RateRange{Range{0, end, false}, RateUnit
 RateRange percent(double end) { return RateRange{Range{0, end, false}, RateUnit::per_second}; }
 }  // namespace
 
-TEST_CASE("metrics: counter keys in table order / then the percentages", "[thresholds]") {
+TEST_CASE("metrics: counter keys in table order / then the percentages and the BERs",
+          "[thresholds]") {
   const std::vector<std::string> names = RateThresholds::metric_names();
-  REQUIRE(names.size() == kCounterCount + 3);
+  REQUIRE(names.size() == kCounterCount + 5);
   for (std::size_t i = 0; i < kCounterCount; ++i) CHECK(names[i] == counter_specs()[i].key);
   CHECK(names[0] == "symbol_errors");
   CHECK(names[kCounterCount - 1] == "rcv_pkts");
   CHECK(names[kCounterCount] == "xmit_util");
   CHECK(names[kCounterCount + 1] == "rcv_util");
   CHECK(names[kCounterCount + 2] == "xmit_wait_pct");
+  CHECK(names[kCounterCount + 3] == "symbol_ber");
+  CHECK(names[kCounterCount + 4] == "rcv_errors_ber");
+  CHECK(threshold_metrics()[kCounterCount + 3].kind == MetricKind::ratio);
 
   for (const std::string& name : names) CHECK(RateThresholds::is_metric(name));
   for (const CounterSpec& s : counter_specs()) {
@@ -62,6 +66,8 @@ TEST_CASE("defaults: the documented table", "[thresholds]") {
       {"xmit_wait_pct", percent(10), percent(30)},
       {"xmit_util", percent(90), std::nullopt},
       {"rcv_util", percent(90), std::nullopt},
+      {"symbol_ber", percent(1e-12), percent(1e-10)},
+      {"rcv_errors_ber", percent(1e-12), percent(1e-10)},
   };
   for (const Row& row : rows) {
     INFO(row.metric);
@@ -102,6 +108,17 @@ TEST_CASE("set: by key or alias / '-' clears / errors leave things alone", "[thr
   CHECK_THROWS_AS(t.set("link_downed", State::unknown, "1/h"), std::invalid_argument);
   CHECK(t.find("link_downed")->critical == per_hour(1));  // unchanged by the failures
   CHECK_FALSE(t.find("link_downed")->warning);
+}
+
+TEST_CASE("a BER threshold is a plain range, shown as the ratio is written", "[thresholds]") {
+  RateThresholds t = RateThresholds::none();
+  t.set("symbol_ber", State::warning, "1e-14");
+  CHECK(t.find("symbol_ber")->warning == percent(1e-14));
+  CHECK(t.describe("symbol_ber") == "warning 1e-14");
+  CHECK(t.evaluate("symbol_ber", 2e-14) == State::warning);
+  CHECK(t.evaluate("symbol_ber", 5e-15) == State::ok);
+  CHECK_THROWS_WITH(t.set("symbol_ber", State::critical, "1e-12/h"), Catch::Contains("plain range"));
+  CHECK_THROWS_WITH(t.set("rcv_errors_ber", State::critical, "1e-12%"), Catch::Contains("plain range"));
 }
 
 TEST_CASE("set: percentages with and without % / never a rate unit", "[thresholds]") {
