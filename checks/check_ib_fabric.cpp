@@ -17,6 +17,8 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;
   settings.port.ber = options.ber;
+  settings.port.flap = options.flap;
+  settings.port.flap_per_port = false;  // judged per cable, once for both ends
   const std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
   const auto events = ibpm::sweep::port_events(sweep, verdicts);
   if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))

@@ -32,7 +32,8 @@ std::vector<BerWindow> ber_windows(const state::ErrorHistory& history, double no
   if (!width || !speed || now <= 0) return result;
   const double bps = static_cast<double>(link_signalling_bps(*width, *speed));
   const double covered_total = history.since > 0 ? std::max(0.0, now - history.since) : 0;
-  for (std::size_t c = 0; c < state::kHistoryCounterCount; ++c) {
+  // The error counters of the history (the first two); its link downs are not bit errors.
+  for (std::size_t c = 0; c < state::kLinkDownedIndex; ++c) {
     for (double window : settings.windows) {
       BerWindow w;
       w.counter = state::kHistoryCounters[c];

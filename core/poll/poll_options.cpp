@@ -84,6 +84,38 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str()
       ->group(quality);
+  app.add_option("--flap-count", options.flap.count,
+                 "A cable flaps when its link went down this many times within --flap-window")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str()
+      ->group(quality);
+  app.add_option("--flap-window", options.flap.window, "Seconds the downs of a flap fall within")
+      ->check(CLI::Range(60.0, 7.0 * 86400))
+      ->capture_default_str()
+      ->group(quality);
+  app.add_option("--flap-recovery", options.flap.recovery,
+                 "Seconds a flapping cable must stay clean before the state clears")
+      ->check(CLI::Range(0.0, 7.0 * 86400))
+      ->capture_default_str()
+      ->group(quality);
+  const auto state_option = [&](const std::string& name, plugin::State& target,
+                                const std::string& help, const std::string& default_text) {
+    app.add_option_function<std::string>(
+           name,
+           [&target](const std::string& text) {
+             target = text == "critical" ? plugin::State::critical
+                      : text == "warning" ? plugin::State::warning
+                                          : plugin::State::ok;
+           },
+           help)
+        ->check(CLI::IsMember({"ok", "warning", "critical"}))
+        ->default_str(default_text)
+        ->group(quality);
+  };
+  state_option("--flap-switch-state", options.flap.between_switches,
+               "State of a flapping cable between two switches", "critical");
+  state_option("--flap-host-state", options.flap.to_host,
+               "State of a flapping cable to a host (or any non-switch)", "warning");
 }
 
 PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
@@ -100,7 +132,7 @@ PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptio
   }
   if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;
   if (options.xmit_wait_tick_ns) settings.xmit_wait_tick = *options.xmit_wait_tick_ns * 1e-9;
-  settings.error_history_seconds = options.ber.longest();
+  settings.error_history_seconds = std::max(options.ber.longest(), options.flap.history_needed());
   return settings;
 }
 

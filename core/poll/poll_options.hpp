@@ -9,6 +9,7 @@
 #include <string>
 
 #include "link_quality/ber_windows.hpp"
+#include "link_quality/flapping.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "poll/port_poller.hpp"
@@ -30,6 +31,7 @@ struct PollOptions {
   std::optional<double> xmit_wait_tick_ns;
   plugin::State first_run = plugin::State::ok;
   link_quality::BerSettings ber;   // the windows bit error ratios are judged over
+  link_quality::FlapSettings flap; // when a cable flaps, and how bad that is
 };
 
 // The "State" and "MAD" option groups and the thresholds (the fabric options are separate, so

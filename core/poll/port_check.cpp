@@ -58,6 +58,7 @@ ReportSettings report_settings(const PollOptions& options, const RateThresholds&
   settings.thresholds = &thresholds;
   settings.first_run = options.first_run;
   settings.ber = options.ber;
+  settings.flap = options.flap;
   return settings;
 }
 

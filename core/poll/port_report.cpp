@@ -100,6 +100,27 @@ std::string ber_label(const link_quality::BerWindow& w) {
 
 }  // namespace
 
+std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* far,
+                                      const link_quality::FlapSettings& settings) {
+  if (!near.sample.answered) return std::nullopt;
+  // The far node went away (powered off, or rebooted: its counters start again from zero).
+  if (far && (!far->sample.answered || far->rates.reset_seen)) return std::nullopt;
+  const link_quality::FlapStatus status = link_quality::flap_status(
+      near.errors, far ? &far->errors : nullptr, near.record.time, settings);
+  if (!status.flapping) return std::nullopt;
+  const bool between_switches =
+      near.target.type == NodeType::sw && near.target.remote_type == NodeType::sw;
+  const State state = between_switches ? settings.between_switches : settings.to_host;
+  std::string text = link_quality::describe(status, settings);
+  if (const auto& live = near.sample.live; live && live->state != PortState::active)
+    text += "; down now";
+  else if (live && !degradation(near.target, *live).empty())
+    text += "; came back below its rate (" + degradation(near.target, *live) + ")";
+  else
+    text += "; both ends up now";
+  return Subcheck{state, text, {}, {}};
+}
+
 std::vector<link_quality::BerWindow> port_ber(const PortResult& result,
                                               const link_quality::BerSettings& ber) {
   const PortSample& sample = result.sample;
@@ -196,6 +217,11 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
       add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct,
                  percent(*rates.xmit_wait_pct), false);
     add_ber(port, worst, result, settings);
+    if (settings.flap_per_port)
+      if (auto flap = flap_subcheck(result, nullptr, settings.flap)) {
+        worst = plugin::worst(worst, flap->state.value_or(State::ok));
+        port.children.push_back(std::move(*flap));
+      }
     if (rates.saturated)
       port.children.push_back(Subcheck{State::ok, "saturated counters (rates are lower bounds): " +
                                                       describe_counters(rates.saturated), {}, {}});

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "link_quality/ber_windows.hpp"
+#include "link_quality/flapping.hpp"
 #include "plugin/result.hpp"
 #include "poll/port_poller.hpp"
 #include "thresholds/rate_thresholds.hpp"
@@ -23,6 +24,10 @@ struct ReportSettings {
   plugin::State port_down = plugin::State::critical;
   plugin::State degraded = plugin::State::warning;
   link_quality::BerSettings ber;
+  link_quality::FlapSettings flap;
+  // Judge flapping per port (a port or node check). A sweep judges it per cable instead, once
+  // for both ends (flap_subcheck), and sets this to false.
+  bool flap_per_port = true;
   // Say of every BER window not yet covered how much history it has (a port or node check); a
   // sweep says it only of windows that saw errors.
   bool ber_coverage_notes = false;
@@ -46,6 +51,13 @@ plugin::Subcheck port_subcheck(const PortResult& result, const ReportSettings& s
 std::vector<plugin::Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
                                             const std::string& prefix = "",
                                             const link_quality::BerSettings& ber = {});
+
+// A cable flapping, from its ends' error histories (`far` null: one end polled), as a child of
+// the near end's subcheck, in the cable's tier's state; nullopt when it does not flap. A far end
+// that did not answer, or came back with its counters reset (a reboot), is the node going away,
+// not a flap: nullopt too.
+std::optional<plugin::Subcheck> flap_subcheck(const PortResult& near, const PortResult* far,
+                                              const link_quality::FlapSettings& settings);
 
 // The port's bit error ratios over the windows of `ber`, from its error history and live link.
 std::vector<link_quality::BerWindow> port_ber(const PortResult& result,

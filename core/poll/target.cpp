@@ -83,8 +83,11 @@ PortTarget port_target(const Fabric& fabric, const NodeNameMap* names, const Nod
   target.port = port;
   target.lid = *lid;
   target.name = name;
-  if (const auto remote = fabric.remote(PortRef{node.guid, port}))
+  if (const auto remote = fabric.remote(PortRef{node.guid, port})) {
     target.remote_name = port_name(fabric, *remote, names);
+    target.remote = *remote;
+    if (const Node* far = fabric.find(remote->node)) target.remote_type = far->type;
+  }
   target.width = p->width;
   target.speed = p->speed;
   return target;

@@ -33,6 +33,8 @@ struct PortTarget {
   unsigned lid = 0;
   std::string name;         // "leaf01[3]"
   std::string remote_name;  // "spine02[1]", empty when not cabled in the topology
+  std::optional<PortRef> remote;            // the far end of the cable, when cabled
+  NodeType remote_type = NodeType::unknown;
   std::optional<LinkWidth> width;  // active width/speed the topology saw: the yardstick for
   std::optional<LinkSpeed> speed;  // a degraded link
 };

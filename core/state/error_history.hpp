@@ -1,7 +1,7 @@
-// A port's physical-layer errors over the last couple of hours, kept in the sample record so a
-// check can judge a bit error ratio over a window (12 and 125 minutes by default) without reading
-// the port's RRD file: only the sampling intervals in which errors rose are kept, so a clean
-// port costs one timestamp.
+// A port's physical-layer errors and link downs over the last couple of hours, kept in the sample
+// record so a check can judge a bit error ratio over a window (12 and 125 minutes by default), and
+// a cable's flapping, without reading the port's RRD file: only the sampling intervals in which
+// errors rose are kept, so a clean port costs one timestamp.
 //
 // `since` is when the port's history became continuous (its first sample with this collector,
 // or after a gap longer than the RRD heartbeat): a window that starts before it is not covered.
@@ -17,8 +17,10 @@
 namespace ibpm::state {
 
 // The counters whose errors are kept, in this order.
-inline constexpr std::array<Counter, 2> kHistoryCounters{Counter::symbol_errors,
-                                                          Counter::rcv_errors};
+inline constexpr std::array<Counter, 3> kHistoryCounters{Counter::symbol_errors,
+                                                          Counter::rcv_errors,
+                                                          Counter::link_downed};
+inline constexpr std::size_t kLinkDownedIndex = 2;
 inline constexpr std::size_t kHistoryCounterCount = kHistoryCounters.size();
 
 struct ErrorInterval {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <unordered_map>
 
 #include "plugin/number.hpp"
 
@@ -79,6 +80,38 @@ double error_rate(const poll::PortResult& result) {
   return sum;
 }
 
+namespace {
+
+// Flapping is a cable's, not a port's: judged once from both ends' histories and reported at
+// one end (the lower GUID and port of the two), so a flap makes one alert and one event.
+void add_flapping(const SweepResult& sweep, const SweepReportSettings& settings,
+                  std::vector<PortVerdict>& verdicts) {
+  std::unordered_map<std::uint64_t, std::size_t> index;
+  auto key = [](PortRef ref) { return ref.node * 257 + ref.port; };
+  for (std::size_t i = 0; i < sweep.results.size(); ++i)
+    index[key({sweep.results[i].target.node, sweep.results[i].target.port})] = i;
+  for (std::size_t i = 0; i < sweep.results.size(); ++i) {
+    const poll::PortResult& near = sweep.results[i];
+    const poll::PortResult* far = nullptr;
+    if (near.target.remote) {
+      const auto found = index.find(key(*near.target.remote));
+      if (found != index.end()) {
+        far = &sweep.results[found->second];
+        const PortRef self{near.target.node, near.target.port};
+        if (*near.target.remote < self) continue;  // the other end speaks for the cable
+      }
+    }
+    auto flap = poll::flap_subcheck(near, far, settings.port.flap);
+    if (!flap) continue;
+    PortVerdict& v = verdicts[i];
+    v.check.state = plugin::worst(v.check.state.value_or(State::ok), *flap->state);
+    v.check.children.push_back(std::move(*flap));
+    v.state = effective_state(v.check);
+  }
+}
+
+}  // namespace
+
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings) {
   std::vector<PortVerdict> verdicts;
   verdicts.reserve(sweep.results.size());
@@ -90,9 +123,11 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReport
     if (!result.sample.answered && !result.sample.cut && result.state_error.empty())
       v.check.state = settings.unreachable;
     v.state = effective_state(v.check);
-    if (v.state != State::ok) v.reason = reason_of(v.check, v.state, v.cable);
     verdicts.push_back(std::move(v));
   }
+  add_flapping(sweep, settings, verdicts);
+  for (PortVerdict& v : verdicts)
+    if (v.state != State::ok) v.reason = reason_of(v.check, v.state, v.cable);
   return verdicts;
 }
 

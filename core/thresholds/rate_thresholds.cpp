@@ -15,7 +15,6 @@ struct DefaultRow {
 constexpr DefaultRow kDefaults[] = {
     {"symbol_errors", "10/h", "100/h"},
     {"link_recovers", "1/h", "10/h"},
-    {"link_downed", "1/h", "5/h"},
     {"rcv_errors", "10/h", "100/h"},
     {"rcv_remote_phys", "100/h", "1000/h"},
     {"rcv_switch_relay", "100/h", "-"},

@@ -2,12 +2,12 @@
 // "symbol_errors above 10 an hour", and the utilization and wait percentages.
 //
 // Defaults (defaults(); "-" is none). Error rates are per hour because a healthy link sees a
-// few errors a day, not a steady stream; a single link_downed an hour already means flapping.
+// few errors a day, not a steady stream. link_downed has none: a cable's downs are judged as
+// flapping (link_quality/flapping.hpp), once per cable, not as a rate on each end.
 //
 //   metric             warning   critical
 //   symbol_errors      10/h      100/h
 //   link_recovers      1/h       10/h
-//   link_downed        1/h       5/h
 //   rcv_errors         10/h      100/h
 //   rcv_remote_phys    100/h     1000/h
 //   rcv_switch_relay   100/h     -
@@ -22,8 +22,8 @@
 //   rcv_util           90        -
 //   symbol_ber         1e-12     1e-10
 //   rcv_errors_ber     1e-12     1e-10
-//   xmit_wait, xmit_data, rcv_data, xmit_pkts, rcv_pkts: none (traffic is not an error; its
-//   level is judged by the percentages)
+//   link_downed: none (flapping, above); xmit_wait, xmit_data, rcv_data, xmit_pkts, rcv_pkts: none
+//   (traffic is not an error; its level is judged by the percentages)
 //
 // The BER thresholds apply to every BER window and are compared with the ratio's lower confidence
 // bound (link_quality/bit_error_ratio.hpp); 1e-12 is the bit error ratio the InfiniBand

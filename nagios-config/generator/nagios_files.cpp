@@ -122,20 +122,24 @@ std::string hostgroups(const MonitoringPlan& plan) {
   return out.str();
 }
 
+// `aggregate`: a service whose state sums many ports (the sweep) changes whenever any of them
+// does; Nagios' flap detection would then hold back an unrelated fault's notifications, and ibpm
+// holds a flapping cable's state itself (docs/operators.md).
 void service(std::ostream& out, const std::string& host, const std::string& description,
-             const std::string& command) {
+             const std::string& command, bool aggregate = false) {
   out << "\ndefine service {\n";
   line(out, "use", "ibpm-service");
   line(out, "host_name", host);
   line(out, "service_description", description);
   line(out, "check_command", command);
+  if (aggregate) line(out, "flap_detection_enabled", "0");
   out << "}\n";
 }
 
 std::string services(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
   out << kHeader << "# The fabric as a whole.\n";
-  service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric");
+  service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric", true);
   if (!settings.baseline.empty()) service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   out << "\n# Every cabled port of each switch.\n";
   for (const PlannedHost& host : plan.hosts)

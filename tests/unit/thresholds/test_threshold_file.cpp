@@ -72,11 +72,11 @@ TEST_CASE("thresholds file: later lines win / and only named metrics change", "[
   const RateThresholds t = load(
       "symbol_errors 1/h 2/h\n"
       "SymbolErrorCounter 3/h -\n"
-      "link_downed - -\n",
+      "link_integrity - -\n",
       RateThresholds::defaults());
   CHECK(t.find("symbol_errors")->warning == per_hour(3));
   CHECK_FALSE(t.find("symbol_errors")->critical);
-  CHECK(t.find("link_downed") == nullptr);               // the file removed both defaults
+  CHECK(t.find("link_integrity") == nullptr);            // the file removed both defaults
   CHECK(t.find("rcv_errors")->warning == per_hour(10));  // defaults kept for the rest
   CHECK(t.find("rcv_errors")->critical == per_hour(100));
   CHECK(t.find("xmit_util")->warning->range == Range{0, 90, false});

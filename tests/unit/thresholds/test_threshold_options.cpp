@@ -49,7 +49,8 @@ TEST_CASE("threshold options: absent means the defaults", "[thresholds][options]
   CHECK_FALSE(options.no_defaults);
   const RateThresholds t = resolve_thresholds(options);
   CHECK(t.find("symbol_errors")->warning == per_hour(10));
-  CHECK(t.describe("link_downed") == "warning 1/h, critical 5/h");
+  CHECK(t.describe("link_integrity") == "warning 1/h, critical 10/h");
+  CHECK(t.describe("link_downed") == "no thresholds");  // judged per cable, as flapping
 }
 
 TEST_CASE("threshold options: --warn/--crit repeatable / aliases / clearing",
@@ -58,18 +59,19 @@ TEST_CASE("threshold options: --warn/--crit repeatable / aliases / clearing",
   RateThresholdOptions options;
   add_rate_threshold_options(app, options);
   parse(app, {"--warn", "symbol_errors=3599/h", "--crit=PortXmitDiscards=@1:5/min", "--warn",
-              "xmit_util=80%", "--crit", "link_downed=-", "--warn", "symbol_errors=5/h"});
+              "xmit_util=80%", "--crit", "link_integrity=-", "--warn", "symbol_errors=5/h"});
   CHECK(options.warning ==
         std::vector<std::string>{"symbol_errors=3599/h", "xmit_util=80%", "symbol_errors=5/h"});
-  CHECK(options.critical == std::vector<std::string>{"PortXmitDiscards=@1:5/min", "link_downed=-"});
+  CHECK(options.critical ==
+        std::vector<std::string>{"PortXmitDiscards=@1:5/min", "link_integrity=-"});
 
   const RateThresholds t = resolve_thresholds(options);
   CHECK(t.find("symbol_errors")->warning == per_hour(5));     // the later --warn wins
   CHECK(t.find("symbol_errors")->critical == per_hour(100));  // default kept
   CHECK(t.find("xmit_discards")->critical == RateRange{{1, 5, true}, RateUnit::per_minute});
   CHECK(t.find("xmit_util")->warning->range == Range{0, 80, false});
-  CHECK(t.find("link_downed")->warning == per_hour(1));
-  CHECK_FALSE(t.find("link_downed")->critical);
+  CHECK(t.find("link_integrity")->warning == per_hour(1));
+  CHECK_FALSE(t.find("link_integrity")->critical);
 }
 
 TEST_CASE("threshold options: 3599/h alerts at 1/s / 3601/h does not", "[thresholds][options]") {
