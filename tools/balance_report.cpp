@@ -1,6 +1,8 @@
 #include "balance_report.hpp"
 
+#include <algorithm>
 #include <iomanip>
+#include <optional>
 
 #include "plugin/csv.hpp"
 #include "plugin/json.hpp"
@@ -35,12 +37,15 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
     case ReportFormat::table: {
       out << rows.size() << " switches with two or more up-ports; worst spread "
           << (rows.empty() ? 0 : rows.front().spread()) << " destinations\n";
-      out << std::left << std::setw(24) << "switch" << std::setw(8) << "level" << std::setw(8)
+      std::size_t width = 8;
+      for (std::size_t i = 0; i < shown; ++i)
+        width = std::max(width, plugin::one_line(names.node(rows[i].node)).size() + 2);
+      out << std::left << std::setw(static_cast<int>(width)) << "switch" << std::setw(8) << "level" << std::setw(8)
           << "spread" << std::setw(8) << "fewest" << std::setw(8) << "most"
           << "up-port:destinations\n";
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
-        out << std::setw(24) << plugin::one_line(names.node(r.node)) << std::setw(8)
+        out << std::setw(static_cast<int>(width)) << plugin::one_line(names.node(r.node)) << std::setw(8)
             << levels.name(r.level) << std::setw(8) << r.spread() << std::setw(8) << r.fewest
             << std::setw(8) << r.most << loads(r) << '\n';
       }
@@ -78,14 +83,29 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
 
 plugin::Check balance_check(const RouteNames& names,
                             const std::vector<routes::SwitchBalance>& rows,
-                            const plugin::Thresholds& thresholds) {
+                            const plugin::Thresholds& thresholds, std::size_t listed) {
   plugin::Check check;
   std::size_t alerting = 0;
   for (const routes::SwitchBalance& row : rows) {
     const plugin::State state = thresholds.evaluate(static_cast<double>(row.spread()));
     if (state == plugin::State::ok) continue;
     ++alerting;
-    check.subchecks.push_back({state, describe(names, row), {}, {}});
+    if (listed == 0 || check.subchecks.size() < listed)
+      check.subchecks.push_back({state, describe(names, row), {}, {}});
+  }
+  // The rest in one line that carries their worst state (the rows are worst first, so the
+  // first one left out is).
+  if (listed && alerting > listed) {
+    std::size_t skipped = 0;
+    std::optional<plugin::State> worst_left;
+    for (const routes::SwitchBalance& row : rows) {
+      const plugin::State state = thresholds.evaluate(static_cast<double>(row.spread()));
+      if (state == plugin::State::ok) continue;
+      if (++skipped <= listed) continue;
+      if (!worst_left) worst_left = state;
+    }
+    check.subchecks.push_back({worst_left, "and " + std::to_string(alerting - listed) +
+                                               " more switches (--top 0 lists them all)", {}, {}});
   }
   const std::size_t worst = rows.empty() ? 0 : rows.front().spread();
   if (rows.empty())

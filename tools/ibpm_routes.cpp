@@ -2,13 +2,13 @@
 // the fabric with --refresh (all switches in parallel) and kept in STATE_DIR/routes.lft; every
 // other run reads that file and the topology, and never the fabric.
 //   --cable NODE[PORT]   the host pairs, sources and destinations (by leaf) and jobs crossing it
+//   --cables             every cable direction with the host pairs it carries, most first
 //   --path SRC DST       the route hop by hop, as ibtracert prints it
 //   --balance            destinations per up-port of every switch, worst spread first;
 //                        with --check a Nagios check of it (exit 0/1/2/3)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -20,8 +20,9 @@
 #include "jobs/jobs_file.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "poll/target.hpp"
+#include "cable_load_report.hpp"
 #include "route_path_report.hpp"
+#include "route_targets.hpp"
 #include "routes/cable_pairs.hpp"
 #include "routes_source.hpp"
 
@@ -33,6 +34,8 @@ struct Options {
   RoutesSourceOptions source;
   bool refresh = false;
   std::string cable;
+  bool cables = false;
+  bool host_cables = false;
   std::vector<std::string> path;
   bool balance = false;
   bool check = false;
@@ -58,6 +61,13 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
                  "(NODE: name, GUID or LID), in each direction")
       ->type_name("NODE[PORT]")
       ->group(what);
+  app.add_flag("--cables", options.cables,
+               "Every cable direction between switches with the number of host pairs routed "
+               "through it, the most first (--top N)")
+      ->group(what);
+  app.add_flag("--host-cables", options.host_cables,
+               "With --cables: host cables too (each carries all of its host's pairs)")
+      ->group(what);
   app.add_option("--path", options.path, "The route from host SRC to host DST, hop by hop")
       ->expected(2)
       ->type_name("SRC DST")
@@ -75,7 +85,9 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
       ->check(CLI::ExistingFile)
       ->group(what);
   app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
-  app.add_option("--top", options.top, "With --balance: only the N worst switches (0: all)")
+  app.add_option("--top", options.top,
+                 "With --balance: only the N worst switches (--check: in the long output); with "
+                 "--cables: the N most loaded directions (0: all)")
       ->capture_default_str()
       ->group(what);
   if (mode == Mode::tool) {
@@ -107,65 +119,19 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
                            "--check: CRITICAL when a switch's up-port spread alerts this range");
 }
 
-// "leaf01[7]" -> ("leaf01", 7); "cn0001" -> ("cn0001", none). A name that itself ends in
-// "[...]" with no such node is tried whole.
-struct NodePort {
-  const Node* node = nullptr;
-  std::optional<PortNumber> port;
-};
-
-NodePort resolve_node_port(const Fabric& fabric, const NodeNameMap* names, const std::string& text) {
-  const std::size_t open = text.rfind('[');
-  if (open != std::string::npos && open > 0 && text.back() == ']') {
-    const std::string digits = text.substr(open + 1, text.size() - open - 2);
-    unsigned port = 0;
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-    if (ec == std::errc{} && end == digits.data() + digits.size() && !digits.empty()) {
-      if (port > 254) throw std::invalid_argument("port " + digits + " in '" + text + "' is not 0..254");
-      try {
-        return {&poll::resolve_node(fabric, names, text.substr(0, open)),
-                static_cast<PortNumber>(port)};
-      } catch (const poll::TargetError&) {
-        // fall through: the whole text may be a name
-      }
-    }
-  }
-  return {&poll::resolve_node(fabric, names, text), std::nullopt};
-}
-
-// A host endpoint: NODE[PORT], or NODE when it has a single endpoint.
-PortRef endpoint_port(const routes::RouteMap& map, const NodePort& spec, const std::string& text) {
-  if (spec.port) {
-    if (!map.endpoint_of({spec.node->guid, *spec.port}))
-      throw std::invalid_argument("'" + text + "' is not a host port with a LID and a cable");
-    return {spec.node->guid, *spec.port};
-  }
-  const auto found = map.endpoints_of(spec.node->guid);
-  if (found.empty())
-    throw std::invalid_argument("'" + text + "' is not a host with a cabled port with a LID");
-  return map.endpoints()[found.front()].port;
-}
-
-PortRef cable_port(const Fabric& fabric, const NodePort& spec, const std::string& text) {
-  if (spec.port) return {spec.node->guid, *spec.port};
-  std::vector<PortNumber> cabled;
-  for (const Port& p : spec.node->ports)
-    if (p.present && p.number > 0 && fabric.remote({spec.node->guid, p.number}))
-      cabled.push_back(p.number);
-  if (cabled.size() != 1)
-    throw std::invalid_argument("'" + text + "' has " + std::to_string(cabled.size()) +
-                                " cables: name one as NODE[PORT]");
-  return {spec.node->guid, cabled.front()};
-}
-
 void require_one_action(const Options& options) {
-  const int actions = !options.cable.empty() + !options.path.empty() + options.balance;
-  if (actions > 1) throw std::invalid_argument("--cable, --path and --balance go one at a time");
+  const int actions =
+      !options.cable.empty() + options.cables + !options.path.empty() + options.balance;
+  if (actions > 1)
+    throw std::invalid_argument("--cable, --cables, --path and --balance go one at a time");
   if (actions == 0 && !options.refresh)
-    throw std::invalid_argument("nothing to do: give --refresh, --cable, --path or --balance");
+    throw std::invalid_argument(
+        "nothing to do: give --refresh, --cable, --cables, --path or --balance");
   if (options.check && !options.balance) throw std::invalid_argument("--check goes with --balance");
   if ((!options.jobs.empty() || options.list_pairs) && options.cable.empty())
     throw std::invalid_argument("--jobs and --pairs go with --cable");
+  if (options.host_cables && !options.cables)
+    throw std::invalid_argument("--host-cables goes with --cables");
 }
 
 RoutesSource load(Options& options) {
@@ -178,7 +144,8 @@ void run_tool(Options& options) {
   options.source.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout);
   const RoutesSource source = load(options);
   for (const std::string& problem : source.problems) std::cerr << "ibpm-routes: " << problem << '\n';
-  const bool only_refresh = options.cable.empty() && options.path.empty() && !options.balance;
+  const bool only_refresh =
+      options.cable.empty() && !options.cables && options.path.empty() && !options.balance;
   if (options.refresh)
     (only_refresh ? std::cout : std::cerr)
         << "read the forwarding tables of " << source.switches_read << " switches ("
@@ -211,6 +178,9 @@ void run_tool(Options& options) {
       jobs = job_endpoints(map, source.name_map(), jobs::read_jobs_file(options.jobs));
     print_cable_impact(std::cout, names, cable_impact(map, port, jobs), format,
                        options.list_pairs ? PairListing::every_pair : PairListing::counts);
+  } else if (options.cables) {
+    print_cable_loads(std::cout, map, names, format, options.top,
+                      options.host_cables ? HostCables::listed : HostCables::left_out);
   } else {
     const FabricLevels levels(fabric, make_graph(fabric));
     print_balance(std::cout, names, levels, routes::up_port_balance(map, levels), format,
@@ -228,7 +198,8 @@ plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
   const routes::RouteMap map(fabric, source.tables);
   const RouteNames names(map, source.name_map());
   const FabricLevels levels(fabric, make_graph(fabric));
-  plugin::Check check = balance_check(names, routes::up_port_balance(map, levels), options.thresholds);
+  plugin::Check check =
+      balance_check(names, routes::up_port_balance(map, levels), options.thresholds, options.top);
   for (const std::string& problem : source.problems)
     check.subchecks.push_back({plugin::State::warning, problem, {}, {}});
   return check;
