@@ -19,9 +19,11 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const Rou
   };
   std::vector<Row> rows;
   for (const auto& [from, pairs] : routes::pair_counts(map)) {
-    if (host_cables == HostCables::left_out && map.endpoint_of(from)) continue;
     const auto to = map.fabric().remote(from);
-    if (to) rows.push_back({from, *to, pairs});
+    if (!to) continue;
+    if (host_cables == HostCables::left_out && (map.endpoint_of(from) || map.endpoint_of(*to)))
+      continue;
+    rows.push_back({from, *to, pairs});
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& a, const Row& b) { return a.pairs > b.pairs; });

@@ -10,7 +10,7 @@
 
 namespace ibpm {
 
-// Directions out of a host's port carry all of that host's pairs, nothing the routing chose.
+// A host cable carries all of its host's pairs each way, nothing the routing chose.
 enum class HostCables { left_out, listed };
 
 // top: only the first N directions (0: all).
