@@ -3,6 +3,8 @@
 #include <map>
 #include <string>
 
+#include "jobs/hostlist.hpp"
+
 namespace ibpm {
 
 std::vector<JobEndpoints> job_endpoints(const routes::RouteMap& map, const NodeNameMap* names,
@@ -11,8 +13,8 @@ std::vector<JobEndpoints> job_endpoints(const routes::RouteMap& map, const NodeN
   for (std::size_t i = 0; i < map.endpoints().size(); ++i) {
     const std::string name = display_name(map.fabric().node(map.endpoints()[i].port.node), names);
     by_name.emplace(name, i);
-    const std::size_t blank = name.find(' ');
-    if (blank != std::string::npos && blank > 0) by_name.emplace(name.substr(0, blank), i);
+    if (const std::string host = jobs::host_name(name); !host.empty() && host != name)
+      by_name.emplace(host, i);
   }
   std::vector<JobEndpoints> result;
   for (const jobs::Job& job : jobs) {

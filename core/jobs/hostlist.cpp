@@ -1,6 +1,9 @@
 #include "jobs/hostlist.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <map>
 
 namespace ibpm::jobs {
 
@@ -104,6 +107,53 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
   }
   if (depth != 0) fail(expression, "'[' without ']'");
   return hosts;
+}
+
+std::string compress_hostlist(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  // prefix and digit count -> numbers; names without digits at the end stand alone.
+  std::map<std::pair<std::string, std::size_t>, std::vector<unsigned long>> groups;
+  std::vector<std::string> plain;
+  for (const auto& name : names) {
+    std::size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+    if (digits == name.size() || name.size() - digits > 9) {
+      plain.push_back(name);
+      continue;
+    }
+    groups[{name.substr(0, digits), name.size() - digits}].push_back(
+        std::stoul(name.substr(digits)));
+  }
+  std::vector<std::string> parts = plain;
+  for (auto& [key, numbers] : groups) {
+    const auto& [prefix, width] = key;
+    std::sort(numbers.begin(), numbers.end());
+    if (numbers.size() == 1) {
+      parts.push_back(prefix + padded(numbers[0], width));
+      continue;
+    }
+    std::string ranges;
+    for (std::size_t i = 0; i < numbers.size();) {
+      std::size_t j = i;
+      while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+      ranges += (ranges.empty() ? "" : ",") + padded(numbers[i], width);
+      if (j > i) ranges += "-" + padded(numbers[j], width);
+      i = j + 1;
+    }
+    parts.push_back(prefix + "[" + ranges + "]");
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
+  return out;
+}
+
+std::string host_name(std::string_view description) {
+  std::size_t begin = description.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return "";
+  std::size_t end = description.find_first_of(" \t", begin);
+  return std::string(description.substr(begin, end - begin));
 }
 
 }  // namespace ibpm::jobs
