@@ -1,7 +1,8 @@
 // ibpm-routes on a simulated three-level fat tree of 432 hosts (radix 12: 72 leaves, 72 spines,
 // 36 cores), routed by OpenSM, checked against ibtracert and ibroute (infiniband-diags), which
 // read the same forwarding tables their own way:
-//   - --path prints what ibtracert prints, line for line, for 200 random host pairs;
+//   - --path prints what ibtracert prints, line for line, for 200 random host pairs and from a
+//     host to a leaf, a spine and a core;
 //   - --cable's host pairs equal the pairs whose ibtracert route crosses the cable, over every
 //     pair of 24 hosts spread over the pods (552 pairs), for the most crossed leaf, spine and
 //     core cable directions;
@@ -74,6 +75,10 @@ TEST_CASE("ibpm-routes --path prints what ibtracert prints for 200 random host p
   REQUIRE(refresh.exit_code == 0);
   CHECK(refresh.out.find("forwarding tables of 180 switches") != std::string::npos);
   check_paths(live, random_pairs(live.tree().hosts, 200, 18));
+  // To a switch (its LID is port 0's): a leaf, a spine and a core of other pods.
+  check_paths(live, {{"cn0001", live.tree().leaves().back()},
+                     {"cn0100", live.tree().spines().back()},
+                     {"cn0200", live.tree().switches.at(2).front()}});
 }
 
 TEST_CASE("ibpm-routes --cable gives the host pairs whose ibtracert route crosses the cable") {
