@@ -16,6 +16,7 @@
 #   BUILD_DIR defaults to ./build; it must have built ibpm-routes, ibpm-sim and ibpm-topology.
 #   IBPM_BENCH_OUT   folder for the summary (default out/bench)
 #   IBPM_BENCH_RUNS  timed runs per command (default 3)
+#   IBPM_BENCH_STATE parent of the state directory (default /var/tmp: a disk, as on a server)
 #   IBPM_BENCH_SKIP_SELENE=1  only the 648-host tree
 set -euo pipefail
 
@@ -26,7 +27,8 @@ need_built ibpm-routes ibpm-sim ibpm-topology
 selene_xz=$here/../../shared/fixtures/real/nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz
 
 tmp=$(mktemp -d /dev/shm/ibpm-bench-routes.XXXXXX)
-trap '"$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+disk=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-bench-routes-state.XXXXXX")
+trap '"$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true; rm -rf "$tmp" "$disk"' EXIT
 cd "$tmp"
 client() { ( . "$tmp/sim/env" && exec "$@" ); }
 
@@ -45,7 +47,7 @@ median_ms() {
 
 # bench ID NAME NETFILE: starts the simulation, times both readers and --cable, prints one block.
 bench() {
-  local name=$2 net=$3 state=$tmp/state-$1
+  local name=$2 net=$3 state=$disk/state-$1
   "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true
   "$bin/ibpm-sim" start "$net" --dir "$tmp/sim" --replace >/dev/null
   # The topology once (a discovery); the timed refreshes read it from the file.

@@ -23,7 +23,6 @@
 #include "cable_load_report.hpp"
 #include "route_path_report.hpp"
 #include "route_targets.hpp"
-#include "routes/cable_pairs.hpp"
 #include "routes_source.hpp"
 
 namespace {
@@ -139,7 +138,7 @@ RoutesSource load(Options& options) {
   return load_routes_source(options.source);
 }
 
-void run_tool(Options& options) {
+void run_report(Options& options) {
   require_one_action(options);
   options.source.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout);
   const RoutesSource source = load(options);
@@ -229,5 +228,5 @@ int main(int argc, char** argv) {
          .body = [&](const plugin::CommonOptions& common) { return run_check(options, common); }});
   CLI::App app{kDescription, "ibpm-routes"};
   add_options(app, options, Mode::tool);
-  return plugin::run_tool(app, argc, argv, [&] { run_tool(options); });
+  return plugin::run_tool(app, argc, argv, [&] { run_report(options); });
 }
