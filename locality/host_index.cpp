@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "levels/fabric_levels.hpp"
-#include "locality/hostlist.hpp"
+#include "jobs/hostlist.hpp"
 
 namespace ibpm::locality {
 
@@ -11,7 +11,7 @@ HostIndex::HostIndex(const Fabric& fabric, const NodeNameMap* names) {
   const auto& nodes = fabric.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (!is_host(nodes[i])) continue;
-    by_name_[host_name(display_name(nodes[i], names))].push_back(i);
+    by_name_[jobs::host_name(display_name(nodes[i], names))].push_back(i);
     by_guid_[nodes[i].guid] = i;
     nodes[i].for_each_port([&](const Port& p) {
       if (p.guid) by_guid_[*p.guid] = i;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "locality/host_index.hpp"
-#include "locality/hostlist.hpp"
+#include "jobs/hostlist.hpp"
 #include "plugin/input_file.hpp"
 
 namespace ibpm::locality {
@@ -43,7 +43,7 @@ std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& f
     while (words >> word) {
       std::vector<std::string> expanded;
       try {
-        expanded = expand_hostlist(word);
+        expanded = jobs::expand_hostlist(word);
       } catch (const std::invalid_argument& e) {
         throw fail(e.what());
       }

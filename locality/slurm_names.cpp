@@ -5,7 +5,7 @@
 #include <cctype>
 
 #include "fabric/unique_names.hpp"
-#include "locality/hostlist.hpp"
+#include "jobs/hostlist.hpp"
 #include "locality/slurm_topology.hpp"
 #include "plugin/text.hpp"
 
@@ -30,7 +30,7 @@ SlurmNames slurm_names(const Fabric& fabric, const std::vector<std::size_t>& hos
   for (std::size_t i : hosts) {
     const Node& node = fabric.nodes()[i];
     const std::string shown = display_name(node, names);
-    const std::string name = host_name(shown);
+    const std::string name = jobs::host_name(shown);
     if (is_slurm_name(name))
       result.hosts[node.guid] = name;
     else

@@ -9,7 +9,7 @@
 
 #include "fabric/node_name_map.hpp"
 #include "locality/host_index.hpp"
-#include "locality/hostlist.hpp"
+#include "jobs/hostlist.hpp"
 #include "locality/slurm_names.hpp"
 #include "plugin/input_file.hpp"
 
@@ -49,9 +49,9 @@ std::map<std::string, SlurmSwitch> parse(const std::string& path) {
         if (key == "switchname")
           name = value;
         else if (key == "nodes")
-          sw.nodes = expand_hostlist(value);
+          sw.nodes = jobs::expand_hostlist(value);
         else if (key == "switches")
-          sw.switches = expand_hostlist(value);
+          sw.switches = jobs::expand_hostlist(value);
         // LinkSpeed and other keys do not change the sets.
       } catch (const std::invalid_argument& e) {
         throw fail(e.what());
@@ -147,8 +147,8 @@ std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& f
         }
       });
       std::string line = "SwitchName=" + slurm.switches.at(nodes[s].guid);
-      if (!below.empty()) line += " Switches=" + compress_hostlist(below);
-      if (!host_names.empty()) line += " Nodes=" + compress_hostlist(host_names);
+      if (!below.empty()) line += " Switches=" + jobs::compress_hostlist(below);
+      if (!host_names.empty()) line += " Nodes=" + jobs::compress_hostlist(host_names);
       if (below.empty() && host_names.empty()) continue;
       lines.push_back(line);
     }

@@ -49,4 +49,15 @@ void decode_port_info(const MadData& info, const MadData& capability_source, Por
   apply_port_info(port, info.data(), nullptr, capability_source.data());
 }
 
+MadQuery switch_info_query(unsigned lid) { return smp_query(lid, IB_ATTR_SWITCH_INFO, 0); }
+
+unsigned decode_linear_fdb_top(const MadData& data) {
+  auto* raw = const_cast<std::uint8_t*>(data.data());
+  return mad_get_field(raw, 0, IB_SW_LINEAR_FDB_TOP_F);
+}
+
+MadQuery lft_block_query(unsigned lid, unsigned block) {
+  return smp_query(lid, IB_ATTR_LINEARFORWTBL, block);
+}
+
 }  // namespace ibpm::mad

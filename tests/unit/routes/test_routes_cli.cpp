@@ -1,0 +1,132 @@
+// ibpm-routes as operators and scripts run it, without a fabric: a generated fat tree as an
+// ibnetdiscover dump (--cache) and min-hop tables written to STATE_DIR/routes.lft. Bad input
+// gives one line and a non-zero exit (UNKNOWN, 3, in check mode); names from the fabric are
+// escaped in CSV and JSON (a node-name-map gives a host a hostile name).
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "dump/ibnetdiscover_writer.hpp"
+#include "routes/lft_file.hpp"
+#include "routing_fixture.hpp"
+#include "sim/process.hpp"
+
+using namespace ibpm;
+using namespace ibpm::routes;
+namespace fs = std::filesystem;
+
+namespace {
+
+class CliFixture {
+ public:
+  CliFixture() {
+    fs::create_directories(dir_);
+    const Fabric fabric = test::fat_tree_fabric(36, 12, 2);
+    std::ofstream(dump()) << [&] {
+      std::ostringstream out;
+      write_ibnetdiscover(out, fabric);
+      return out.str();
+    }();
+    ForwardingTables tables = test::min_hop_tables(fabric);
+    tables.read_at = 1764072000;
+    write_lft_file(lft_file_path(dir_.string()), tables);
+    const Node& host = test::node_named(fabric, "cn0002");
+    std::ofstream(names()) << format_guid(host.guid) << " \"=SUM(1),\\x y\"\n";
+  }
+  ~CliFixture() { fs::remove_all(dir_); }
+
+  std::string dump() const { return (dir_ / "fabric.ibnetdiscover").string(); }
+  std::string names() const { return (dir_ / "names.map").string(); }
+
+  sim::CapturedRun run(std::vector<std::string> args, bool with_fabric = true) const {
+    sim::SpawnRequest request;
+    request.argv = {std::string(IBPM_BIN_DIR) + "/ibpm-routes"};
+    if (with_fabric)
+      request.argv.insert(request.argv.end(), {"--cache", dump(), "--state-dir", dir_.string()});
+    request.argv.insert(request.argv.end(), args.begin(), args.end());
+    return sim::run_captured(request, std::chrono::seconds(60));
+  }
+
+ private:
+  fs::path dir_ = fs::temp_directory_path() / ("ibpm-routes-cli-" + std::to_string(::getpid()));
+};
+
+std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+}  // namespace
+
+TEST_CASE("ibpm-routes refuses bad input with one line and a non-zero exit") {
+  CliFixture cli;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {},                                  // nothing to do
+           {"--path", "cn0001", "nosuchhost"},  // unknown host
+           {"--path", "leaf01", "cn0002"},      // a switch is no source
+           {"--cable", "cn0001[9]"},            // no such cabled port
+           {"--cable", "leaf01"},               // a switch has many cables
+           {"--cable", "leaf01[7]", "--path", "cn0001", "cn0002"},
+           {"--pairs", "--balance"},
+       }) {
+    const auto run = cli.run(args);
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 1);
+    CHECK(run.out.empty());
+    CHECK(lines(run.err) == 1);
+    CHECK(run.err.rfind("ibpm-routes: ", 0) == 0);
+  }
+  const auto no_tables =
+      cli.run({"--balance", "--cache", cli.dump(), "--state-dir", "/nonexistent"}, false);
+  CHECK(no_tables.exit_code == 1);
+  CHECK(no_tables.err.find("ibpm-routes --refresh") != std::string::npos);
+  const auto check_alone = cli.run({"--check", "--cable", "leaf01[7]"});
+  CHECK(check_alone.exit_code == 3);
+  CHECK(check_alone.out.rfind("IB ROUTES UNKNOWN - ", 0) == 0);
+}
+
+TEST_CASE("ibpm-routes prints the route as ibtracert does, and JSON a script can read") {
+  CliFixture cli;
+  const auto table = cli.run({"--path", "cn0001", "cn0036"});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.out.rfind("From ca {0x", 0) == 0);
+  CHECK(lines(table.out) == 6);  // From, 4 hops, To
+  const auto json = cli.run({"--path", "cn0001", "cn0036", "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  const auto route = nlohmann::json::parse(json.out);
+  CHECK(route["end"] == "delivered");
+  CHECK(route["hops"].size() == 4);
+  CHECK(route["hops"][0]["from"]["node"] == "cn0001");
+  CHECK(route["hops"][3]["to"]["node"] == "cn0036");
+}
+
+TEST_CASE("ibpm-routes escapes names from the fabric in CSV and JSON") {
+  CliFixture cli;
+  const auto csv = cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "csv"});
+  INFO(csv.err);
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out.find("\"'=SUM(1),\\x y\"") != std::string::npos);  // quoted, formula defused
+  const auto json = cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  const auto parsed = nlohmann::json::parse(json.out);
+  CHECK(parsed["directions"][0]["to"] == "=SUM(1),\\x y[1]");
+  CHECK(parsed["directions"][0]["destinations"][0]["hosts"][0] == "=SUM(1),\\x y");
+}
+
+TEST_CASE("ibpm-routes --cables and --balance agree with the tables") {
+  CliFixture cli;
+  const auto cables = cli.run({"--cables", "--top", "0", "--format", "json"});
+  REQUIRE(cables.exit_code == 0);
+  const auto parsed = nlohmann::json::parse(cables.out);
+  // 6 leaves x 6 uplinks, both directions; every leaf sends 6 x 30 pairs up.
+  CHECK(parsed["directions"].size() == 72);
+  std::size_t total = 0;
+  for (const auto& d : parsed["directions"]) total += d["pairs"].get<std::size_t>();
+  CHECK(total == 2 * 6 * 6 * 30);
+  const auto check = cli.run({"--balance", "--check"});
+  CHECK(check.exit_code == 0);
+  CHECK(check.out.rfind("IB ROUTES OK - up-ports balanced on 6 switches", 0) == 0);
+}

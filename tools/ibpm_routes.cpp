@@ -1,0 +1,232 @@
+// ibpm-routes: what the switches' forwarding tables say about traffic. The tables are read over
+// the fabric with --refresh (all switches in parallel) and kept in STATE_DIR/routes.lft; every
+// other run reads that file and the topology, and never the fabric.
+//   --cable NODE[PORT]   the host pairs, sources and destinations (by leaf) and jobs crossing it
+//   --cables             every cable direction with the host pairs it carries, most first
+//   --path SRC DST       the route hop by hop, as ibtracert prints it
+//   --balance            destinations per up-port of every switch, worst spread first;
+//                        with --check a Nagios check of it (exit 0/1/2/3)
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "balance_report.hpp"
+#include "cable_report.hpp"
+#include "fabric/graph.hpp"
+#include "jobs/jobs_file.hpp"
+#include "plugin/cli.hpp"
+#include "plugin/options.hpp"
+#include "cable_load_report.hpp"
+#include "route_path_report.hpp"
+#include "route_targets.hpp"
+#include "routes_source.hpp"
+
+namespace {
+
+using namespace ibpm;
+
+struct Options {
+  RoutesSourceOptions source;
+  bool refresh = false;
+  std::string cable;
+  bool cables = false;
+  bool host_cables = false;
+  std::vector<std::string> path;
+  bool balance = false;
+  bool check = false;
+  plugin::Thresholds thresholds{plugin::parse_range("1"), std::nullopt};
+  std::string jobs;
+  bool list_pairs = false;
+  std::string format = "table";
+  std::size_t top = 20;
+  unsigned timeout = 60;  // tool mode; the check has its own -t
+};
+
+enum class Mode { tool, check };
+
+void add_options(CLI::App& app, Options& options, Mode mode) {
+  plugin::add_fabric_options(app, options.source.fabric);
+  const std::string what = "What to show";
+  app.add_flag("--refresh", options.refresh,
+               "Read every switch's forwarding table over the fabric (and, without --cache, "
+               "discover the topology again) and keep them in STATE_DIR/routes.lft")
+      ->group(what);
+  app.add_option("--cable", options.cable,
+                 "The host pairs, hosts and jobs whose traffic crosses the cable at NODE[PORT] "
+                 "(NODE: name, GUID or LID), in each direction")
+      ->type_name("NODE[PORT]")
+      ->group(what);
+  app.add_flag("--cables", options.cables,
+               "Every cable direction between switches with the number of host pairs routed "
+               "through it, the most first (--top N)")
+      ->group(what);
+  app.add_flag("--host-cables", options.host_cables,
+               "With --cables: host cables too (each carries all of its host's pairs)")
+      ->group(what);
+  app.add_option("--path", options.path, "The route from host SRC to host DST, hop by hop")
+      ->expected(2)
+      ->type_name("SRC DST")
+      ->group(what);
+  app.add_flag("--balance", options.balance,
+               "Destinations per up-port of every switch, the worst spread first")
+      ->group(what);
+  app.add_flag("--check", options.check,
+               "With --balance: a Nagios check of the spread (-w/-c; exit 0/1/2/3, one status "
+               "line, perfdata)")
+      ->group(what);
+  app.add_option("--jobs", options.jobs,
+                 "Jobs file: JOBID HOSTLIST lines as squeue -h -o \"%A %N\" prints them; "
+                 "--cable names the jobs whose own traffic crosses the cable")
+      ->check(CLI::ExistingFile)
+      ->group(what);
+  app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
+  app.add_option("--top", options.top,
+                 "With --balance: only the N worst switches (--check: in the long output); with "
+                 "--cables: the N most loaded directions (0: all)")
+      ->capture_default_str()
+      ->group(what);
+  if (mode == Mode::tool) {
+    app.add_option("--format", options.format, "table, csv or json")
+        ->check(CLI::IsMember({"table", "csv", "json"}))
+        ->capture_default_str();
+    app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
+  }
+  const std::string mad = "MAD (--refresh)";
+  app.add_option("--window", options.source.window, "Queries in flight at most")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str()
+      ->group(mad);
+  app.add_option("--mad-timeout", options.source.mad_timeout_ms,
+                 "Milliseconds the first try of a query waits (retries wait longer)")
+      ->check(CLI::Range(1, 60000))
+      ->capture_default_str()
+      ->group(mad);
+  app.add_option("--mad-retries", options.source.mad_retries, "Retries of a query that timed out")
+      ->check(CLI::Range(0, 20))
+      ->capture_default_str()
+      ->group(mad);
+  plugin::add_range_option(app, "-w,--warning", options.thresholds.warning,
+                           "--check: WARNING when a switch's up-port spread alerts this range "
+                           "(default 1: a spread above 1)");
+  plugin::add_range_option(app, "-c,--critical", options.thresholds.critical,
+                           "--check: CRITICAL when a switch's up-port spread alerts this range");
+}
+
+void require_one_action(const Options& options) {
+  const int actions =
+      !options.cable.empty() + options.cables + !options.path.empty() + options.balance;
+  if (actions > 1)
+    throw std::invalid_argument("--cable, --cables, --path and --balance go one at a time");
+  if (actions == 0 && !options.refresh)
+    throw std::invalid_argument(
+        "nothing to do: give --refresh, --cable, --cables, --path or --balance");
+  if (options.check && !options.balance) throw std::invalid_argument("--check goes with --balance");
+  if ((!options.jobs.empty() || options.list_pairs) && options.cable.empty())
+    throw std::invalid_argument("--jobs and --pairs go with --cable");
+  if (options.host_cables && !options.cables)
+    throw std::invalid_argument("--host-cables goes with --cables");
+}
+
+RoutesSource load(Options& options) {
+  options.source.tables = options.refresh ? TableSource::fabric : TableSource::state_file;
+  return load_routes_source(options.source);
+}
+
+void run_report(Options& options) {
+  require_one_action(options);
+  options.source.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout);
+  const RoutesSource source = load(options);
+  for (const std::string& problem : source.problems) std::cerr << "ibpm-routes: " << problem << '\n';
+  const bool only_refresh =
+      options.cable.empty() && !options.cables && options.path.empty() && !options.balance;
+  if (options.refresh)
+    (only_refresh ? std::cout : std::cerr)
+        << "read the forwarding tables of " << source.switches_read << " switches ("
+        << source.lft_queries << " MADs) in " << source.read_seconds << " s into "
+        << source.tables_path << '\n';
+  if (only_refresh) return;
+
+  const Fabric& fabric = source.topology.fabric;
+  const routes::RouteMap map(fabric, source.tables);
+  const RouteNames names(map, source.name_map());
+  const ReportFormat format = parse_report_format(options.format);
+
+  if (!options.path.empty()) {
+    const PortRef from = endpoint_port(
+        map, resolve_node_port(fabric, source.name_map(), options.path[0]), options.path[0]);
+    const NodePort to_spec = resolve_node_port(fabric, source.name_map(), options.path[1]);
+    PortRef to;
+    if (to_spec.node->type == NodeType::sw)
+      to = {to_spec.node->guid, 0};
+    else
+      to = endpoint_port(map, to_spec, options.path[1]);
+    const auto dlid = fabric.find_port(to)->lid;
+    if (!dlid) throw std::invalid_argument("'" + options.path[1] + "' has no LID");
+    print_route(std::cout, map, names, from, to, map.trace(from, *dlid), format);
+  } else if (!options.cable.empty()) {
+    const PortRef port = cable_port(
+        fabric, resolve_node_port(fabric, source.name_map(), options.cable), options.cable);
+    std::vector<JobEndpoints> jobs;
+    if (!options.jobs.empty())
+      jobs = job_endpoints(map, source.name_map(), jobs::read_jobs_file(options.jobs));
+    print_cable_impact(std::cout, names, cable_impact(map, port, jobs), format,
+                       options.list_pairs ? PairListing::every_pair : PairListing::counts);
+  } else if (options.cables) {
+    print_cable_loads(std::cout, map, names, format, options.top,
+                      options.host_cables ? HostCables::listed : HostCables::left_out);
+  } else {
+    const FabricLevels levels(fabric, make_graph(fabric));
+    print_balance(std::cout, names, levels, routes::up_port_balance(map, levels), format,
+                  options.top);
+  }
+}
+
+plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
+  require_one_action(options);
+  if (common.timeout > 0)
+    options.source.deadline = std::chrono::steady_clock::now() +
+                              std::chrono::milliseconds(common.timeout * 900);
+  const RoutesSource source = load(options);
+  const Fabric& fabric = source.topology.fabric;
+  const routes::RouteMap map(fabric, source.tables);
+  const RouteNames names(map, source.name_map());
+  const FabricLevels levels(fabric, make_graph(fabric));
+  plugin::Check check =
+      balance_check(names, routes::up_port_balance(map, levels), options.thresholds, options.top);
+  for (const std::string& problem : source.problems)
+    check.subchecks.push_back({plugin::State::warning, problem, {}, {}});
+  return check;
+}
+
+bool wants_check(int argc, char** argv) {
+  return std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--check"; });
+}
+
+const char* const kDescription =
+    "What the switches' linear forwarding tables say about traffic: the hosts and jobs whose "
+    "traffic crosses a cable, the route between two hosts as ibtracert prints it, and how evenly "
+    "each switch spreads destinations over its up-ports. --refresh reads the tables over the "
+    "fabric into STATE_DIR/routes.lft; every other run reads them from there.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (wants_check(argc, argv))
+    return plugin::run_plugin(
+        argc, argv,
+        {.name = "ibpm-routes",
+         .prefix = "IB ROUTES",
+         .description = kDescription,
+         .add_options = [&](CLI::App& app) { add_options(app, options, Mode::check); },
+         .body = [&](const plugin::CommonOptions& common) { return run_check(options, common); }});
+  CLI::App app{kDescription, "ibpm-routes"};
+  add_options(app, options, Mode::tool);
+  return plugin::run_tool(app, argc, argv, [&] { run_report(options); });
+}

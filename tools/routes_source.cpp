@@ -1,0 +1,97 @@
+#include "routes_source.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+
+#include "mad/mad_engine.hpp"
+#include "mad/umad_port.hpp"
+#include "poll/state_topology.hpp"
+#include "routes/lft_file.hpp"
+#include "routes/lft_reader.hpp"
+
+namespace ibpm {
+
+namespace {
+
+std::vector<routes::SwitchAddress> switch_addresses(const Fabric& fabric,
+                                                    const NodeNameMap* names) {
+  std::vector<routes::SwitchAddress> addresses;
+  for (const Node& node : fabric.nodes()) {
+    if (node.type != NodeType::sw) continue;
+    const Port* port0 = node.port(0);
+    if (!port0 || !port0->lid) continue;
+    addresses.push_back({node.guid, *port0->lid, display_name(node, names)});
+  }
+  return addresses;
+}
+
+void read_from_fabric(const RoutesSourceOptions& options, RoutesSource& source) {
+  const auto addresses = switch_addresses(source.topology.fabric, source.name_map());
+  if (addresses.empty()) throw std::runtime_error("the topology has no switch with a LID");
+  mad::UmadPort port(options.fabric.ca, options.fabric.port);
+  mad::MadEngine engine(port);
+  mad::EngineOptions engine_options;
+  engine_options.window = options.window;
+  engine_options.backoff = {mad::Milliseconds(options.mad_timeout_ms), options.mad_retries};
+  engine_options.deadline = options.deadline;
+  const auto start = std::chrono::steady_clock::now();
+  routes::LftRead read = routes::read_forwarding_tables(engine, addresses, engine_options);
+  source.read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  source.switches_read = read.tables.switches.size();
+  source.lft_queries = read.queries;
+  for (std::string& p : read.problems) source.problems.push_back(std::move(p));
+  if (read.tables.switches.empty())
+    throw std::runtime_error("no switch answered for its forwarding table" +
+                             (source.problems.empty() ? "" : ": " + source.problems.front()));
+  read.tables.read_at = static_cast<std::int64_t>(std::time(nullptr));
+  std::filesystem::create_directories(options.fabric.state_dir);
+  routes::write_lft_file(source.tables_path, read.tables);
+  source.tables = std::move(read.tables);
+}
+
+// Switches of the topology whose table is missing or was read at another LID.
+void compare_with_topology(RoutesSource& source, bool count_missing) {
+  std::size_t missing = 0, moved = 0;
+  std::string example;
+  for (const Node& node : source.topology.fabric.nodes()) {
+    if (node.type != NodeType::sw) continue;
+    const Port* port0 = node.port(0);
+    const routes::SwitchTable* table = source.tables.find(node.guid);
+    if (!table) {
+      ++missing;
+      if (example.empty()) example = display_name(node, source.name_map());
+    } else if (port0 && port0->lid && *port0->lid != table->lid) {
+      ++moved;
+      if (example.empty()) example = display_name(node, source.name_map());
+    }
+  }
+  if (missing && count_missing)
+    source.problems.push_back(std::to_string(missing) +
+                              " switches of the topology have no forwarding table (" + example +
+                              "...): ibpm-routes --refresh reads them");
+  if (moved)
+    source.problems.push_back(std::to_string(moved) +
+                              " switches have another LID than when their tables were read: "
+                              "ibpm-routes --refresh reads them again");
+}
+
+}  // namespace
+
+RoutesSource load_routes_source(const RoutesSourceOptions& options) {
+  RoutesSource source;
+  const bool refresh = options.tables == TableSource::fabric;
+  // A refresh discovers the topology again too, unless --cache names it.
+  source.topology = poll::load_topology(options.fabric, refresh && options.fabric.cache.empty());
+  source.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
+  source.tables_path = routes::lft_file_path(options.fabric.state_dir);
+  if (refresh)
+    read_from_fabric(options, source);
+  else
+    source.tables = routes::read_lft_file(source.tables_path);
+  compare_with_topology(source, !refresh);  // a refresh names the switches it missed
+  return source;
+}
+
+}  // namespace ibpm
