@@ -2,7 +2,9 @@
 // parallel run; every port's RRD written; the same thresholds as check_ib_port. The status line
 // counts ports polled, in error, saturated and unreachable; the long output names the worst
 // ports by both cable ends; perfdata gives fabric totals and the sweep's timing. State changes
-// go to syslog as events; samples can be appended to a CSV file.
+// go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
+// tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
+#include "sweep/route_impact.hpp"
 #include "sweep/sweep_outputs.hpp"
 #include "sweep/sweep_report.hpp"
 
@@ -19,7 +21,11 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   settings.port.ber = options.ber;
   settings.port.flap = options.flap;
   settings.port.flap_per_port = false;  // judged per cable, once for both ends
-  const std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
+  std::vector<ibpm::sweep::PortVerdict> verdicts = ibpm::sweep::judge_ports(sweep, settings);
+  // Whom the worst ports hurt, from the forwarding tables in the state directory (if any).
+  for (std::string& problem :
+       ibpm::sweep::add_route_impact(options, sweep, outputs.jobs, settings.worst, verdicts))
+    sweep.state_notes.push_back(std::move(problem));
   const auto events = ibpm::sweep::port_events(sweep, verdicts);
   if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))
     sweep.state_notes.push_back(*failure);

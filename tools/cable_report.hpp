@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "job_endpoints.hpp"
+#include "routes/job_endpoints.hpp"
 #include "route_names.hpp"
 #include "route_path_report.hpp"
 #include "routes/cable_pairs.hpp"

@@ -44,6 +44,12 @@ std::string port_json(const PortVerdict& v) {
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
   const std::string group = "Outputs";
+  app.add_option("--jobs", options.jobs,
+                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): the "
+                 "long output names the jobs whose hosts route through a cable in trouble "
+                 "(needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
+      ->type_name("FILE")
+      ->group(group);
   app.add_flag("!--no-syslog", options.syslog, "Do not log port state changes to syslog")->group(group);
   app.add_option("--syslog-facility", options.syslog_facility,
                  "Facility of the events: daemon, user, local0..local7")

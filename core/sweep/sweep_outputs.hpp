@@ -26,6 +26,7 @@ struct OutputOptions {
   std::string events_file;             // also append events here
   std::string csv;                     // append samples here
   bool histograms = false;             // print them in the long output
+  std::string jobs;                    // JOBID HOSTLIST lines: the jobs a port in trouble hurts
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);

@@ -48,6 +48,7 @@ class RoutesFabric {
   void rediscover_lids();
 
   ClientRun routes(std::vector<std::string> args);  // bin/ibpm-routes --state-dir DIR ARGS
+  std::string state_dir() const { return state_dir_.string(); }
   ClientRun client(const std::vector<std::string>& argv);
   std::string tracert(const std::string& source, const std::string& destination);
   // ibtracert over every pair, from several threads; by pair (source, destination).

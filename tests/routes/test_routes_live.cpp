@@ -234,3 +234,24 @@ TEST_CASE("ibpm-routes --cable --jobs names the one job whose hosts' traffic cro
   }
   CHECK(named == std::set<std::string>{"7001"});
 }
+
+TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and the job through it") {
+  IBPM_REQUIRE_SIMULATOR();
+  RoutesFabric live(kHosts);
+  REQUIRE(live.routes({"--refresh"}).exit_code == 0);
+  const std::string jobs = (live.fabric().work_dir() / "jobs.txt").string();
+  std::ofstream(jobs) << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
+  const ClientRun cable = live.routes({"--cable", "cn0005", "--format", "json"});
+  REQUIRE(cable.exit_code == 0);
+  auto sweep = [&] {
+    return live.client({std::string(IBPM_BIN_DIR) + "/check_ib_fabric", "--state-dir",
+                        live.state_dir(), "--no-syslog", "--jobs", jobs});
+  };
+  REQUIRE(sweep().exit_code == 0);
+  live.fabric().console("PerformanceSet \"cn0005\"[1] PortCounters.SymbolErrorCounter=5000");
+  const ClientRun run = sweep();
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 2);
+  // cn0005 talks to every other host: 431 of them, and itself; only job 7001 runs through it.
+  CHECK(run.out.find("carries traffic of 432 hosts (1 job: 7001)") != std::string::npos);
+}

@@ -1,4 +1,4 @@
-#include "job_endpoints.hpp"
+#include "routes/job_endpoints.hpp"
 
 #include <map>
 #include <string>

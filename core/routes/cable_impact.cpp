@@ -1,0 +1,46 @@
+#include "routes/cable_impact.hpp"
+
+#include <set>
+
+#include "routes/cable_pairs.hpp"
+
+namespace ibpm::routes {
+
+CableImpact cable_impact(const RouteMap& map, PortRef port, std::optional<PortRef> remote,
+                         const std::vector<JobEndpoints>& jobs) {
+  std::set<std::size_t> hosts;
+  std::vector<bool> hurt(jobs.size(), false);
+  CableImpact impact;
+  for (const std::optional<PortRef>& from : {std::optional<PortRef>(port), remote}) {
+    if (!from) continue;
+    for (const auto& [source, destination] : pairs_through(map, *from)) {
+      hosts.insert(source);
+      hosts.insert(destination);
+      ++impact.pairs;
+      // A job's traffic is between its own hosts: it is hurt when such a pair crosses.
+      for (std::size_t j = 0; j < jobs.size(); ++j)
+        if (!hurt[j] && jobs[j].endpoints.count(source) && jobs[j].endpoints.count(destination))
+          hurt[j] = true;
+    }
+  }
+  impact.hosts = hosts.size();
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    if (hurt[j]) impact.jobs.push_back(jobs[j].id);
+  return impact;
+}
+
+std::string describe(const CableImpact& impact, std::size_t max_jobs) {
+  std::string text = "carries traffic of " + std::to_string(impact.hosts) +
+                     (impact.hosts == 1 ? " host" : " hosts");
+  if (!impact.jobs.empty()) {
+    text += " (" + std::to_string(impact.jobs.size()) +
+            (impact.jobs.size() == 1 ? " job: " : " jobs: ");
+    for (std::size_t i = 0; i < impact.jobs.size() && i < max_jobs; ++i)
+      text += (i ? ", " : "") + impact.jobs[i];
+    if (impact.jobs.size() > max_jobs) text += ", ...";
+    text += ")";
+  }
+  return text;
+}
+
+}  // namespace ibpm::routes
