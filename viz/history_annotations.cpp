@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "routes/cable_pairs.hpp"
+
 namespace ibpm::viz {
 
 namespace {
@@ -88,6 +90,21 @@ void annotate_ber(const Fabric& fabric, MapAnnotations& annotations,
                                  link_quality::format_ber(worst->ber.ratio) + " over " +
                                  link_quality::format_window(worst->window) + " at " +
                                  port_name(fabric, worst_end, names);
+  }
+}
+
+void annotate_routes(const Fabric& fabric, MapAnnotations& annotations,
+                     const routes::RouteMap& map) {
+  if (annotations.links.empty()) return;
+  const std::map<PortRef, std::size_t> counts = routes::pair_counts(map);
+  auto count = [&](PortRef from) {
+    const auto found = counts.find(from);
+    return found == counts.end() ? std::size_t{0} : found->second;
+  };
+  const auto& links = fabric.links();
+  for (std::size_t i = 0; i < links.size() && i < annotations.links.size(); ++i) {
+    annotations.links[i].routed_a_to_b = count(links[i].a);
+    annotations.links[i].routed_b_to_a = count(links[i].b);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
 #include "link_quality/recorded_ber.hpp"
+#include "routes/route_map.hpp"
 #include "locality/traffic_locality.hpp"
 #include "viz/map_model.hpp"
 
@@ -28,6 +29,11 @@ MapAnnotations annotations_from_history(const Fabric& fabric,
 void annotate_ber(const Fabric& fabric, MapAnnotations& annotations,
                   const std::map<PortRef, link_quality::RecordedBer>& recorded,
                   const NodeNameMap* names);
+
+// Each cable's host pairs per direction, from the switches' forwarding tables (STATE_DIR/
+// routes.lft, ibpm-routes --refresh); nothing without link data.
+void annotate_routes(const Fabric& fabric, MapAnnotations& annotations,
+                     const routes::RouteMap& map);
 
 // "counters from 2024-05-01 11:00 to 12:00 UTC (1 h)"
 std::string describe_window(const history::Window& window);

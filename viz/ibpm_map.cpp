@@ -23,6 +23,7 @@
 #include "poll/state_topology.hpp"
 #include "viz/degraded_links.hpp"
 #include "viz/graphviz_render.hpp"
+#include "routes/lft_file.hpp"
 #include "viz/history_annotations.hpp"
 #include "viz/map_graph.hpp"
 #include "viz/map_set.hpp"
@@ -69,6 +70,15 @@ viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabri
   std::vector<std::string> warnings;
   viz::annotate_ber(fabric, annotations,
                     link_quality::read_recorded_ber(options.fabric.state_dir, {}, warnings), names);
+  const std::string tables_path = routes::lft_file_path(options.fabric.state_dir);
+  if (std::filesystem::exists(tables_path)) {
+    try {
+      const routes::ForwardingTables tables = routes::read_lft_file(tables_path);
+      viz::annotate_routes(fabric, annotations, routes::RouteMap(fabric, tables));
+    } catch (const std::exception& e) {
+      warnings.push_back(tables_path + ": " + e.what());
+    }
+  }
   if (options.verbose)
     for (const std::string& w : warnings) std::cerr << "ibpm-map: " << w << "\n";
   return annotations;

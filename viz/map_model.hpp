@@ -31,6 +31,8 @@ struct LinkAnnotation {
   double errors_s = 0;                 // error counters of both ends, per second
   bool degraded = false;               // running below the width/speed both ends enable
   std::string degradation;             // "1x HDR, expected 4x HDR"
+  std::optional<std::size_t> routed_a_to_b;  // host pairs the forwarding tables route through
+  std::optional<std::size_t> routed_b_to_a;  // it (STATE_DIR/routes.lft); nullopt: not known
   std::string ber;                     // the worst BER window of its ends: "symbol_ber 2e-11 over
                                        // 12 min at leaf01[2]"; "" when none saw errors
 };

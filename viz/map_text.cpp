@@ -104,6 +104,10 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
         if (!d.empty()) lines.push_back(d);
       if (a->degraded) lines.push_back("degraded: " + a->degradation);
       if (!a->ber.empty()) lines.push_back(a->ber);
+      if (a->routed_a_to_b && a->routed_b_to_a)
+        lines.push_back("routes " + std::to_string(*a->routed_a_to_b + *a->routed_b_to_a) +
+                        " host pairs (" + std::to_string(*a->routed_a_to_b) + " one way, " +
+                        std::to_string(*a->routed_b_to_a) + " the other)");
     }
   }
   if (links.size() > max_cables)

@@ -72,6 +72,20 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
     body += ", " + escape(std::string(to_string(*a->width)) + " " + std::string(to_string(*a->speed)));
   if (const viz::LinkAnnotation* note = data.annotations.link(link_index); note && note->degraded)
     body += " <span class=\"state warning\">degraded: " + escape(note->degradation) + "</span>";
+  if (const viz::LinkAnnotation* note = data.annotations.link(link_index);
+      note && note->routed_a_to_b && note->routed_b_to_a)
+    body += "<br>The switches' forwarding tables route " +
+            std::to_string(*note->routed_a_to_b) + " host pairs from " +
+            escape(data.port_name(cable.a)) + " and " + std::to_string(*note->routed_b_to_a) +
+            " from " + escape(data.port_name(cable.b)) + " through this cable (ibpm-routes --cable " +
+            escape(data.port_name(cable.a)) + " lists them).";
+  for (const PortRef& from : {cable.a, cable.b})
+    if (const auto jobs = data.jobs_by_direction.find(from); jobs != data.jobs_by_direction.end()) {
+      std::string ids;
+      for (const std::string& id : jobs->second) ids += (ids.empty() ? "" : ", ") + id;
+      body += "<br>Jobs routed out of " + escape(data.port_name(from)) + ": <span class=\"jobs\">" +
+              escape(ids) + "</span>";
+    }
   body += "</p>\n";
   Table table{"directions", {"From", "To", "Rate", "Utilization", "Peak", "XmitWait", "Errors"}, {}, {}};
   if (const history::LinkUsage* usage = data.link_usage(link_index)) {

@@ -6,6 +6,8 @@
 #include "fabric/graph.hpp"
 #include "locality/down_sets.hpp"
 #include "poll/state_topology.hpp"
+#include "routes/job_routes.hpp"
+#include "routes/lft_file.hpp"
 #include "state/port_store.hpp"
 #include "viz/degraded_links.hpp"
 #include "viz/history_annotations.hpp"
@@ -49,6 +51,27 @@ void read_ports(SiteData& data, const std::string& state_dir, const std::string&
   }
 }
 
+// Host pairs per cable direction and the jobs behind each, from STATE_DIR/routes.lft (written by
+// ibpm-routes --refresh); nothing when there is none.
+void read_routes(SiteData& data, const SiteOptions& options) {
+  const std::string path = routes::lft_file_path(options.state_dir);
+  if (!std::filesystem::exists(path)) {
+    if (!options.jobs.empty())
+      data.warnings.push_back("--jobs: no " + path + " (ibpm-routes --refresh writes it)");
+    return;
+  }
+  try {
+    const routes::ForwardingTables tables = routes::read_lft_file(path);
+    const routes::RouteMap map(data.fabric(), tables);
+    viz::annotate_routes(data.fabric(), data.annotations, map);
+    if (!options.jobs.empty())
+      data.jobs_by_direction = routes::job_directions(
+          map, job_endpoints(map, data.name_map(), jobs::read_jobs_file(options.jobs)));
+  } catch (const std::exception& e) {
+    data.warnings.push_back(path + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options) {
@@ -76,6 +99,7 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
         viz::annotations_from_history(fabric, data.usage, data.traffic, data.coverage);
     data.ber = link_quality::read_recorded_ber(options.state_dir, {}, data.warnings);
     viz::annotate_ber(fabric, data.annotations, data.ber, data.name_map());
+    read_routes(data, options);
     try {
       data.sweep = read_sweep_summary(options.state_dir);
     } catch (const std::exception& e) {

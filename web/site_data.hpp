@@ -29,6 +29,7 @@ struct SiteOptions {
   std::string state_dir;
   plugin::HistoryOptions history;
   std::string baseline;  // a topology file to compare with (empty: degraded links only)
+  std::string jobs;      // JOBID HOSTLIST lines: the jobs behind each cable (with routes.lft)
   bool read_history = true;  // false: the topology alone (no RRD files read)
 };
 
@@ -49,6 +50,7 @@ struct SiteData {
   std::vector<history::LinkUsage> usage;          // by link index; empty without history
   std::map<PortRef, PortState> ports;             // ports with a file
   std::map<PortRef, link_quality::RecordedBer> ber;  // from the sample records in the state dir
+  std::map<PortRef, std::vector<std::string>> jobs_by_direction;  // by the port it leaves through
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;      // by set
   viz::MapAnnotations annotations;

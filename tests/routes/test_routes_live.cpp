@@ -13,9 +13,11 @@
 //   - --cable --jobs names the one job of three whose hosts' traffic crosses a cable.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -254,4 +256,27 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   CHECK(run.exit_code == 2);
   // cn0005 talks to every other host: 431 of them, and itself; only job 7001 runs through it.
   CHECK(run.out.find("carries traffic of 432 hosts (1 job: 7001)") != std::string::npos);
+
+  // The dashboard's page of that cable: the host pairs each way and the one job.
+  const std::string site = (live.fabric().work_dir() / "site").string();
+  const ClientRun web = live.client({std::string(IBPM_BIN_DIR) + "/ibpm-web", "--state-dir",
+                                     live.state_dir(), "--jobs", jobs, "--graphs", "none", "-o",
+                                     site});
+  INFO(web.out << web.err);
+  REQUIRE(web.exit_code == 0);
+  std::string page;
+  for (const auto& entry : std::filesystem::directory_iterator(site + "/links")) {
+    std::ifstream in(entry.path());
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    if (text.find("<h1>cn0005[1] - ") != std::string::npos ||
+        text.find(" - cn0005[1]</h1>") != std::string::npos)
+      page = text;
+  }
+  REQUIRE_FALSE(page.empty());
+  INFO(page.substr(0, page.find("<h2>")).substr(page.find("<h1>")));
+  // cn0005 sends to 431 hosts, and 431 send to it: both ways named.
+  CHECK(std::regex_search(page, std::regex("431( host pairs)? from cn0005\\[1\\]")));
+  CHECK(std::regex_search(page, std::regex("431( host pairs)? from leaf[0-9]+\\[[0-9]+\\]")));
+  CHECK(page.find("<span class=\"jobs\">7001</span>") != std::string::npos);
+  CHECK(page.find("7002") == std::string::npos);
 }
