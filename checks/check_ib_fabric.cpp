@@ -5,6 +5,8 @@
 // go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
 // tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
 #include "sweep/route_impact.hpp"
+
+#include <CLI/CLI.hpp>
 #include "sweep/sweep_outputs.hpp"
 #include "sweep/sweep_report.hpp"
 

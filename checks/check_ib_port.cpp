@@ -2,6 +2,8 @@
 // speed; state kept in the port's RRD file between runs.
 #include "poll/port_check.hpp"
 
+#include <CLI/CLI.hpp>
+
 namespace {
 
 using ibpm::plugin::Check;

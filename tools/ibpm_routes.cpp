@@ -98,7 +98,8 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
         ->capture_default_str();
   }
   const std::string mad = "MAD (--refresh)";
-  app.add_option("--window", options.source.window, "Queries in flight at most")
+  app.add_option("--mads-in-flight,--window", options.source.window,
+                 "MAD queries in flight at most (--window is its older name)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str()
       ->group(mad);

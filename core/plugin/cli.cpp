@@ -1,5 +1,7 @@
 #include "plugin/cli.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <sys/resource.h>
 
 #include <cerrno>

@@ -10,7 +10,7 @@
 //   }
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <functional>
 #include <string>
 #include <string_view>

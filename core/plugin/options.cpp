@@ -1,5 +1,7 @@
 #include "plugin/options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <stdexcept>
 
 namespace ibpm::plugin {

@@ -1,7 +1,7 @@
 // Command-line options shared by the check_ib_* commands, so they all use one table.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 

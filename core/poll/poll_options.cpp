@@ -1,5 +1,7 @@
 #include "poll/poll_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -47,7 +49,10 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->type_name("PERCENT")
       ->group(state);
   const std::string mad = "MAD";
-  app.add_option("--window", options.window, "Queries in flight at most")
+  // Named apart from the analyzers' --window (seconds of history); --window stays accepted here,
+  // as Nagios and Icinga configurations written before pass it.
+  app.add_option("--mads-in-flight,--window", options.window,
+                 "MAD queries in flight at most (--window is its older name)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str()
       ->group(mad);

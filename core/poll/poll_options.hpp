@@ -3,7 +3,7 @@
 // become for the poller and the store.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <chrono>
 #include <optional>
 #include <string>

@@ -1,5 +1,7 @@
 #include "poll/port_check.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <map>
 

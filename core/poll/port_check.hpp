@@ -7,7 +7,7 @@
 // GUID than the topology says, or stops answering.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 #include <vector>

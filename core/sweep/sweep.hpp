@@ -6,7 +6,7 @@
 // another node than the topology says).
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 #include <vector>

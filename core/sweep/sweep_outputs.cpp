@@ -1,5 +1,7 @@
 #include "sweep/sweep_outputs.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>

@@ -8,7 +8,7 @@
 //   - --histograms: the rate histograms in the long output.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <string>
 #include <vector>
 

@@ -1,5 +1,7 @@
 #include "thresholds/threshold_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 

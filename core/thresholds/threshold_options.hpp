@@ -8,7 +8,7 @@
 // Precedence, per metric and level: defaults < file < --warn/--crit, later options winning.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "plugin/cli_fwd.hpp"
 #include <string>
 #include <vector>
 

@@ -1,6 +1,7 @@
 // check_ib_example: compares --value against -w/-c. Exists to exercise run_plugin from
 // the outside (exit codes, output, timeout); --throw and --sleep simulate failing and
 // hanging checks.
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+#include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 
 #include "plugin/options.hpp"

@@ -1,3 +1,4 @@
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
