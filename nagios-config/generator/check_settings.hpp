@@ -18,6 +18,9 @@ struct CheckSettings {
   std::string delegation_file;  // check_ib_fabric --delegation (with zones)
   bool nearest = false;         // check_ib_fabric --assign nearest (with zones)
   unsigned check_interval = 0;  // seconds between checks, 0: the templates' default (5 min)
+  // Icinga 2: the CheckCommands come from the installed package (include <plugins-contrib>), so
+  // ibpm-commands.conf is not written (Icinga 2 refuses a command defined twice).
+  bool packaged_commands = false;
   // Icinga 2 zones: the master's zone (the satellites' parent), the global zone that carries
   // the commands and templates to every node, and where endpoints listen ("HOST" or
   // "HOST:PORT", by endpoint name; an endpoint without one is connected to by its peers).

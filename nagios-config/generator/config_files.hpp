@@ -15,7 +15,8 @@ using ConfigFiles = std::map<std::string, std::string>;
 // ibpm-hostgroups.cfg, ibpm-services.cfg.
 ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settings);
 
-// Icinga 2 files. Without zones, for include_recursive: ibpm-settings.conf, ibpm-commands.conf,
+// Icinga 2 files (ibpm-commands.conf only without settings.packaged_commands). Without zones,
+// for include_recursive: ibpm-settings.conf, ibpm-commands.conf,
 // ibpm-templates.conf, ibpm-hosts.conf, ibpm-groups.conf. With zones, for Icinga 2's config
 // sync: ibpm-zones.conf (endpoints and zones; every node includes it), ibpm-master.conf (the
 // master includes it: include_zones of ibpm-zones.d), and ibpm-zones.d/ZONE/ for the global zone

@@ -31,6 +31,7 @@ struct Options {
   std::string rrdcached;
   std::string assign = "even";
   unsigned check_interval = 0;
+  bool packaged_commands = false;
   std::string parent_zone = "master";
   std::string global_zone = "ibpm-global";
   std::vector<std::string> endpoint_addresses;
@@ -80,6 +81,9 @@ void run(Options options) {
       throw std::runtime_error("zone name \"" + *name + "\": empty, or a '/' or leading '.'");
   if (options.format == "nagios" && options.check_interval)
     throw std::runtime_error("--check-interval: Nagios takes its intervals from ibpm-templates.cfg");
+  if (options.format == "nagios" && options.packaged_commands)
+    throw std::runtime_error(
+        "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
   options.plan.zones.nearest = options.assign == "nearest";
 
   const ibpm::Topology topology =
@@ -96,6 +100,7 @@ void run(Options options) {
   settings.ca = options.fabric.ca;
   settings.ca_port = options.fabric.port;
   settings.rrdcached = options.rrdcached;
+  settings.packaged_commands = options.packaged_commands;
   if (!options.no_baseline)
     settings.baseline = options.baseline.empty()
                             ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
@@ -151,6 +156,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
   app.add_option("--rrdcached", options.rrdcached,
                  "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
+  app.add_flag("--packaged-commands", options.packaged_commands,
+               "Icinga 2: the CheckCommands come from the installed package (include "
+               "<plugins-contrib>), so ibpm-commands.conf is not written");
   app.add_option("--check-interval", options.check_interval,
                  "Icinga 2: seconds between checks (default 300; retries every minute, or as "
                  "often when shorter)")

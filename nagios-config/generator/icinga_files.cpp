@@ -192,21 +192,23 @@ std::string master_include() {
 ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settings) {
   const std::string commands = std::string(kHeader) + std::string(static_files::icinga_commands);
   const std::string templates = std::string(kHeader) + std::string(static_files::icinga_templates);
-  if (plan.zones.empty())
-    return {{"ibpm-settings.conf", settings_file(settings)},
-            {"ibpm-commands.conf", commands},
-            {"ibpm-templates.conf", templates},
-            {"ibpm-hosts.conf", hosts(plan)},
-            {"ibpm-groups.conf", groups(plan)}};
+  if (plan.zones.empty()) {
+    ConfigFiles files{{"ibpm-settings.conf", settings_file(settings)},
+                      {"ibpm-templates.conf", templates},
+                      {"ibpm-hosts.conf", hosts(plan)},
+                      {"ibpm-groups.conf", groups(plan)}};
+    if (!settings.packaged_commands) files["ibpm-commands.conf"] = commands;
+    return files;
+  }
   // Zones: a folder per zone for the master's config sync (include_zones), the global zone's
   // folder for what every node needs.
   const std::string global = "ibpm-zones.d/" + settings.global_zone + "/";
   ConfigFiles files{{"ibpm-zones.conf", zones(plan, settings)},
                     {"ibpm-master.conf", master_include()},
                     {global + "ibpm-settings.conf", settings_file(settings)},
-                    {global + "ibpm-commands.conf", commands},
                     {global + "ibpm-templates.conf", templates},
                     {global + "ibpm-groups.conf", groups(plan)}};
+  if (!settings.packaged_commands) files[global + "ibpm-commands.conf"] = commands;
   std::ostringstream master;
   master << kHeader << fabric_host(plan);
   for (const PlannedHost& host : plan.hosts)

@@ -159,3 +159,25 @@ TEST_CASE("the same fabric in another order gives the same files") {
   CHECK(nagios_files(a, settings) == nagios_files(b, settings));
   CHECK(icinga_files(a, settings) == icinga_files(b, settings));
 }
+
+TEST_CASE("with the package's CheckCommands the generator writes none of its own") {
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 64, .radix = 8, .levels = 3});
+  CheckSettings settings = check_settings("");
+  for (unsigned zones : {0u, 2u}) {
+    INFO(zones << " zones");
+    const MonitoringPlan plan =
+        plan_monitoring(delegation::test::fabric_of(tree.topology), nullptr, plan_options(true, zones));
+    settings.packaged_commands = false;
+    const ConfigFiles own = icinga_files(plan, settings);
+    settings.packaged_commands = true;
+    const ConfigFiles packaged = icinga_files(plan, settings);
+    auto commands = [](const ConfigFiles& files) {
+      std::size_t n = 0;
+      for (const auto& [name, text] : files) n += name.ends_with("ibpm-commands.conf");
+      return n;
+    };
+    CHECK(commands(own) == 1);
+    CHECK(commands(packaged) == 0);
+    CHECK(packaged.size() == own.size() - 1);  // everything else as before
+  }
+}
