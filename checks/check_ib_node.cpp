@@ -56,6 +56,10 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
       check.perfdata.push_back(std::move(p));
     ports.push_back({ibpm::poll::cable_name(result.target), std::move(port)});
   }
+  // Whom the ports in trouble hurt (ports is still in poll.results order here).
+  std::vector<Subcheck*> port_checks;
+  for (PortLine& p : ports) port_checks.push_back(&p.check);
+  const std::string routes_problem = ibpm::poll::add_route_impact(options, poll, port_checks);
   // Worst ports first, in the long output too.
   std::stable_sort(ports.begin(), ports.end(), [](const PortLine& a, const PortLine& b) {
     return ibpm::plugin::severity(effective_state(a.check)) >
@@ -64,6 +68,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   const ibpm::NodeNameMap* names = poll.names ? &*poll.names : nullptr;
   check.summary = summary(ibpm::display_name(*poll.node, names), ports, worst, shown);
   for (PortLine& p : ports) check.subchecks.push_back(std::move(p.check));
+  if (!routes_problem.empty()) check.subchecks.push_back({State::ok, routes_problem, {}, {}});
   if (poll.rediscovered)
     check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
   if (common.verbosity > 0)

@@ -14,10 +14,13 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
   ibpm::poll::ReportSettings settings = ibpm::poll::report_settings(options, poll.thresholds);
   settings.ber_coverage_notes = true;  // one port: every BER window says where it stands
   ibpm::plugin::Subcheck port = ibpm::poll::port_subcheck(result, settings);
+  const std::string routes_problem = ibpm::poll::add_route_impact(options, poll, {&port});
   Check check;
   check.state = port.state;
   check.summary = port.output;
   check.subchecks = std::move(port.children);
+  if (!routes_problem.empty())
+    check.subchecks.push_back({ibpm::plugin::State::ok, routes_problem, {}, {}});
   if (poll.rediscovered)
     check.subchecks.push_back({ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
   if (common.verbosity > 0)

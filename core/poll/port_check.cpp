@@ -1,13 +1,14 @@
 #include "poll/port_check.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <filesystem>
 #include <map>
 
 #include "mad/umad_port.hpp"
 #include "poll/state_topology.hpp"
 #include "poll/topology_slice.hpp"
+#include "routes/cable_impact.hpp"
+#include "routes/lft_file.hpp"
 
 namespace ibpm::poll {
 
@@ -53,6 +54,12 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
         ->check(CLI::Range(1, 254))
         ->type_name("N");
   add_poll_options(app, options);
+  app.add_option("--jobs", options.jobs,
+                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): a port "
+                 "in trouble names the jobs routed through its cable (needs STATE_DIR/routes.lft, "
+                 "see ibpm-routes --refresh)")
+      ->type_name("FILE")
+      ->group("Outputs");
 }
 
 ReportSettings report_settings(const PollOptions& options, const RateThresholds& thresholds) {
@@ -62,6 +69,33 @@ ReportSettings report_settings(const PollOptions& options, const RateThresholds&
   settings.ber = options.ber;
   settings.flap = options.flap;
   return settings;
+}
+
+std::string add_route_impact(const PortCheckOptions& options, const NodePoll& poll,
+                             std::vector<plugin::Subcheck*> checks) {
+  std::vector<routes::CableEnds> cables;
+  std::vector<plugin::Subcheck*> hurt;
+  for (std::size_t i = 0; i < poll.results.size() && i < checks.size(); ++i) {
+    const PortResult& r = poll.results[i];
+    if (!r.sample.answered || effective_state(*checks[i]) == plugin::State::ok) continue;
+    cables.push_back({PortRef{r.target.node, r.target.port}, r.target.remote});
+    hurt.push_back(checks[i]);
+  }
+  if (cables.empty() || !std::filesystem::exists(routes::lft_file_path(options.fabric.state_dir)))
+    return "";
+  try {
+    // The whole fabric: the run itself may have polled with a slice of it (the node and its
+    // neighbours), and routes cross the whole fabric.
+    const Topology whole = load_topology(options.fabric, false);
+    const auto impacts = routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
+                                                    poll.names ? &*poll.names : nullptr, cables,
+                                                    options.jobs);
+    for (std::size_t k = 0; k < impacts.size(); ++k)
+      hurt[k]->children.push_back({plugin::State::ok, routes::describe(impacts[k]), {}, {}});
+  } catch (const std::exception& e) {
+    return std::string("routes: ") + e.what();
+  }
+  return "";
 }
 
 NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions& common,

@@ -24,6 +24,7 @@ namespace ibpm::poll {
 struct PortCheckOptions : PollOptions {
   std::string node;  // NODE: GUID, LID or name
   int port = 0;      // check_ib_port only
+  std::string jobs;  // JOBID HOSTLIST lines: the jobs a port in trouble hurts
 };
 
 // The options both checks take (NODE, state, MAD timing, thresholds, resets); --port when
@@ -47,5 +48,11 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
                    bool single_port);
 
 ReportSettings report_settings(const PollOptions& options, const RateThresholds& thresholds);
+
+// Adds to each port not OK whom its cable hurts ("carries traffic of N hosts (M jobs: ...)"), from
+// STATE_DIR/routes.lft and --jobs; returns why it could not, or "". `checks` are the ports'
+// subchecks, in poll.results order.
+std::string add_route_impact(const PortCheckOptions& options, const NodePoll& poll,
+                             std::vector<plugin::Subcheck*> checks);
 
 }  // namespace ibpm::poll

@@ -1,8 +1,10 @@
 #include "routes/cable_impact.hpp"
 
+#include <filesystem>
 #include <set>
 
 #include "routes/cable_pairs.hpp"
+#include "routes/lft_file.hpp"
 
 namespace ibpm::routes {
 
@@ -27,6 +29,23 @@ CableImpact cable_impact(const RouteMap& map, PortRef port, std::optional<PortRe
   for (std::size_t j = 0; j < jobs.size(); ++j)
     if (hurt[j]) impact.jobs.push_back(jobs[j].id);
   return impact;
+}
+
+std::vector<CableImpact> impacts_from_state(const std::string& state_dir, const Fabric& fabric,
+                                            const NodeNameMap* names,
+                                            const std::vector<CableEnds>& cables,
+                                            const std::string& jobs_file) {
+  const std::string path = lft_file_path(state_dir);
+  if (cables.empty() || !std::filesystem::exists(path)) return {};
+  const ForwardingTables tables = read_lft_file(path);
+  const RouteMap map(fabric, tables);
+  std::vector<JobEndpoints> jobs;
+  if (!jobs_file.empty()) jobs = job_endpoints(map, names, jobs::read_jobs_file(jobs_file));
+  std::vector<CableImpact> impacts;
+  impacts.reserve(cables.size());
+  for (const CableEnds& cable : cables)
+    impacts.push_back(cable_impact(map, cable.port, cable.remote, jobs));
+  return impacts;
 }
 
 std::string describe(const CableImpact& impact, std::size_t max_jobs) {

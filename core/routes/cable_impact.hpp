@@ -25,6 +25,20 @@ struct CableImpact {
 CableImpact cable_impact(const RouteMap& map, PortRef port, std::optional<PortRef> remote,
                          const std::vector<JobEndpoints>& jobs);
 
+// One cable to judge: a port, and its far end when cabled.
+struct CableEnds {
+  PortRef port;
+  std::optional<PortRef> remote;
+};
+
+// Whom each cable hurts, from the forwarding tables in STATE_DIR/routes.lft (read once for all)
+// and the jobs file (empty: none). Empty without the tables file; throws std::runtime_error with
+// a one-line reason when it or the jobs file cannot be read.
+std::vector<CableImpact> impacts_from_state(const std::string& state_dir, const Fabric& fabric,
+                                            const NodeNameMap* names,
+                                            const std::vector<CableEnds>& cables,
+                                            const std::string& jobs_file);
+
 // "carries traffic of 24 hosts (2 jobs: 1234, 1240)"; at most `max_jobs` job ids named.
 std::string describe(const CableImpact& impact, std::size_t max_jobs = 5);
 

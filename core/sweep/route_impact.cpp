@@ -1,10 +1,8 @@
 #include "sweep/route_impact.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "routes/cable_impact.hpp"
-#include "routes/lft_file.hpp"
 
 namespace ibpm::sweep {
 
@@ -15,30 +13,26 @@ std::vector<std::string> add_route_impact(const SweepOptions& options, const Swe
   for (std::size_t i = 0; i < verdicts.size(); ++i)
     if (verdicts[i].state != plugin::State::ok && verdicts[i].result->sample.answered)
       bad.push_back(i);
-  const std::string path = routes::lft_file_path(options.fabric.state_dir);
-  if (bad.empty() || !std::filesystem::exists(path)) return {};
-  std::vector<std::string> problems;
-  try {
-    const routes::ForwardingTables tables = routes::read_lft_file(path);
-    const routes::RouteMap map(sweep.topology.fabric, tables);
-    std::vector<JobEndpoints> jobs;
-    if (!jobs_file.empty()) jobs = job_endpoints(map, sweep.name_map(), jobs::read_jobs_file(jobs_file));
-    // The worst first, as the long output orders them: only those it names are worked out.
-    std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) {
-      return plugin::severity(verdicts[a].state) > plugin::severity(verdicts[b].state);
-    });
-    if (bad.size() > max_ports) bad.resize(max_ports);
-    for (std::size_t i : bad) {
-      const poll::PortTarget& target = verdicts[i].result->target;
-      const routes::CableImpact impact = routes::cable_impact(
-          map, PortRef{target.node, target.port}, target.remote, jobs);
-      verdicts[i].check.children.push_back(
-          {plugin::State::ok, routes::describe(impact), {}, {}});
-    }
-  } catch (const std::exception& e) {
-    problems.push_back(std::string("routes: ") + e.what());
+  // The worst first, as the long output orders them: only those it names are worked out.
+  std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) {
+    return plugin::severity(verdicts[a].state) > plugin::severity(verdicts[b].state);
+  });
+  if (bad.size() > max_ports) bad.resize(max_ports);
+  std::vector<routes::CableEnds> cables;
+  for (std::size_t i : bad) {
+    const poll::PortTarget& target = verdicts[i].result->target;
+    cables.push_back({PortRef{target.node, target.port}, target.remote});
   }
-  return problems;
+  try {
+    const std::vector<routes::CableImpact> impacts = routes::impacts_from_state(
+        options.fabric.state_dir, sweep.topology.fabric, sweep.name_map(), cables, jobs_file);
+    for (std::size_t k = 0; k < impacts.size(); ++k)
+      verdicts[bad[k]].check.children.push_back(
+          {plugin::State::ok, routes::describe(impacts[k]), {}, {}});
+  } catch (const std::exception& e) {
+    return {std::string("routes: ") + e.what()};
+  }
+  return {};
 }
 
 }  // namespace ibpm::sweep

@@ -257,6 +257,22 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   // cn0005 talks to every other host: 431 of them, and itself; only job 7001 runs through it.
   CHECK(run.out.find("carries traffic of 432 hosts (1 job: 7001)") != std::string::npos);
 
+  // check_ib_port and check_ib_node say it of the same port.
+  int errors = 5000;
+  for (const std::string check : {"check_ib_port", "check_ib_node"}) {
+    std::vector<std::string> argv{std::string(IBPM_BIN_DIR) + "/" + check, "--state-dir",
+                                  live.state_dir(), "--jobs", jobs, "-n", "cn0005"};
+    if (check == "check_ib_port") argv.insert(argv.end(), {"-p", "1"});
+    live.client(argv);  // its own baseline
+    errors += 4000;
+    live.fabric().console("PerformanceSet \"cn0005\"[1] PortCounters.SymbolErrorCounter=" +
+                          std::to_string(errors));
+    const ClientRun port = live.client(argv);
+    INFO(port.out << port.err);
+    CHECK(port.exit_code == 2);
+    CHECK(port.out.find("carries traffic of 432 hosts (1 job: 7001)") != std::string::npos);
+  }
+
   // The dashboard's page of that cable: the host pairs each way and the one job.
   const std::string site = (live.fabric().work_dir() / "site").string();
   const ClientRun web = live.client({std::string(IBPM_BIN_DIR) + "/ibpm-web", "--state-dir",
