@@ -28,6 +28,7 @@ struct Options {
   std::optional<int> level;
   std::size_t top = 0;
   std::vector<std::string> set_files;
+  std::string jobs;
   std::string slurm_in;
   std::string slurm_out;
   bool no_subtrees = false;
@@ -57,6 +58,13 @@ void run(const Options& options) {
   if (!options.slurm_in.empty())
     for (auto& set : ibpm::locality::load_slurm_topology(options.slurm_in, fabric, down, name_map))
       sets.push_back(std::move(set));
+  if (!options.jobs.empty()) {
+    std::vector<std::string> job_warnings;
+    for (auto& set :
+         ibpm::locality::load_job_sets(options.jobs, fabric, down, name_map, job_warnings))
+      sets.push_back(std::move(set));
+    for (const auto& warning : job_warnings) std::cerr << "warning: " << warning << "\n";
+  }
   if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
 
   ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
@@ -106,6 +114,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--level", options.level, "Only subtrees rooted at this level (1 = leaves)");
   app.add_option("--top", options.top, "Only the first N sets after sorting (0: all)");
+  app.add_option("--jobs", options.jobs,
+                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): each "
+                 "job's hosts are a set, with its traffic and locality over the window")
+      ->type_name("FILE");
   app.add_option("--sets", options.set_files,
                  "File of operator-defined node sets: 'NAME: HOSTLIST|GUID ...' per line")
       ->check(CLI::ExistingFile);

@@ -7,6 +7,7 @@
 
 #include "locality/host_index.hpp"
 #include "jobs/hostlist.hpp"
+#include "jobs/jobs_file.hpp"
 #include "plugin/input_file.hpp"
 
 namespace ibpm::locality {
@@ -54,6 +55,30 @@ std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& f
       }
     }
     if (set.hosts.empty()) throw fail("the set " + set.name + " has no hosts");
+    std::sort(set.hosts.begin(), set.hosts.end());
+    set.hosts.erase(std::unique(set.hosts.begin(), set.hosts.end()), set.hosts.end());
+    add_inner_switches(set, fabric, down);
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
+std::vector<NodeSet> load_job_sets(const std::string& path, const Fabric& fabric,
+                                   const DownSets& down, const NodeNameMap* names,
+                                   std::vector<std::string>& warnings) {
+  HostIndex index(fabric, names);
+  std::vector<NodeSet> sets;
+  for (const jobs::Job& job : jobs::read_jobs_file(path)) {
+    NodeSet set;
+    set.name = "job " + job.id;
+    for (const std::string& host : job.hosts) {
+      const auto found = index.find(host);
+      set.hosts.insert(set.hosts.end(), found.begin(), found.end());
+    }
+    if (set.hosts.empty()) {
+      warnings.push_back(path + ": job " + job.id + " has no host in the fabric: left out");
+      continue;
+    }
     std::sort(set.hosts.begin(), set.hosts.end());
     set.hosts.erase(std::unique(set.hosts.begin(), set.hosts.end()), set.hosts.end());
     add_inner_switches(set, fabric, down);

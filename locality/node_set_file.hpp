@@ -14,4 +14,12 @@ namespace ibpm::locality {
 std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& fabric,
                                         const DownSets& down, const NodeNameMap* names);
 
+// A jobs file (JOBID HOSTLIST lines, as `squeue -h -o "%A %N"` prints them): one set per job,
+// named "job JOBID", of its hosts in the fabric (a job's hosts outside the fabric are left out; a
+// job with none is skipped with a line in `warnings`). Throws std::runtime_error with a one-line
+// reason when the file cannot be read or a line is malformed.
+std::vector<NodeSet> load_job_sets(const std::string& path, const Fabric& fabric,
+                                   const DownSets& down, const NodeNameMap* names,
+                                   std::vector<std::string>& warnings);
+
 }  // namespace ibpm::locality

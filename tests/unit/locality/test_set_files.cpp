@@ -127,3 +127,23 @@ TEST_CASE("hostile descriptions never reach topology.conf, colliding switch name
   CHECK_NOTHROW(locality::load_slurm_topology(path, fabric, down, nullptr));
   fs::remove(path);
 }
+
+TEST_CASE("a jobs file gives one set per job, of its hosts in the fabric") {
+  auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
+  Fabric fabric = sim::net_fabric(tree.topology);
+  FabricLevels levels(fabric, make_graph(fabric));
+  locality::DownSets down(fabric, levels);
+  auto path = write_temp("jobs", "4711 cn[0001-0012],login01\n4712 gpu[01-04]\n4713\n4714 cn0013\n");
+  std::vector<std::string> warnings;
+  auto sets = locality::load_job_sets(path, fabric, down, nullptr, warnings);
+  REQUIRE(sets.size() == 2);
+  CHECK(sets[0].name == "job 4711");
+  CHECK(sets[0].hosts.size() == 12);  // login01 is not on the fabric
+  CHECK(sets[0].members.size() == 12 + 2);  // with the two leaves wholly theirs
+  CHECK(sets[1].name == "job 4714");
+  CHECK(sets[1].hosts.size() == 1);
+  // 4712's hosts are elsewhere, 4713 is pending (no hosts): both said, neither a set.
+  REQUIRE(warnings.size() == 2);
+  CHECK_THAT(warnings[0], Catch::Contains("job 4712 has no host in the fabric"));
+  CHECK_THAT(warnings[1], Catch::Contains("job 4713"));
+}
