@@ -97,21 +97,7 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
         ->check(CLI::Range(1u, 86400u))
         ->capture_default_str();
   }
-  const std::string mad = "MAD (--refresh)";
-  app.add_option("--mads-in-flight,--window", options.source.window,
-                 "MAD queries in flight at most (--window is its older name)")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str()
-      ->group(mad);
-  app.add_option("--mad-timeout", options.source.mad_timeout_ms,
-                 "Milliseconds the first try of a query waits (retries wait longer)")
-      ->check(CLI::Range(1, 60000))
-      ->capture_default_str()
-      ->group(mad);
-  app.add_option("--mad-retries", options.source.mad_retries, "Retries of a query that timed out")
-      ->check(CLI::Range(0, 20))
-      ->capture_default_str()
-      ->group(mad);
+  poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
   plugin::add_range_option(app, "-w,--warning", options.thresholds.warning,
                            "--check: WARNING when a switch's up-port spread alerts this range "
                            "(default 1: a spread above 1)");

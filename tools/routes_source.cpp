@@ -31,9 +31,7 @@ void read_from_fabric(const RoutesSourceOptions& options, RoutesSource& source) 
   if (addresses.empty()) throw std::runtime_error("the topology has no switch with a LID");
   mad::UmadPort port(options.fabric.ca, options.fabric.port);
   mad::MadEngine engine(port);
-  mad::EngineOptions engine_options;
-  engine_options.window = options.window;
-  engine_options.backoff = {mad::Milliseconds(options.mad_timeout_ms), options.mad_retries};
+  mad::EngineOptions engine_options = options.mad.engine();
   engine_options.deadline = options.deadline;
   const auto start = std::chrono::steady_clock::now();
   routes::LftRead read = routes::read_forwarding_tables(engine, addresses, engine_options);

@@ -11,6 +11,7 @@
 
 #include "fabric/node_name_map.hpp"
 #include "plugin/options.hpp"
+#include "poll/poll_options.hpp"
 #include "routes/forwarding_tables.hpp"
 #include "topology/topology.hpp"
 
@@ -21,9 +22,7 @@ enum class TableSource { state_file, fabric };
 struct RoutesSourceOptions {
   plugin::FabricOptions fabric;
   TableSource tables = TableSource::state_file;
-  std::size_t window = 64;  // MADs in flight
-  int mad_timeout_ms = 500;
-  int mad_retries = 3;
+  poll::MadOptions mad;
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 

@@ -74,22 +74,22 @@ void annotate_ber(const Fabric& fabric, MapAnnotations& annotations,
   if (annotations.links.empty()) return;
   const auto& links = fabric.links();
   for (std::size_t i = 0; i < links.size() && i < annotations.links.size(); ++i) {
-    const link_quality::BerWindow* worst = nullptr;
+    const link_quality::RecordedBer* worst = nullptr;  // the end whose worst window is worse
+    const link_quality::BerWindow* worst_window = nullptr;
     PortRef worst_end{};
     for (const PortRef& end : {links[i].a, links[i].b}) {
       const auto found = recorded.find(end);
       if (found == recorded.end()) continue;
       const link_quality::BerWindow* w = link_quality::worst_window(found->second);
-      if (w && (!worst || w->ber.lower > worst->ber.lower)) {
-        worst = w;
+      if (w && (!worst_window || w->ber.lower > worst_window->ber.lower)) {
+        worst = &found->second;
+        worst_window = w;
         worst_end = end;
       }
     }
     if (worst)
-      annotations.links[i].ber = link_quality::ber_metric(worst->counter) + " " +
-                                 link_quality::format_ber(worst->ber.ratio) + " over " +
-                                 link_quality::format_window(worst->window) + " at " +
-                                 port_name(fabric, worst_end, names);
+      annotations.links[i].ber =
+          link_quality::summary(*worst) + " at " + port_name(fabric, worst_end, names);
   }
 }
 

@@ -4,8 +4,6 @@
 #include "pages.hpp"
 #include "plugin/number.hpp"
 
-#include <cstdio>
-
 namespace ibpm::web {
 
 namespace {
@@ -43,9 +41,7 @@ Table ber_table(const SiteData& data, const Link& cable) {
       } else {
         row[1].html += " " + escape(link_quality::format_ber(w.ber.ratio));
         row.push_back(number_cell(w.ber.errors, plugin::format_fixed(w.ber.errors, 0)));
-        char bits[32];
-        std::snprintf(bits, sizeof bits, "%.2g", w.ber.bits);
-        row.push_back(number_cell(w.ber.bits, bits));
+        row.push_back(number_cell(w.ber.bits, link_quality::format_ber(w.ber.bits)));
         row.push_back(w.ber.errors > 0
                           ? Cell{escape(link_quality::format_ber(w.ber.lower) + " .. " +
                                         link_quality::format_ber(w.ber.upper)),

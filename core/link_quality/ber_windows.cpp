@@ -52,12 +52,10 @@ std::vector<BerWindow> ber_windows(const state::ErrorHistory& history, double no
 }
 
 std::string describe(const BerWindow& w, double confidence) {
-  char bits[32];
-  std::snprintf(bits, sizeof bits, "%.2g", w.ber.bits);
   char errors[32];
   std::snprintf(errors, sizeof errors, "%.0f", w.ber.errors);
   std::string text = ber_metric(w.counter) + " " + format_ber(w.ber.ratio) + " over " +
-                     format_window(w.window) + " (" + errors + " errors in " + bits + " bits";
+                     format_window(w.window) + " (" + errors + " errors in " + format_ber(w.ber.bits) + " bits";
   if (w.ber.errors > 0) {
     char level[16];
     std::snprintf(level, sizeof level, "%g", confidence * 100);

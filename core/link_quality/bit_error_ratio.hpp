@@ -31,7 +31,7 @@ struct BitErrorRatio {
 // errors / bits with their bounds; bits must be > 0.
 BitErrorRatio bit_error_ratio(double errors, double bits, double confidence);
 
-// "1.2e-13": two significant digits, as BERs are quoted.
+// "1.2e-13": two significant digits, as BERs are quoted (and the bits they are over: "1.8e+12").
 std::string format_ber(double ratio);
 
 }  // namespace ibpm::link_quality

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <vector>
 
 #include "link_quality/ber_windows.hpp"
+#include "plugin/number.hpp"
 
 namespace ibpm::link_quality {
 
@@ -16,15 +16,6 @@ double downs_within(const state::ErrorHistory& near, const state::ErrorHistory* 
   const double a = state::errors_within(near, state::kLinkDownedIndex, from, to);
   const double b = far ? state::errors_within(*far, state::kLinkDownedIndex, from, to) : 0;
   return std::max(a, b);
-}
-
-std::string clock_time(double epoch_seconds) {
-  const auto seconds = static_cast<std::time_t>(epoch_seconds);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%H:%M:%S", &utc);
-  return text;
 }
 
 }  // namespace
@@ -66,7 +57,7 @@ std::string describe(const FlapStatus& status, const FlapSettings& settings) {
   std::string text = "flapping: went down " + std::to_string(status.downs) + " times in " +
                      format_window(settings.window);
   if (status.first > 0)
-    text += ", from " + clock_time(status.first) + " to " + clock_time(status.last) + " UTC";
+    text += ", from " + plugin::format_utc(status.first, "%H:%M:%S") + " to " + plugin::format_utc(status.last, "%H:%M:%S") + " UTC";
   return text + " (held until clean for " + format_window(settings.recovery) + ")";
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 namespace ibpm::plugin {
 
@@ -43,6 +44,15 @@ std::string format_scaled(double value, std::span<const char* const> units) {
 std::string format_rate(double octets_per_second) {
   static const char* const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
   return format_scaled(octets_per_second, units);
+}
+
+std::string format_utc(double epoch_seconds, const char* format) {
+  const auto seconds = static_cast<std::time_t>(epoch_seconds);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[64];
+  const std::size_t n = std::strftime(text, sizeof text, format, &utc);
+  return std::string(text, n);
 }
 
 }  // namespace ibpm::plugin

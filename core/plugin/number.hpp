@@ -15,6 +15,9 @@ std::string format_number(double value);
 // printf's "%.*f": a fixed number of decimals, for tables and labels.
 std::string format_fixed(double value, int decimals);
 
+// An epoch time (whole seconds) in UTC, as strftime's `format` gives it: "%H:%M:%S" -> "12:01:07".
+std::string format_utc(double epoch_seconds, const char* format);
+
 // Three significant digits at most: 3.14, 31.4, 314 (and 0).
 std::string format_short(double value);
 

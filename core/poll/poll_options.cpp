@@ -7,6 +7,34 @@
 
 namespace ibpm::poll {
 
+mad::EngineOptions MadOptions::engine() const {
+  mad::EngineOptions engine;
+  engine.window = window;
+  engine.backoff = {mad::Milliseconds(mad_timeout_ms), mad_retries};
+  return engine;
+}
+
+void add_mad_options(CLI::App& app, MadOptions& options, const std::string& group) {
+  // Named apart from the analyzers' --window (seconds of history); --window stays accepted here,
+  // as Nagios and Icinga configurations written before pass it.
+  app.add_option("--mads-in-flight,--window", options.window,
+                 "MAD queries in flight at most (--window is its older name)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str()
+      ->group(group);
+  app.add_option("--mad-timeout", options.mad_timeout_ms,
+                 "Milliseconds the first try of a query waits; retries wait longer (randomized "
+                 "exponential backoff); all tries of a query within --mad-timeout x "
+                 "--mad-retries, and within -t")
+      ->check(CLI::Range(1, 60000))
+      ->capture_default_str()
+      ->group(group);
+  app.add_option("--mad-retries", options.mad_retries, "Retries of a query that timed out")
+      ->check(CLI::Range(0, 20))
+      ->capture_default_str()
+      ->group(group);
+}
+
 void add_poll_options(CLI::App& app, PollOptions& options) {
   const std::string state = "State";
   app.add_option("--rrdcached", options.rrdcached,
@@ -49,24 +77,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->type_name("PERCENT")
       ->group(state);
   const std::string mad = "MAD";
-  // Named apart from the analyzers' --window (seconds of history); --window stays accepted here,
-  // as Nagios and Icinga configurations written before pass it.
-  app.add_option("--mads-in-flight,--window", options.window,
-                 "MAD queries in flight at most (--window is its older name)")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str()
-      ->group(mad);
-  app.add_option("--mad-timeout", options.mad_timeout_ms,
-                 "Milliseconds the first try of a query waits; retries wait longer (randomized "
-                 "exponential backoff); all tries of a query within --mad-timeout x "
-                 "--mad-retries, and within -t")
-      ->check(CLI::Range(1, 60000))
-      ->capture_default_str()
-      ->group(mad);
-  app.add_option("--mad-retries", options.mad_retries, "Retries of a query that timed out")
-      ->check(CLI::Range(0, 20))
-      ->capture_default_str()
-      ->group(mad);
+  add_mad_options(app, options.mad, mad);
   app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
                  "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: the time the link "
                  "takes to send 4 octets)")
@@ -126,8 +137,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
 PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
                            std::chrono::steady_clock::time_point start) {
   PollSettings settings;
-  settings.engine.window = options.window;
-  settings.engine.backoff = {mad::Milliseconds(options.mad_timeout_ms), options.mad_retries};
+  settings.engine = options.mad.engine();
   // Leave part of -t for writing the state and the output: a tenth, but at least a quarter up to
   // one second (with -t 2, a tenth is too little for a loaded collector to finish in).
   if (common.timeout > 0) {

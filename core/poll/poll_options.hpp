@@ -18,15 +18,25 @@
 
 namespace ibpm::poll {
 
+// How a run's MADs are sent: every command that talks to the fabric takes the same three options.
+struct MadOptions {
+  std::size_t window = 64;  // --mads-in-flight
+  int mad_timeout_ms = 500;
+  int mad_retries = 3;
+
+  mad::EngineOptions engine() const;  // window and backoff (no deadline)
+};
+
+// --mads-in-flight (--window, its older name), --mad-timeout, --mad-retries in `group`.
+void add_mad_options(CLI::App& app, MadOptions& options, const std::string& group);
+
 struct PollOptions {
   plugin::FabricOptions fabric;
   RateThresholdOptions thresholds;
   std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
   int rrd_step = 60;               // seconds per RRD row
   state::RrdLayout rrd_history;    // archive lengths of new RRD files (its step is rrd_step)
-  std::size_t window = 64;
-  int mad_timeout_ms = 500;
-  int mad_retries = 3;
+  MadOptions mad;
   std::optional<double> reset_percent;   // clear counters at this % of their maximum
   std::optional<double> xmit_wait_tick_ns;
   plugin::State first_run = plugin::State::ok;

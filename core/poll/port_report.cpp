@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "plugin/number.hpp"
 #include "thresholds/rate_range.hpp"
@@ -18,15 +17,6 @@ using plugin::Subcheck;
 std::string percent(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f %%", value);
-  return text;
-}
-
-std::string format_epoch(double epoch_seconds) {
-  const auto seconds = static_cast<std::time_t>(epoch_seconds);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
 }
 
@@ -72,6 +62,9 @@ void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
 // them, for a port or node check) named in the long output, as are windows not covered yet.
 void add_ber(Subcheck& port, State& worst, const PortResult& result,
              const ReportSettings& settings) {
+  // A port without errors in its history (nearly every port of a sweep) has nothing to judge or
+  // say: its ratios and their bounds are 0.
+  if (result.errors.intervals.empty() && !settings.ber_coverage_notes) return;
   const RateThresholds& thresholds = *settings.thresholds;
   for (const link_quality::BerWindow& w : port_ber(result, settings.ber)) {
     const std::string metric = link_quality::ber_metric(w.counter);
@@ -103,6 +96,8 @@ std::string ber_label(const link_quality::BerWindow& w) {
 std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* far,
                                       const link_quality::FlapSettings& settings) {
   if (!near.sample.answered) return std::nullopt;
+  // No down kept at either end (nearly every cable of a sweep): nothing to count.
+  if (near.errors.intervals.empty() && (!far || far->errors.intervals.empty())) return std::nullopt;
   // The far node went away (powered off, or rebooted: its counters start again from zero).
   if (far && (!far->sample.answered || far->rates.reset_seen)) return std::nullopt;
   const link_quality::FlapStatus status = link_quality::flap_status(
@@ -112,10 +107,12 @@ std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* 
       near.target.type == NodeType::sw && near.target.remote_type == NodeType::sw;
   const State state = between_switches ? settings.between_switches : settings.to_host;
   std::string text = link_quality::describe(status, settings);
-  if (const auto& live = near.sample.live; live && live->state != PortState::active)
+  const auto& live = near.sample.live;
+  const std::string degraded = live ? degradation(near.target, *live) : "";
+  if (live && live->state != PortState::active)
     text += "; down now";
-  else if (live && !degradation(near.target, *live).empty())
-    text += "; came back below its rate (" + degradation(near.target, *live) + ")";
+  else if (!degraded.empty())
+    text += "; came back below its rate (" + degraded + ")";
   else
     text += "; both ends up now";
   return Subcheck{state, text, {}, {}};
@@ -235,7 +232,8 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
                                                     describe_counters(result.cleared), {}, {}});
   else if (result.record.last_reset)
     port.children.push_back(
-        Subcheck{State::ok, "last cleared by ibpm at " + format_epoch(*result.record.last_reset) +
+        Subcheck{State::ok, "last cleared by ibpm at " +
+                                plugin::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") +
                                 ": " + describe_counters(result.record.reset_mask), {}, {}});
   port.state = worst;
   port.output = line;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <set>
+#include <unordered_map>
 
 #include "routes/cable_pairs.hpp"
 #include "routes/lft_file.hpp"
@@ -10,6 +11,11 @@ namespace ibpm::routes {
 
 CableImpact cable_impact(const RouteMap& map, PortRef port, std::optional<PortRef> remote,
                          const std::vector<JobEndpoints>& jobs) {
+  // The jobs of each endpoint (a host runs one job or a few), so a pair costs a lookup, not a
+  // pass over every job.
+  std::unordered_map<std::size_t, std::vector<std::size_t>> jobs_of;
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    for (std::size_t endpoint : jobs[j].endpoints) jobs_of[endpoint].push_back(j);
   std::set<std::size_t> hosts;
   std::vector<bool> hurt(jobs.size(), false);
   CableImpact impact;
@@ -20,9 +26,9 @@ CableImpact cable_impact(const RouteMap& map, PortRef port, std::optional<PortRe
       hosts.insert(destination);
       ++impact.pairs;
       // A job's traffic is between its own hosts: it is hurt when such a pair crosses.
-      for (std::size_t j = 0; j < jobs.size(); ++j)
-        if (!hurt[j] && jobs[j].endpoints.count(source) && jobs[j].endpoints.count(destination))
-          hurt[j] = true;
+      if (const auto found = jobs_of.find(source); found != jobs_of.end())
+        for (std::size_t j : found->second)
+          if (!hurt[j] && jobs[j].endpoints.count(destination)) hurt[j] = true;
     }
   }
   impact.hosts = hosts.size();
