@@ -32,10 +32,8 @@ std::string summary(const std::string& node, const std::vector<PortLine>& ports,
       continue;
     }
     text += (named++ ? "; " : "") + p.cable;
-    std::string why;
-    for (const Subcheck& reason : p.check.children)
-      if (reason.state && *reason.state == worst) why += (why.empty() ? " " : ", ") + reason.output;
-    text += why.empty() ? ": " + p.check.output.substr(p.cable.size() + 2) : why;
+    const auto why = ibpm::poll::port_reason(p.check, worst, p.cable);
+    text += (why.from_children ? " " : ": ") + why.text;
   }
   if (more) text += "; and " + std::to_string(more) + " more";
   return text;

@@ -152,6 +152,18 @@ std::string cable_name(const PortTarget& target) {
   return target.remote_name.empty() ? target.name : target.name + " <-> " + target.remote_name;
 }
 
+PortReason port_reason(const Subcheck& check, State state, const std::string& cable) {
+  PortReason reason;
+  for (const Subcheck& child : check.children)
+    if (child.state && *child.state == state)
+      reason.text += (reason.text.empty() ? "" : ", ") + child.output;
+  reason.from_children = !reason.text.empty();
+  if (!reason.from_children)
+    reason.text = check.output.size() > cable.size() + 2 ? check.output.substr(cable.size() + 2)
+                                                         : check.output;
+  return reason;
+}
+
 Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
   Subcheck port;
   const PortSample& sample = result.sample;

@@ -46,6 +46,15 @@ std::string cable_name(const PortTarget& target);
 // The port's subcheck: state, one-line output, one child per alerting metric.
 plugin::Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings);
 
+// Why a port's subcheck is in `state`: its children of that state, joined by ", "
+// ("symbol_errors 12/s > 10/s"), else its line without the cable ("unreachable at LID 23 (...)",
+// "Down"). `from_children` says which of the two it is.
+struct PortReason {
+  std::string text;
+  bool from_children = false;
+};
+PortReason port_reason(const plugin::Subcheck& check, plugin::State state, const std::string& cable);
+
 // Perfdata of every rate (per second; data in octets per second), utilization and XmitWait %,
 // with warn/crit from the thresholds. `prefix` goes before each label ("p3_" for a node check).
 std::vector<plugin::Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,

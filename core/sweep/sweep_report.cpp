@@ -17,16 +17,6 @@ using plugin::Perfdata;
 using plugin::State;
 using plugin::Subcheck;
 
-// What set the port's state: its children of that state ("symbol_errors 12/s > 10/s"), else
-// its line without the cable ("unreachable at LID 23 (...)", "Down").
-std::string reason_of(const Subcheck& check, State state, const std::string& cable) {
-  std::string why;
-  for (const Subcheck& child : check.children)
-    if (child.state && *child.state == state) why += (why.empty() ? "" : ", ") + child.output;
-  if (!why.empty()) return why;
-  return check.output.size() > cable.size() + 2 ? check.output.substr(cable.size() + 2) : check.output;
-}
-
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, seconds < 10 ? "%.3f s" : "%.1f s", seconds);
@@ -127,7 +117,7 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReport
   }
   add_flapping(sweep, settings, verdicts);
   for (PortVerdict& v : verdicts)
-    if (v.state != State::ok) v.reason = reason_of(v.check, v.state, v.cable);
+    if (v.state != State::ok) v.reason = poll::port_reason(v.check, v.state, v.cable).text;
   return verdicts;
 }
 
