@@ -3,15 +3,13 @@
 #include <algorithm>
 
 #include "poll/port_rates.hpp"
+#include "thresholds/error_rate.hpp"
 #include "topology/link_speed_check.hpp"
 
 namespace ibpm::history {
 
 double error_rate(const PortHistory& h) {
-  double sum = 0;
-  for (const CounterSpec& s : counter_specs())
-    if (s.error) sum += h.average_of(s.id).value_or(0);
-  return sum;
+  return ibpm::error_rate([&](Counter c) { return h.average_of(c); });
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "plugin/number.hpp"
+#include "thresholds/error_rate.hpp"
 
 namespace ibpm::sweep {
 
@@ -64,10 +65,10 @@ Subcheck timing_line(const SweepResult& sweep) {
 }  // namespace
 
 double error_rate(const poll::PortResult& result) {
-  double sum = 0;
-  for (const CounterSpec& s : counter_specs())
-    if (const auto r = result.rates.of(s.id); s.error && r) sum += r->per_second;
-  return sum;
+  return ibpm::error_rate([&](Counter c) -> std::optional<double> {
+    if (const auto r = result.rates.of(c)) return r->per_second;
+    return std::nullopt;
+  });
 }
 
 namespace {
