@@ -41,13 +41,6 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   return check;
 }
 
-State parse_state(const std::string& text) {
-  if (text == "ok") return State::ok;
-  if (text == "critical") return State::critical;
-  if (text == "unknown") return State::unknown;
-  return State::warning;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,12 +72,10 @@ int main(int argc, char** argv) {
              app.add_option("--summary-ports", settings.summary_ports, "Worst ports named in the status line")
                  ->capture_default_str()
                  ->group(report);
-             app.add_option_function<std::string>(
-                    "--unreachable",
-                    [&settings](const std::string& text) { settings.unreachable = parse_state(text); },
-                    "State of a port whose node does not answer: ok, warning, critical or unknown")
-                 ->check(CLI::IsMember({"ok", "warning", "critical", "unknown"}))
-                 ->default_str("warning")
+             ibpm::plugin::add_state_option(
+                 app, "--unreachable", settings.unreachable,
+                 {State::ok, State::warning, State::critical, State::unknown},
+                 "State of a port whose node does not answer: ok, warning, critical or unknown")
                  ->group(report);
              ibpm::poll::add_poll_options(app, options);
            },

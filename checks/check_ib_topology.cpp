@@ -3,7 +3,6 @@
 // below what both ends enable. --write-baseline saves the fabric as the next baseline.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <map>
 #include <optional>
 
 #include "fabric/node_name_map.hpp"
@@ -30,16 +29,8 @@ struct Options {
 
 void add_state_option(CLI::App& app, const std::string& name, State& target,
                       const std::string& what) {
-  app.add_option_function<std::string>(
-         name,
-         [&target](const std::string& text) {
-           static const std::map<std::string, State> kStates{
-               {"ok", State::ok}, {"warning", State::warning}, {"critical", State::critical}};
-           target = kStates.at(CLI::detail::to_lower(text));
-         },
-         "State for " + what + ": ok, warning or critical")
-      ->check(CLI::IsMember({"ok", "warning", "critical"}, CLI::ignore_case))
-      ->default_str(CLI::detail::to_lower(std::string(ibpm::plugin::to_string(target))))
+  ibpm::plugin::add_state_option(app, name, target, {State::ok, State::warning, State::critical},
+                                 "State for " + what + ": ok, warning or critical")
       ->group("Severity");
 }
 

@@ -1,5 +1,8 @@
 #include "plugin/state.hpp"
 
+#include <CLI/CLI.hpp>
+#include <vector>
+
 namespace ibpm::plugin {
 
 int severity(State state) {
@@ -30,6 +33,30 @@ std::string_view to_string(State state) {
       break;
   }
   return "UNKNOWN";
+}
+
+namespace {
+
+std::string lower_name(State state) { return CLI::detail::to_lower(std::string(to_string(state))); }
+
+}  // namespace
+
+std::optional<State> parse_state(std::string_view text) {
+  const std::string name = CLI::detail::to_lower(std::string(text));
+  for (const State state : {State::ok, State::warning, State::critical, State::unknown})
+    if (name == lower_name(state)) return state;
+  return std::nullopt;
+}
+
+CLI::Option* add_state_option(CLI::App& app, const std::string& name, State& target,
+                              std::initializer_list<State> accepted, const std::string& help) {
+  std::vector<std::string> names;
+  for (const State state : accepted) names.push_back(lower_name(state));
+  return app
+      .add_option_function<std::string>(
+          name, [&target](const std::string& text) { target = *parse_state(text); }, help)
+      ->check(CLI::IsMember(names, CLI::ignore_case))
+      ->default_str(lower_name(target));
 }
 
 }  // namespace ibpm::plugin

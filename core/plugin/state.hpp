@@ -1,7 +1,12 @@
 // Plugin states and how they combine.
 #pragma once
 
+#include <initializer_list>
+#include <optional>
+#include <string>
 #include <string_view>
+
+#include "plugin/cli_fwd.hpp"
 
 namespace ibpm::plugin {
 
@@ -26,5 +31,14 @@ State worst(State a, State b);
 std::string_view to_string(State state);
 
 constexpr int exit_code(State state) { return static_cast<int>(state); }
+
+// A state by its name in any case ("ok", "Warning", "CRITICAL", "unknown"); nullopt for
+// anything else.
+std::optional<State> parse_state(std::string_view text);
+
+// An option NAME taking one of the `accepted` states by name, in any case, into `target`; its
+// default shown is `target`'s value now. The caller adds the group.
+CLI::Option* add_state_option(CLI::App& app, const std::string& name, State& target,
+                              std::initializer_list<State> accepted, const std::string& help);
 
 }  // namespace ibpm::plugin

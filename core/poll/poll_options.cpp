@@ -61,14 +61,9 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->check(CLI::Range(0, 36600))
       ->capture_default_str()
       ->group(state);
-  app.add_option_function<std::string>(
-         "--first-run",
-         [&options](const std::string& text) {
-           options.first_run = text == "unknown" ? plugin::State::unknown : plugin::State::ok;
-         },
-         "State of a run with no previous sample to compare with: ok or unknown")
-      ->check(CLI::IsMember({"ok", "unknown"}))
-      ->default_str("ok")
+  plugin::add_state_option(app, "--first-run", options.first_run,
+                           {plugin::State::ok, plugin::State::unknown},
+                           "State of a run with no previous sample to compare with: ok or unknown")
       ->group(state);
   app.add_option("--reset-counters", options.reset_percent,
                  "Clear error counters (and 32-bit data counters) at or above this % of their "
@@ -115,23 +110,16 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->capture_default_str()
       ->group(quality);
   const auto state_option = [&](const std::string& name, plugin::State& target,
-                                const std::string& help, const std::string& default_text) {
-    app.add_option_function<std::string>(
-           name,
-           [&target](const std::string& text) {
-             target = text == "critical" ? plugin::State::critical
-                      : text == "warning" ? plugin::State::warning
-                                          : plugin::State::ok;
-           },
-           help)
-        ->check(CLI::IsMember({"ok", "warning", "critical"}))
-        ->default_str(default_text)
+                                const std::string& help) {
+    plugin::add_state_option(app, name, target,
+                             {plugin::State::ok, plugin::State::warning, plugin::State::critical},
+                             help)
         ->group(quality);
   };
   state_option("--flap-switch-state", options.flap.between_switches,
-               "State of a flapping cable between two switches", "critical");
+               "State of a flapping cable between two switches");
   state_option("--flap-host-state", options.flap.to_host,
-               "State of a flapping cable to a host (or any non-switch)", "warning");
+               "State of a flapping cable to a host (or any non-switch)");
 }
 
 PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
