@@ -3,28 +3,20 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "dump/ibsim_net_syntax.hpp"
+
 namespace ibpm::sim {
 namespace {
-
-std::string trailer_rate(const PortSetting& s) {
-  // ibsim 0.10 knows SDR..NDR and FDR10.
-  if (s.speed == LinkSpeed::xdr) throw std::invalid_argument("ibsim cannot simulate XDR links");
-  return std::string(to_string(s.width)) + std::string(to_string(s.speed));
-}
 
 void append_port_line(std::string& out, const NetTopology& t, NetPort port) {
   NetPort peer = *t.peer(port);
   const std::string& peer_name = t.node(peer.node).name;
-  out += '[';
-  out += std::to_string(port.port);
-  out += "]\t\"";
-  out += peer_name;
-  out += "\"[";
-  out += std::to_string(peer.port);
-  out += "]\t# \"";
-  out += peer_name;
-  out += "\" lid 0 ";
-  out += trailer_rate(t.setting(port));
+  const PortSetting& setting = t.setting(port);
+  // ibsim 0.10 knows SDR..NDR and FDR10.
+  if (setting.speed == LinkSpeed::xdr) throw std::invalid_argument("ibsim cannot simulate XDR links");
+  out += ibsim_port_link(port.port, peer_name, peer.port);
+  out += "\t# ";
+  out += ibsim_link_trailer(peer_name, setting.width, setting.speed);
   out += '\n';
 }
 
@@ -53,8 +45,7 @@ std::string to_ibsim_net(const NetTopology& topology, std::string_view comment) 
   if (!comment.empty()) out += '\n';
   for (std::size_t n = 0; n < topology.nodes().size(); ++n) {
     const NetNode& node = topology.node(n);
-    out += node.type == NodeType::sw ? "Switch\t" : "Hca\t";
-    out += std::to_string(node.port_count);
+    out += ibsim_node_record(node.type == NodeType::sw, node.port_count);
     out += "\t\"";
     out += node.name;
     out += "\"\n";

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dump/ibsim_net_syntax.hpp"
 #include "sim/net_topology.hpp"
 
 namespace ibpm::sim {
@@ -16,18 +17,11 @@ namespace ibpm::sim {
 // ...". Throws std::invalid_argument for a speed ibsim does not know (XDR).
 std::string to_ibsim_net(const NetTopology& topology, std::string_view comment = {});
 
-struct NetSize {
-  int nodes = 0;
-  int switches = 0;
-  int ports = 0;  // as ibsim counts them: switches have a port 0 as well
-};
+using NetSize = IbsimNetSize;
 
 // Counts the node header lines ("Switch 36 ...", "Hca 1 ...", "Ca 2 ...") of a net file.
 NetSize measure_net(std::string_view text);
 NetSize measure_net(const NetTopology& topology);
-
-// ibsim's built-in limits (its -N, -S and -P options raise them).
-inline constexpr NetSize kIbsimDefaultLimits{2048, 256, 13312};
 
 // The -N / -S / -P arguments a fabric of this size needs; empty when the defaults suffice.
 std::vector<std::string> ibsim_capacity_args(const NetSize& size);

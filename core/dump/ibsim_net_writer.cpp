@@ -6,6 +6,7 @@
 
 #include "dump/fabric_order.hpp"
 #include "dump/ibsim_names.hpp"
+#include "dump/ibsim_net_syntax.hpp"
 
 namespace ibpm {
 namespace {
@@ -64,8 +65,10 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOpti
   }
   out << "# ibsim net file written by ibpm: " << nodes.size() << " nodes (" << switches
       << " switches), " << fabric.links().size() << " links.\n"
-      << "# Run: ibsim -N " << std::max<std::size_t>(nodes.size(), 2048) << " -S "
-      << std::max<std::size_t>(switches, 256) << " -P " << std::max<std::size_t>(ports, 13312)
+      << "# Run: ibsim -N "
+      << std::max(nodes.size(), static_cast<std::size_t>(kIbsimDefaultLimits.nodes)) << " -S "
+      << std::max(switches, static_cast<std::size_t>(kIbsimDefaultLimits.switches)) << " -P "
+      << std::max(ports, static_cast<std::size_t>(kIbsimDefaultLimits.ports))
       << " -s <this file>\n"
       << "# Node ids are unique names; the NodeDescription follows '#'.\n";
 
@@ -84,22 +87,21 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOpti
     }
     if (n->type == NodeType::router)
       s += "# router " + format_guid(n->guid) + ", written as a switch (ibsim has no routers)\n";
-    s += std::string(as_switch ? "Switch\t" : "Hca\t") + std::to_string(written_port_count(*n)) +
-         " \"" + name + "\"\t\t# \"" + clean_description(n->description) + "\"\n";
+    s += ibsim_node_record(as_switch, written_port_count(*n)) + " \"" + name + "\"\t\t# \"" +
+         clean_description(n->description) + "\"\n";
     for (std::size_t i = 1; i < n->ports.size(); ++i) {
       const Port& p = n->ports[i];
       if (!p.present || !p.link) continue;
       const PortRef peer = *fabric.remote({n->guid, static_cast<PortNumber>(i)});
       const std::string& peer_name = names.at(peer.node);
-      s += "[" + std::to_string(i) + "]\t\"" + peer_name + "\"[" + std::to_string(peer.port) + "]";
+      s += ibsim_port_link(static_cast<int>(i), peer_name, peer.port);
       // ibsim needs both width and speed in the trailer; without them it uses its defaults.
       if (p.width && p.speed) {
         LinkSpeed speed = *p.speed;
         if (options.speed_cap && speed > *options.speed_cap) speed = *options.speed_cap;
         s += "\t\t# ";
         if (!as_switch) s += "lid 0 lmc 0 ";
-        s += "\"" + peer_name + "\" lid 0 " + std::string(to_string(*p.width)) +
-             std::string(to_string(speed));
+        s += ibsim_link_trailer(peer_name, *p.width, speed);
       }
       s += "\n";
     }
