@@ -15,6 +15,7 @@
 #include "locality/slurm_topology.hpp"
 #include "plugin/options.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/report_format.hpp"
 #include "poll/state_topology.hpp"
 #include "topology/atomic_file.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 struct Options {
   ibpm::plugin::FabricOptions fabric;
   ibpm::plugin::HistoryOptions history;
-  std::string format = "table";
+  ibpm::plugin::ReportFormat format = ibpm::plugin::ReportFormat::table;
   std::string sort = "level";
   std::optional<int> level;
   std::size_t top = 0;
@@ -86,12 +87,10 @@ void run(const Options& options) {
 
   ibpm::locality::ReportContext context{window.start, window.end,
                                        ibpm::history::describe_coverage(coverage)};
-  if (options.format == "json")
-    ibpm::locality::print_json(std::cout, rows, context);
-  else if (options.format == "csv")
-    ibpm::locality::print_csv(std::cout, rows);
-  else
-    ibpm::locality::print_table(std::cout, rows, context);
+  ibpm::plugin::print_report(
+      options.format, {.table = [&] { ibpm::locality::print_table(std::cout, rows, context); },
+                       .csv = [&] { ibpm::locality::print_csv(std::cout, rows); },
+                       .json = [&] { ibpm::locality::print_json(std::cout, rows, context); }});
 }
 
 }  // namespace
@@ -105,9 +104,7 @@ int main(int argc, char** argv) {
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
   ibpm::plugin::add_history_options(app, options.history);
-  app.add_option("--format", options.format, "table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
+  ibpm::plugin::add_format_option(app, options.format);
   app.add_option("--sort", options.sort,
                  "level (top down), locality (least local first), traffic (busiest first) or name")
       ->check(CLI::IsMember({"level", "locality", "traffic", "name"}))

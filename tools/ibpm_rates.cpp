@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "plugin/cli.hpp"
+#include "plugin/report_format.hpp"
 #include "rates_table.hpp"
 #include "sweep/sweep_report.hpp"
 
@@ -19,7 +20,7 @@ struct Options {
   ibpm::sweep::SweepOptions sweep;
   unsigned timeout = 60;
   double interval = 0;
-  std::string format = "table";
+  ibpm::plugin::ReportFormat format = ibpm::plugin::ReportFormat::table;
   std::string sort = "fabric";
   std::size_t top = 0;
 };
@@ -47,15 +48,17 @@ void run(const Options& options) {
   const auto verdicts = ibpm::sweep::judge_ports(sweep, settings);
   ibpm::poll::save_record(sweep.pending, sweep.results);
   const auto ports = ibpm::tools::ordered_ports(verdicts, parse_sort(options.sort), options.top);
-  if (options.format == "json") {
-    ibpm::tools::print_rates_json(std::cout, ports);
-    return;
-  }
-  ibpm::tools::print_rates_table(std::cout, ports);
-  std::size_t cleared = 0;
-  for (const auto& r : sweep.results) cleared += r.cleared != 0;
-  if (options.sweep.clear_counters)
-    std::cout << "cleared the error counters of " << cleared << " ports (recorded in their state)\n";
+  const auto table = [&] {
+    ibpm::tools::print_rates_table(std::cout, ports);
+    std::size_t cleared = 0;
+    for (const auto& r : sweep.results) cleared += r.cleared != 0;
+    if (options.sweep.clear_counters)
+      std::cout << "cleared the error counters of " << cleared << " ports (recorded in their state)\n";
+  };
+  // --format takes no csv here.
+  ibpm::plugin::print_report(
+      options.format,
+      {.table = table, .csv = nullptr, .json = [&] { ibpm::tools::print_rates_json(std::cout, ports); }});
 }
 
 }  // namespace
@@ -79,9 +82,8 @@ int main(int argc, char** argv) {
   app.add_flag("--clear-counters", options.sweep.clear_counters,
                "After reading, clear the error counters (and 32-bit data counters) of these "
                "ports; recorded in their state");
-  app.add_option("--format", options.format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  ibpm::plugin::add_format_option(app, options.format,
+                                  {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
   app.add_option("--sort", options.sort, "fabric (topology order), errors or traffic")
       ->check(CLI::IsMember({"fabric", "errors", "traffic"}))
       ->capture_default_str();

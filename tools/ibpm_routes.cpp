@@ -41,7 +41,7 @@ struct Options {
   plugin::Thresholds thresholds{plugin::parse_range("1"), std::nullopt};
   std::string jobs;
   bool list_pairs = false;
-  std::string format = "table";
+  ReportFormat format = ReportFormat::table;
   std::size_t top = 20;
   unsigned timeout = 60;  // tool mode; the check has its own -t
 };
@@ -90,9 +90,7 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
       ->capture_default_str()
       ->group(what);
   if (mode == Mode::tool) {
-    app.add_option("--format", options.format, "table, csv or json")
-        ->check(CLI::IsMember({"table", "csv", "json"}))
-        ->capture_default_str();
+    plugin::add_format_option(app, options.format);
     app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")
         ->check(CLI::Range(1u, 86400u))
         ->capture_default_str();
@@ -142,7 +140,7 @@ void run_report(Options& options) {
   const Fabric& fabric = source.topology.fabric;
   const routes::RouteMap map(fabric, source.tables);
   const RouteNames names(map, source.name_map());
-  const ReportFormat format = parse_report_format(options.format);
+  const ReportFormat format = options.format;
 
   if (!options.path.empty()) {
     const PortRef from = endpoint_port(

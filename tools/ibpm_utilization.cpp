@@ -14,6 +14,7 @@
 #include "history/window_coverage.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "plugin/report_format.hpp"
 #include "poll/state_topology.hpp"
 #include "state/directories.hpp"
 #include "utilization_report.hpp"
@@ -23,7 +24,7 @@ namespace {
 struct Options {
   ibpm::plugin::FabricOptions fabric;
   ibpm::plugin::HistoryOptions history;
-  std::string format = "table";
+  ibpm::plugin::ReportFormat format = ibpm::plugin::ReportFormat::table;
   std::string sort = "utilization";
   std::size_t top = 20;
   std::string graph_dir;
@@ -63,12 +64,13 @@ void run(const Options& options) {
                                    ibpm::parse_utilization_sort(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
-  if (options.format == "json")
-    ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
-  else if (options.format == "csv")
-    ibpm::print_utilization_csv(std::cout, rows);
-  else
-    ibpm::print_utilization_table(std::cout, rows, window.seconds(), covered);
+  ibpm::plugin::print_report(
+      options.format,
+      {.table = [&] { ibpm::print_utilization_table(std::cout, rows, window.seconds(), covered); },
+       .csv = [&] { ibpm::print_utilization_csv(std::cout, rows); },
+       .json = [&] {
+         ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
+       }});
 
   if (options.graph_dir.empty()) return;
   ibpm::state::make_directories(options.graph_dir);
@@ -97,9 +99,7 @@ int main(int argc, char** argv) {
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
   ibpm::plugin::add_history_options(app, options.history);
-  app.add_option("--format", options.format, "table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
+  ibpm::plugin::add_format_option(app, options.format);
   app.add_option("--sort", options.sort,
                  "utilization (average), peak, wait (XmitWait %), errors, or fabric order")
       ->check(CLI::IsMember({"utilization", "peak", "wait", "errors", "fabric"}))

@@ -72,12 +72,6 @@ std::string json_port(const RouteNames& names, PortRef port) {
 
 }  // namespace
 
-ReportFormat parse_report_format(const std::string& text) {
-  if (text == "csv") return ReportFormat::csv;
-  if (text == "json") return ReportFormat::json;
-  return ReportFormat::table;
-}
-
 void print_route(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
                  PortRef source, PortRef destination, const routes::Route& route,
                  ReportFormat format) {

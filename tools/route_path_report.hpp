@@ -12,13 +12,13 @@
 
 #include <ostream>
 
+#include "plugin/report_format.hpp"
 #include "route_names.hpp"
 #include "routes/route_map.hpp"
 
 namespace ibpm {
 
-enum class ReportFormat { table, csv, json };
-ReportFormat parse_report_format(const std::string& text);
+using plugin::ReportFormat;
 
 void print_route(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
                  PortRef source, PortRef destination, const routes::Route& route,
