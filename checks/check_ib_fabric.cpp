@@ -7,7 +7,7 @@
 #include "sweep/route_impact.hpp"
 
 #include <CLI/CLI.hpp>
-#include "sweep/sweep_outputs.hpp"
+#include "products/sweep_outputs.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace {
@@ -15,7 +15,7 @@ namespace {
 using ibpm::plugin::Check;
 using ibpm::plugin::State;
 
-Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOptions& outputs,
+Check run(const ibpm::sweep::SweepOptions& options, const ibpm::products::OutputOptions& outputs,
           ibpm::sweep::SweepReportSettings settings, const ibpm::plugin::CommonOptions& common) {
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   settings.port.thresholds = &sweep.thresholds;
@@ -28,13 +28,13 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
   for (std::string& problem :
        ibpm::sweep::add_route_impact(options, sweep, outputs.jobs, settings.worst, verdicts))
     sweep.state_notes.push_back(std::move(problem));
-  const auto events = ibpm::sweep::port_events(sweep, verdicts);
+  const auto events = ibpm::products::port_events(sweep, verdicts);
   if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))
     sweep.state_notes.push_back(*failure);
   Check check = ibpm::sweep::sweep_check(options, sweep, verdicts, settings, common.verbosity);
   // An output the operator asked for that could not be written makes the run UNKNOWN at least.
   for (ibpm::plugin::Subcheck& line :
-       ibpm::sweep::write_outputs(options, outputs, sweep, verdicts, events)) {
+       ibpm::products::write_outputs(options, outputs, sweep, verdicts, events)) {
     check.state = ibpm::plugin::worst(*check.state, effective_state(line));
     check.subchecks.push_back(std::move(line));
   }
@@ -45,7 +45,7 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::sweep::OutputOpt
 
 int main(int argc, char** argv) {
   ibpm::sweep::SweepOptions options;
-  ibpm::sweep::OutputOptions outputs;
+  ibpm::products::OutputOptions outputs;
   ibpm::sweep::SweepReportSettings settings;
   return ibpm::plugin::run_plugin(
       argc, argv,
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
            [&](CLI::App& app) {
              ibpm::plugin::add_fabric_options(app, options.fabric);
              ibpm::sweep::add_sweep_options(app, options);
-             ibpm::sweep::add_output_options(app, outputs);
+             ibpm::products::add_output_options(app, outputs);
              const std::string report = "Report";
              app.add_option("--worst", settings.worst, "Ports and unreachable nodes listed in the long output")
                  ->capture_default_str()

@@ -1,4 +1,4 @@
-#include "sweep/sweep_outputs.hpp"
+#include "products/sweep_outputs.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -12,10 +12,13 @@
 #include "products/sample_csv.hpp"
 #include "topology/atomic_file.hpp"
 
-namespace ibpm::sweep {
+namespace ibpm::products {
 
 namespace {
 
+using sweep::PortVerdict;
+using sweep::SweepOptions;
+using sweep::SweepResult;
 using plugin::json_number;
 using plugin::json_string;
 using plugin::State;
@@ -25,12 +28,12 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? json_number(*value) : "null";
 }
 
-void log_events(const OutputOptions& outputs, const std::vector<products::PortEvent>& events) {
+void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& events) {
   if (events.empty()) return;
-  products::EventLogOptions log_options;
-  if (outputs.syslog) log_options.syslog_facility = products::parse_syslog_facility(outputs.syslog_facility);
+  EventLogOptions log_options;
+  if (outputs.syslog) log_options.syslog_facility = parse_syslog_facility(outputs.syslog_facility);
   log_options.file = outputs.events_file;
-  const products::EventLog log(log_options);
+  const EventLog log(log_options);
   log.write(events);
 }
 
@@ -57,7 +60,7 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                  "Facility of the events: daemon, user, local0..local7")
       ->check([](const std::string& name) {
         try {
-          products::parse_syslog_facility(name);
+          parse_syslog_facility(name);
           return std::string();
         } catch (const std::invalid_argument& e) {
           return std::string(e.what());
@@ -79,14 +82,14 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
 }
 
 std::string summary_path(const SweepOptions& options) {
-  return (std::filesystem::path(options.fabric.state_dir) / "sweep" / (sweep_scope(options) + ".json"))
+  return (std::filesystem::path(options.fabric.state_dir) / "sweep" / (sweep::sweep_scope(options) + ".json"))
       .string();
 }
 
 std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
                          const std::vector<PortVerdict>& verdicts,
-                         const std::vector<products::Histogram>& histograms) {
-  const SweepCounts counts = count_ports(verdicts);
+                         const std::vector<Histogram>& histograms) {
+  const sweep::SweepCounts counts = sweep::count_ports(verdicts);
   std::string json = "{\"started\":" + json_number(sweep.started) +
                      ",\"duration\":" + json_number(sweep.duration) +
                      ",\"poll_duration\":" + json_number(sweep.poll_duration) +
@@ -105,7 +108,7 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
                      ",\"baseline\":" + std::to_string(counts.baseline) +
                      ",\"mads\":" + std::to_string(sweep.mad_stats.sent) + ",\"totals\":{";
   bool first = true;
-  for (const plugin::Perfdata& p : sweep_perfdata(sweep, verdicts, counts)) {
+  for (const plugin::Perfdata& p : sweep::sweep_perfdata(sweep, verdicts, counts)) {
     json += (first ? "" : ",") + json_string(p.label) + ":" + json_number(p.value);
     first = false;
   }
@@ -116,13 +119,12 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
     json += (first ? "" : ",") + port_json(v);
     first = false;
   }
-  json += "],\"histograms\":" + products::histograms_json(histograms) + "}\n";
+  json += "],\"histograms\":" + histograms_json(histograms) + "}\n";
   return json;
 }
 
-std::vector<products::PortEvent> port_events(SweepResult& sweep,
-                                             const std::vector<PortVerdict>& verdicts) {
-  std::vector<products::PortEvent> events;
+std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {
+  std::vector<PortEvent> events;
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
     const PortVerdict& v = verdicts[i];
     poll::PortResult& result = sweep.results[i];
@@ -131,10 +133,9 @@ std::vector<products::PortEvent> port_events(SweepResult& sweep,
     std::optional<State> remembered;
     if (result.reported && *result.reported <= static_cast<std::uint8_t>(State::unknown))
       remembered = static_cast<State>(*result.reported);
-    const products::PortStatus status{result.target.node, result.target.port, v.state,
-                                      result.sample.answered && result.rates.baseline, v.cable,
-                                      v.reason};
-    if (auto event = products::state_change(status, remembered)) events.push_back(std::move(*event));
+    const PortStatus status{result.target.node, result.target.port, v.state,
+                            result.sample.answered && result.rates.baseline, v.cable, v.reason};
+    if (auto event = state_change(status, remembered)) events.push_back(std::move(*event));
     if (remembered) result.reported = static_cast<std::uint8_t>(*remembered);
   }
   return events;
@@ -142,7 +143,7 @@ std::vector<products::PortEvent> port_events(SweepResult& sweep,
 
 std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
                                     const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
-                                    const std::vector<products::PortEvent>& events) {
+                                    const std::vector<PortEvent>& events) {
   std::vector<Subcheck> lines;
   auto failed = [&](const std::string& what, const std::exception& e) {
     lines.push_back({State::unknown, what + ": " + e.what(), {}, {}});
@@ -157,12 +158,12 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
   }
   if (!outputs.csv.empty()) {
     try {
-      products::append_samples_csv(outputs.csv, sweep.started, sweep.results, shard_label(options));
+      append_samples_csv(outputs.csv, sweep.started, sweep.results, sweep::shard_label(options));
     } catch (const std::exception& e) {
       failed("CSV", e);
     }
   }
-  const std::vector<products::Histogram> histograms = products::rate_histograms(sweep.results);
+  const std::vector<Histogram> histograms = rate_histograms(sweep.results);
   try {
     const std::string path = summary_path(options);
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
@@ -173,7 +174,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
   }
   if (outputs.histograms) {
     // One line of the long output per line of the text (each output line is a single line).
-    const std::string text = products::format_histograms(histograms, true);
+    const std::string text = format_histograms(histograms, true);
     std::size_t from = 0;
     while (from < text.size()) {
       const std::size_t end = std::min(text.find('\n', from), text.size());
@@ -184,4 +185,4 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
   return lines;
 }
 
-}  // namespace ibpm::sweep
+}  // namespace ibpm::products

@@ -18,7 +18,7 @@
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_report.hpp"
 
-namespace ibpm::sweep {
+namespace ibpm::products {
 
 struct OutputOptions {
   bool syslog = true;                  // --no-syslog turns events to syslog off
@@ -32,24 +32,25 @@ struct OutputOptions {
 void add_output_options(CLI::App& app, OutputOptions& options);
 
 // STATE_DIR/sweep/fabric.json, or shard-K-of-N.json.
-std::string summary_path(const SweepOptions& options);
+std::string summary_path(const sweep::SweepOptions& options);
 
 // The sweep summary as JSON (see the header comment).
-std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
-                         const std::vector<PortVerdict>& verdicts,
-                         const std::vector<products::Histogram>& histograms);
+std::string summary_json(const sweep::SweepOptions& options, const sweep::SweepResult& sweep,
+                         const std::vector<sweep::PortVerdict>& verdicts,
+                         const std::vector<Histogram>& histograms);
 
 // The events of this sweep: each port's state (its verdict) against the state last reported
 // (the sample record's), which becomes the verdict's (verdicts[i] is results[i]'s). Ports the
 // sweep did not get to ask before its deadline keep what they had, and give no event.
-std::vector<products::PortEvent> port_events(SweepResult& sweep,
-                                             const std::vector<PortVerdict>& verdicts);
+std::vector<PortEvent> port_events(sweep::SweepResult& sweep,
+                                   const std::vector<sweep::PortVerdict>& verdicts);
 
 // Writes every output; returns lines for the long output (histograms, event counts, and an
 // UNKNOWN line for an output that could not be written: the sweep itself still counts).
-std::vector<plugin::Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
-                                            const SweepResult& sweep,
-                                            const std::vector<PortVerdict>& verdicts,
-                                            const std::vector<products::PortEvent>& events);
+std::vector<plugin::Subcheck> write_outputs(const sweep::SweepOptions& options,
+                                            const OutputOptions& outputs,
+                                            const sweep::SweepResult& sweep,
+                                            const std::vector<sweep::PortVerdict>& verdicts,
+                                            const std::vector<PortEvent>& events);
 
-}  // namespace ibpm::sweep
+}  // namespace ibpm::products
