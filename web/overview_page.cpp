@@ -93,7 +93,7 @@ std::string worst_ports_section(const SiteContext& site) {
   std::vector<Row> rows;
   std::set<PortRef> listed;
   if (data.sweep)
-    for (const PortNotOk& p : data.sweep->ports_not_ok) {
+    for (const products::PortNotOk& p : data.sweep->ports_not_ok) {
       const PortRef ref{p.node, static_cast<PortNumber>(p.port)};
       const PortState* state = data.port(ref);
       rows.push_back({ref, p.name, p.remote, p.state, p.reason,

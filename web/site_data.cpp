@@ -101,7 +101,7 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const Si
     viz::annotate_ber(fabric, data.annotations, data.ber, data.name_map());
     read_routes(data, options);
     try {
-      data.sweep = read_sweep_summary(options.state_dir);
+      data.sweep = products::read_sweep_summary(options.state_dir);
     } catch (const std::exception& e) {
       data.sweep_error = e.what();
     }

@@ -21,7 +21,7 @@
 #include "topology/topology.hpp"
 #include "topology/topology_diff.hpp"
 #include "viz/map_model.hpp"
-#include "sweep_summary.hpp"
+#include "products/sweep_summary.hpp"
 
 namespace ibpm::web {
 
@@ -54,7 +54,7 @@ struct SiteData {
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;      // by set
   viz::MapAnnotations annotations;
-  std::optional<SweepSummary> sweep;
+  std::optional<products::SweepSummary> sweep;
   std::optional<std::string> sweep_error;         // why the summary could not be read
   TopologyDiff diff;
   bool has_baseline = false;

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <filesystem>
 
-#include "plugin/json.hpp"
 #include "products/event_log.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
+#include "products/sweep_summary.hpp"
 #include "topology/atomic_file.hpp"
 
 namespace ibpm::products {
@@ -19,14 +19,8 @@ namespace {
 using sweep::PortVerdict;
 using sweep::SweepOptions;
 using sweep::SweepResult;
-using plugin::json_number;
-using plugin::json_string;
 using plugin::State;
 using plugin::Subcheck;
-
-std::string optional_number(const std::optional<double>& value) {
-  return value ? json_number(*value) : "null";
-}
 
 void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& events) {
   if (events.empty()) return;
@@ -35,14 +29,6 @@ void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& even
   log_options.file = outputs.events_file;
   const EventLog log(log_options);
   log.write(events);
-}
-
-std::string port_json(const PortVerdict& v) {
-  const poll::PortTarget& t = v.result->target;
-  return "{\"node_guid\":" + json_string(format_guid(t.node)) + ",\"port\":" + std::to_string(t.port) +
-         ",\"lid\":" + std::to_string(t.lid) + ",\"name\":" + json_string(t.name) +
-         ",\"remote\":" + json_string(t.remote_name) + ",\"state\":" +
-         json_string(plugin::to_string(v.state)) + ",\"reason\":" + json_string(v.reason) + "}";
 }
 
 }  // namespace
@@ -79,48 +65,6 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   app.add_flag("--histograms", options.histograms,
                "Histograms of the rates across the swept ports in the long output")
       ->group(group);
-}
-
-std::string summary_path(const SweepOptions& options) {
-  return (std::filesystem::path(options.fabric.state_dir) / "sweep" / (sweep::sweep_scope(options) + ".json"))
-      .string();
-}
-
-std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
-                         const std::vector<PortVerdict>& verdicts,
-                         const std::vector<Histogram>& histograms) {
-  const sweep::SweepCounts counts = sweep::count_ports(verdicts);
-  std::string json = "{\"started\":" + json_number(sweep.started) +
-                     ",\"duration\":" + json_number(sweep.duration) +
-                     ",\"poll_duration\":" + json_number(sweep.poll_duration) +
-                     ",\"first_read\":" + optional_number(sweep.first_read) +
-                     ",\"last_read\":" + optional_number(sweep.last_read) +
-                     ",\"shard\":{\"index\":" + std::to_string(options.shard.index) +
-                     ",\"count\":" + std::to_string(options.shard.count) + "}" +
-                     ",\"topology\":" + json_string(sweep.topology.origin) +
-                     ",\"fabric_ports\":" + std::to_string(sweep.fabric_ports) +
-                     ",\"ports\":" + std::to_string(verdicts.size()) +
-                     ",\"polled\":" + std::to_string(counts.polled) +
-                     ",\"in_error\":" + std::to_string(counts.in_error) +
-                     ",\"saturated\":" + std::to_string(counts.saturated) +
-                     ",\"unreachable\":" + std::to_string(counts.unreachable) +
-                     ",\"unreachable_nodes\":" + std::to_string(counts.unreachable_nodes.size()) +
-                     ",\"baseline\":" + std::to_string(counts.baseline) +
-                     ",\"mads\":" + std::to_string(sweep.mad_stats.sent) + ",\"totals\":{";
-  bool first = true;
-  for (const plugin::Perfdata& p : sweep::sweep_perfdata(sweep, verdicts, counts)) {
-    json += (first ? "" : ",") + json_string(p.label) + ":" + json_number(p.value);
-    first = false;
-  }
-  json += "},\"ports_not_ok\":[";
-  first = true;
-  for (const PortVerdict& v : verdicts) {
-    if (v.state == State::ok) continue;
-    json += (first ? "" : ",") + port_json(v);
-    first = false;
-  }
-  json += "],\"histograms\":" + histograms_json(histograms) + "}\n";
-  return json;
 }
 
 std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {

@@ -2,9 +2,8 @@
 //   - events: a line per port whose state changed since the last sweep, to syslog (and/or a
 //     file), naming both cable ends (the state last reported is kept in the sample record);
 //   - --csv FILE: every sample appended (one row per port and sweep);
-//   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (counts, timing,
-//     ports not OK, unreachable nodes, fabric totals, rate histograms) for the dashboard and
-//     other tools, replaced atomically;
+//   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (sweep_summary.hpp),
+//     replaced atomically;
 //   - --histograms: the rate histograms in the long output.
 #pragma once
 
@@ -30,14 +29,6 @@ struct OutputOptions {
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);
-
-// STATE_DIR/sweep/fabric.json, or shard-K-of-N.json.
-std::string summary_path(const sweep::SweepOptions& options);
-
-// The sweep summary as JSON (see the header comment).
-std::string summary_json(const sweep::SweepOptions& options, const sweep::SweepResult& sweep,
-                         const std::vector<sweep::PortVerdict>& verdicts,
-                         const std::vector<Histogram>& histograms);
 
 // The events of this sweep: each port's state (its verdict) against the state last reported
 // (the sample record's), which becomes the verdict's (verdicts[i] is results[i]'s). Ports the

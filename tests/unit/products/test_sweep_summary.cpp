@@ -1,17 +1,18 @@
+// The sweep summary read back: shards added up, the whole fabric first, broken and newer files.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 
-#include "sweep_summary.hpp"
+#include "products/sweep_summary.hpp"
 
-using namespace ibpm::web;
+using namespace ibpm::products;
 namespace fs = std::filesystem;
 
 namespace {
 
 struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ibpm-web-test-" + std::to_string(::getpid()));
+  fs::path path = fs::temp_directory_path() / ("ibpm-sweep-summary-test-" + std::to_string(::getpid()));
   TempDir() { fs::create_directories(path / "sweep"); }
   ~TempDir() { fs::remove_all(path); }
   void write(const std::string& name, const std::string& text) const {
@@ -72,4 +73,37 @@ TEST_CASE("a broken summary is an error naming the file") {
   dir.write("fabric.json", "{\"started\": 1, ");
   CHECK_THROWS_WITH(read_sweep_summary(dir.path.string()),
                     Catch::Contains("fabric.json: not a sweep summary"));
+}
+
+TEST_CASE("a summary without a format is format 1, a newer one is refused") {
+  TempDir dir;
+  dir.write("fabric.json", shard(300, 2, ""));
+  CHECK(read_sweep_summary(dir.path.string())->in_error == 2);
+  dir.write("fabric.json", "{\"format\":1," + shard(300, 3, "").substr(1));
+  CHECK(read_sweep_summary(dir.path.string())->in_error == 3);
+  dir.write("fabric.json", "{\"format\":" + std::to_string(kSweepSummaryFormat + 1) + "," +
+                               shard(300, 4, "").substr(1));
+  CHECK_THROWS_WITH(read_sweep_summary(dir.path.string()),
+                    Catch::Contains("fabric.json: sweep summary format 2, newer than"));
+}
+
+TEST_CASE("the summary written is the summary read") {
+  TempDir dir;
+  ibpm::sweep::SweepOptions options;
+  options.fabric.state_dir = dir.path.string();
+  ibpm::sweep::SweepResult sweep;
+  sweep.started = 1000;
+  sweep.duration = 2.5;
+  sweep.fabric_ports = 7;
+  const std::string json = summary_json(options, sweep, {}, {});
+  CHECK(json.starts_with("{\"format\":1,\"started\":"));
+  CHECK(summary_path(options) == (dir.path / "sweep" / "fabric.json").string());
+  dir.write("fabric.json", json);
+  const auto summary = read_sweep_summary(dir.path.string());
+  REQUIRE(summary);
+  CHECK(summary->started == 1000);
+  CHECK(summary->duration == 2.5);
+  CHECK(summary->fabric_ports == 7);
+  CHECK(summary->ports == 0);
+  CHECK(summary->ports_not_ok.empty());
 }
