@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "fabric/graph.hpp"
+#include "history/history_options.hpp"
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
@@ -16,13 +17,13 @@
 #include "plugin/options.hpp"
 #include "plugin/cli.hpp"
 #include "poll/state_topology.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  ibpm::plugin::HistoryOptions history;
+  ibpm::history::HistoryOptions history;
   std::string format = "table";
   std::string sort = "level";
   std::optional<int> level;
@@ -43,7 +44,7 @@ void run(const Options& options) {
 
   if (!options.slurm_out.empty()) {
     std::vector<std::string> warnings;
-    ibpm::replace_file_with(options.slurm_out, [&](std::ostream& out) {
+    ibpm::base::replace_file_with(options.slurm_out, [&](std::ostream& out) {
       warnings = ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
     });
     for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
                "ibpm-locality"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  ibpm::plugin::add_history_options(app, options.history);
+  ibpm::history::add_history_options(app, options.history);
   app.add_option("--format", options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "fabric/node_name_map.hpp"
+#include "history/history_options.hpp"
 #include "history/utilization_graph.hpp"
 #include "history/window_coverage.hpp"
 #include "plugin/cli.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  ibpm::plugin::HistoryOptions history;
+  ibpm::history::HistoryOptions history;
   std::string format = "table";
   std::string sort = "utilization";
   std::size_t top = 20;
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
                "ibpm-utilization"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  ibpm::plugin::add_history_options(app, options.history);
+  ibpm::history::add_history_options(app, options.history);
   app.add_option("--format", options.format, "table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();

@@ -6,18 +6,18 @@
 #include <chrono>
 #include <filesystem>
 
-#include "plugin/json.hpp"
+#include "base/json.hpp"
 #include "products/event_log.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm::sweep {
 
 namespace {
 
-using plugin::json_number;
-using plugin::json_string;
+using base::json_number;
+using base::json_string;
 using plugin::State;
 using plugin::Subcheck;
 
@@ -167,7 +167,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
     const std::string path = summary_path(options);
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     const std::string json = summary_json(options, sweep, verdicts, histograms);
-    replace_file_with(path, [&](std::ostream& out) { out << json; });
+    base::replace_file_with(path, [&](std::ostream& out) { out << json; });
   } catch (const std::exception& e) {
     failed("sweep summary", e);
   }

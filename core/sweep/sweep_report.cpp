@@ -7,7 +7,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::sweep {
 
