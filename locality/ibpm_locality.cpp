@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "fabric/graph.hpp"
+#include "history/history_options.hpp"
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
@@ -17,13 +18,13 @@
 #include "plugin/cli.hpp"
 #include "plugin/report_format.hpp"
 #include "poll/state_topology.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  ibpm::plugin::HistoryOptions history;
+  ibpm::history::HistoryOptions history;
   ibpm::plugin::ReportFormat format = ibpm::plugin::ReportFormat::table;
   std::string sort = "level";
   std::optional<int> level;
@@ -44,7 +45,7 @@ void run(const Options& options) {
 
   if (!options.slurm_out.empty()) {
     std::vector<std::string> warnings;
-    ibpm::replace_file_with(options.slurm_out, [&](std::ostream& out) {
+    ibpm::base::replace_file_with(options.slurm_out, [&](std::ostream& out) {
       warnings = ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
     });
     for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
@@ -103,7 +104,7 @@ int main(int argc, char** argv) {
                "ibpm-locality"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  ibpm::plugin::add_history_options(app, options.history);
+  ibpm::history::add_history_options(app, options.history);
   ibpm::plugin::add_format_option(app, options.format);
   app.add_option("--sort", options.sort,
                  "level (top down), locality (least local first), traffic (busiest first) or name")

@@ -4,17 +4,17 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/number.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::locality {
 
 namespace {
 
-using plugin::format_fixed;
-using plugin::format_rate;
+using base::format_fixed;
+using base::format_rate;
 
 std::string share_text(const std::optional<double>& share) {
   return share ? format_fixed(*share * 100, 1) + "%" : "-";
@@ -25,7 +25,7 @@ std::string number_or_empty(const std::optional<double>& value) {
 }
 
 std::string json_or_null(const std::optional<double>& value) {
-  return value ? plugin::json_number(*value) : "null";
+  return value ? base::json_number(*value) : "null";
 }
 
 std::string kind(const NodeSet& set) { return set.subtree ? "subtree" : "defined"; }
@@ -71,7 +71,7 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
                  const ReportContext& context) {
   // Names come from the fabric: nothing in them may move the terminal's cursor.
   std::vector<std::string> names;
-  for (const auto& r : rows) names.push_back(plugin::one_line(r.set->name));
+  for (const auto& r : rows) names.push_back(base::one_line(r.set->name));
   std::size_t width = 8;
   for (const auto& name : names) width = std::max(width, name.size());
   char line[512];
@@ -87,7 +87,7 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
   out << line;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    std::string note = plugin::one_line(r.note);
+    std::string note = base::one_line(r.note);
     if (r.unmeasured)
       note += std::string(note.empty() ? "" : "; ") + std::to_string(r.unmeasured) +
               " directions without history";
@@ -105,29 +105,29 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
   out << "set,kind,level,hosts,gen_octets_s,con_octets_s,out_octets_s,in_octets_s,"
          "l_gen,l_con,l,border_cables,unmeasured,transit,note\n";
   for (const auto& r : rows)
-    out << plugin::csv_text(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
+    out << base::csv_text(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
         << r.set->hosts.size() << ',' << format_fixed(r.gen, 3) << ',' << format_fixed(r.con, 3) << ','
         << format_fixed(r.out, 3) << ',' << format_fixed(r.in, 3) << ',' << number_or_empty(r.l_gen) << ','
         << number_or_empty(r.l_con) << ',' << number_or_empty(r.l) << ',' << r.border_cables
         << ',' << r.unmeasured << ',' << (r.transit ? "yes" : "no") << ','
-        << plugin::csv_text(r.note) << '\n';
+        << base::csv_text(r.note) << '\n';
 }
 
 void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
                 const ReportContext& context) {
   out << "{\"window\":{\"start\":" << context.window_start << ",\"end\":" << context.window_end
-      << ",\"coverage\":" << plugin::json_string(context.coverage) << "},\"sets\":[";
+      << ",\"coverage\":" << base::json_string(context.coverage) << "},\"sets\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    out << (i ? "," : "") << "\n{\"name\":" << plugin::json_string(r.set->name)
+    out << (i ? "," : "") << "\n{\"name\":" << base::json_string(r.set->name)
         << ",\"kind\":\"" << kind(*r.set) << "\",\"level\":" << r.set->level
-        << ",\"hosts\":" << r.set->hosts.size() << ",\"gen\":" << plugin::json_number(r.gen)
-        << ",\"con\":" << plugin::json_number(r.con) << ",\"out\":" << plugin::json_number(r.out)
-        << ",\"in\":" << plugin::json_number(r.in) << ",\"l_gen\":" << json_or_null(r.l_gen)
+        << ",\"hosts\":" << r.set->hosts.size() << ",\"gen\":" << base::json_number(r.gen)
+        << ",\"con\":" << base::json_number(r.con) << ",\"out\":" << base::json_number(r.out)
+        << ",\"in\":" << base::json_number(r.in) << ",\"l_gen\":" << json_or_null(r.l_gen)
         << ",\"l_con\":" << json_or_null(r.l_con) << ",\"l\":" << json_or_null(r.l)
         << ",\"border_cables\":" << r.border_cables << ",\"unmeasured\":" << r.unmeasured
         << ",\"transit\":" << (r.transit ? "true" : "false")
-        << ",\"note\":" << plugin::json_string(r.note) << "}";
+        << ",\"note\":" << base::json_string(r.note) << "}";
   }
   out << "\n]}\n";
 }

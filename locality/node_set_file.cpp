@@ -8,7 +8,7 @@
 #include "locality/host_index.hpp"
 #include "jobs/hostlist.hpp"
 #include "jobs/jobs_file.hpp"
-#include "plugin/input_file.hpp"
+#include "base/input_file.hpp"
 
 namespace ibpm::locality {
 
@@ -24,7 +24,7 @@ std::string trimmed(const std::string& text) {
 
 std::vector<NodeSet> load_node_set_file(const std::string& path, const Fabric& fabric,
                                         const DownSets& down, const NodeNameMap* names) {
-  std::ifstream in = plugin::open_input_file(path);
+  std::ifstream in = base::open_input_file(path);
   HostIndex index(fabric, names);
   std::vector<NodeSet> sets;
   std::string line;

@@ -7,12 +7,12 @@
 #include "fabric/unique_names.hpp"
 #include "jobs/hostlist.hpp"
 #include "locality/slurm_topology.hpp"
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::locality {
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + plugin::one_line(text) + "'"; }
+std::string quoted(std::string_view text) { return "'" + base::one_line(text) + "'"; }
 
 }  // namespace
 

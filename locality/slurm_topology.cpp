@@ -11,7 +11,7 @@
 #include "locality/host_index.hpp"
 #include "jobs/hostlist.hpp"
 #include "locality/slurm_names.hpp"
-#include "plugin/input_file.hpp"
+#include "base/input_file.hpp"
 
 namespace ibpm::locality {
 
@@ -29,7 +29,7 @@ std::string lower(std::string text) {
 }
 
 std::map<std::string, SlurmSwitch> parse(const std::string& path) {
-  std::ifstream in = plugin::open_input_file(path);
+  std::ifstream in = base::open_input_file(path);
   std::map<std::string, SlurmSwitch> switches;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

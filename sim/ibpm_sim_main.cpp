@@ -23,7 +23,7 @@
 #include "sim/sim_programs.hpp"
 #include "sim/simulated_fabric.hpp"
 #include "sim/traffic_command.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace {
 
@@ -72,7 +72,7 @@ int generate(const GenerateArgs& args) {
   if (!args.dump.empty()) {
     // The same fabric as an ibnetdiscover dump, for --cache without starting ibsim.
     const Fabric fabric = net_fabric(tree.topology);
-    replace_file_with(args.dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+    base::replace_file_with(args.dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
     (args.output == "-" ? std::cerr : std::cout)
         << "wrote " << args.dump << ": " << tree.summary() << '\n';
     if (args.output.empty()) return 0;

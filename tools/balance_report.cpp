@@ -4,9 +4,9 @@
 #include <iomanip>
 #include <optional>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/text.hpp"
 
 namespace ibpm {
 
@@ -39,13 +39,13 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
           << (rows.empty() ? 0 : rows.front().spread()) << " destinations\n";
       std::size_t width = 8;
       for (std::size_t i = 0; i < shown; ++i)
-        width = std::max(width, plugin::one_line(names.node(rows[i].node)).size() + 2);
+        width = std::max(width, base::one_line(names.node(rows[i].node)).size() + 2);
       out << std::left << std::setw(static_cast<int>(width)) << "switch" << std::setw(8) << "level" << std::setw(8)
           << "spread" << std::setw(8) << "fewest" << std::setw(8) << "most"
           << "up-port:destinations\n";
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
-        out << std::setw(static_cast<int>(width)) << plugin::one_line(names.node(r.node)) << std::setw(8)
+        out << std::setw(static_cast<int>(width)) << base::one_line(names.node(r.node)) << std::setw(8)
             << levels.name(r.level) << std::setw(8) << r.spread() << std::setw(8) << r.fewest
             << std::setw(8) << r.most << loads(r) << '\n';
       }
@@ -56,9 +56,9 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
         for (const routes::UpPortLoad& up : r.up_ports)
-          out << plugin::csv_text(names.node(r.node)) << ',' << format_guid(r.node) << ','
+          out << base::csv_text(names.node(r.node)) << ',' << format_guid(r.node) << ','
               << levels.name(r.level) << ',' << r.spread() << ',' << r.fewest << ',' << r.most
-              << ',' << unsigned{up.port} << ',' << plugin::csv_text(names.port(up.peer)) << ','
+              << ',' << unsigned{up.port} << ',' << base::csv_text(names.port(up.peer)) << ','
               << up.destinations << '\n';
       }
       return;
@@ -66,13 +66,13 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
       out << "{\"switches\":[";
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
-        out << (i ? "," : "") << "\n{\"switch\":" << plugin::json_string(names.node(r.node))
+        out << (i ? "," : "") << "\n{\"switch\":" << base::json_string(names.node(r.node))
             << ",\"guid\":\"" << format_guid(r.node) << "\",\"level\":"
-            << plugin::json_string(levels.name(r.level)) << ",\"spread\":" << r.spread()
+            << base::json_string(levels.name(r.level)) << ",\"spread\":" << r.spread()
             << ",\"fewest\":" << r.fewest << ",\"most\":" << r.most << ",\"up_ports\":[";
         for (std::size_t p = 0; p < r.up_ports.size(); ++p)
           out << (p ? "," : "") << "{\"port\":" << unsigned{r.up_ports[p].port}
-              << ",\"peer\":" << plugin::json_string(names.port(r.up_ports[p].peer))
+              << ",\"peer\":" << base::json_string(names.port(r.up_ports[p].peer))
               << ",\"destinations\":" << r.up_ports[p].destinations << '}';
         out << "]}";
       }

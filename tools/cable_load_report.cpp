@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <iomanip>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/text.hpp"
 #include "routes/cable_pairs.hpp"
 
 namespace ibpm {
@@ -33,26 +33,26 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const Rou
     {
       std::size_t width = 6;
       for (const Row& r : rows)
-        width = std::max({width, plugin::one_line(names.port(r.from)).size() + 2,
-                          plugin::one_line(names.port(r.to)).size() + 2});
+        width = std::max({width, base::one_line(names.port(r.from)).size() + 2,
+                          base::one_line(names.port(r.to)).size() + 2});
       const int w = static_cast<int>(width);
       out << std::left << std::setw(w) << "from" << std::setw(w) << "to" << "host pairs\n";
       for (const Row& r : rows)
-        out << std::setw(w) << plugin::one_line(names.port(r.from)) << std::setw(w)
-            << plugin::one_line(names.port(r.to)) << r.pairs << '\n';
+        out << std::setw(w) << base::one_line(names.port(r.from)) << std::setw(w)
+            << base::one_line(names.port(r.to)) << r.pairs << '\n';
       return;
     }
     case ReportFormat::csv:
       out << "from,to,pairs\n";
       for (const Row& r : rows)
-        out << plugin::csv_text(names.port(r.from)) << ',' << plugin::csv_text(names.port(r.to))
+        out << base::csv_text(names.port(r.from)) << ',' << base::csv_text(names.port(r.to))
             << ',' << r.pairs << '\n';
       return;
     case ReportFormat::json:
       out << "{\"directions\":[";
       for (std::size_t i = 0; i < rows.size(); ++i)
-        out << (i ? "," : "") << "\n{\"from\":" << plugin::json_string(names.port(rows[i].from))
-            << ",\"to\":" << plugin::json_string(names.port(rows[i].to))
+        out << (i ? "," : "") << "\n{\"from\":" << base::json_string(names.port(rows[i].from))
+            << ",\"to\":" << base::json_string(names.port(rows[i].to))
             << ",\"pairs\":" << rows[i].pairs << '}';
       out << "]}\n";
       return;

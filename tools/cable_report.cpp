@@ -5,9 +5,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/text.hpp"
 
 namespace ibpm {
 
@@ -54,9 +54,9 @@ void print_groups_table(std::ostream& out, const char* role, const RouteNames& n
                         const std::vector<std::size_t>& endpoints) {
   out << "  " << role << ": " << endpoints.size() << " hosts\n";
   for (const auto& [leaf, hosts] : by_leaf(names, endpoints)) {
-    out << "    " << plugin::one_line(leaf.empty() ? "(no switch)" : leaf) << " (" << hosts.size()
+    out << "    " << base::one_line(leaf.empty() ? "(no switch)" : leaf) << " (" << hosts.size()
         << "):";
-    for (const std::string& h : hosts) out << ' ' << plugin::one_line(h);
+    for (const std::string& h : hosts) out << ' ' << base::one_line(h);
     out << '\n';
   }
 }
@@ -64,7 +64,7 @@ void print_groups_table(std::ostream& out, const char* role, const RouteNames& n
 void print_table(std::ostream& out, const RouteNames& names,
                  const std::vector<DirectionImpact>& impact, PairListing listing) {
   for (const DirectionImpact& d : impact) {
-    out << plugin::one_line(names.port(d.from)) << " -> " << plugin::one_line(names.port(d.to))
+    out << base::one_line(names.port(d.from)) << " -> " << base::one_line(names.port(d.to))
         << ": " << d.pairs.size() << " host pairs, " << d.sources.size() << " sources, "
         << d.destinations.size() << " destinations\n";
     print_groups_table(out, "sources", names, d.sources);
@@ -72,14 +72,14 @@ void print_table(std::ostream& out, const RouteNames& names,
     if (!d.jobs.empty()) {
       out << "  jobs: " << d.jobs.size() << '\n';
       for (const JobImpact& j : d.jobs)
-        out << "    " << plugin::one_line(j.id) << ": " << j.pairs << " host pairs of " << j.hosts
+        out << "    " << base::one_line(j.id) << ": " << j.pairs << " host pairs of " << j.hosts
             << " hosts\n";
     }
     if (listing == PairListing::every_pair) {
       out << "  pairs:\n";
       for (const auto& [s, t] : d.pairs)
-        out << "    " << plugin::one_line(names.endpoint(s)) << " -> "
-            << plugin::one_line(names.endpoint(t)) << '\n';
+        out << "    " << base::one_line(names.endpoint(s)) << " -> "
+            << base::one_line(names.endpoint(t)) << '\n';
     }
   }
 }
@@ -90,22 +90,22 @@ void print_csv(std::ostream& out, const RouteNames& names,
     out << "from,to,source,destination\n";
     for (const DirectionImpact& d : impact)
       for (const auto& [s, t] : d.pairs)
-        out << plugin::csv_text(names.port(d.from)) << ',' << plugin::csv_text(names.port(d.to))
-            << ',' << plugin::csv_text(names.endpoint(s)) << ','
-            << plugin::csv_text(names.endpoint(t)) << '\n';
+        out << base::csv_text(names.port(d.from)) << ',' << base::csv_text(names.port(d.to))
+            << ',' << base::csv_text(names.endpoint(s)) << ','
+            << base::csv_text(names.endpoint(t)) << '\n';
     return;
   }
   out << "from,to,role,leaf,name,pairs\n";
   for (const DirectionImpact& d : impact) {
-    const std::string from = plugin::csv_text(names.port(d.from));
-    const std::string to = plugin::csv_text(names.port(d.to));
+    const std::string from = base::csv_text(names.port(d.from));
+    const std::string to = base::csv_text(names.port(d.to));
     out << from << ',' << to << ",cable,,," << d.pairs.size() << '\n';
     for (const auto& [role, list] : {std::pair{"source", &d.sources}, {"destination", &d.destinations}})
       for (std::size_t e : *list)
-        out << from << ',' << to << ',' << role << ',' << plugin::csv_text(names.leaf(e)) << ','
-            << plugin::csv_text(names.endpoint(e)) << ",\n";
+        out << from << ',' << to << ',' << role << ',' << base::csv_text(names.leaf(e)) << ','
+            << base::csv_text(names.endpoint(e)) << ",\n";
     for (const JobImpact& j : d.jobs)
-      out << from << ',' << to << ",job,," << plugin::csv_text(j.id) << ',' << j.pairs << '\n';
+      out << from << ',' << to << ",job,," << base::csv_text(j.id) << ',' << j.pairs << '\n';
   }
 }
 
@@ -114,9 +114,9 @@ void print_json_groups(std::ostream& out, const RouteNames& names,
   out << '[';
   bool first = true;
   for (const auto& [leaf, hosts] : by_leaf(names, endpoints)) {
-    out << (first ? "" : ",") << "{\"leaf\":" << plugin::json_string(leaf) << ",\"hosts\":[";
+    out << (first ? "" : ",") << "{\"leaf\":" << base::json_string(leaf) << ",\"hosts\":[";
     for (std::size_t i = 0; i < hosts.size(); ++i)
-      out << (i ? "," : "") << plugin::json_string(hosts[i]);
+      out << (i ? "," : "") << base::json_string(hosts[i]);
     out << "]}";
     first = false;
   }
@@ -128,22 +128,22 @@ void print_json(std::ostream& out, const RouteNames& names,
   out << "{\"directions\":[";
   for (std::size_t i = 0; i < impact.size(); ++i) {
     const DirectionImpact& d = impact[i];
-    out << (i ? "," : "") << "\n{\"from\":" << plugin::json_string(names.port(d.from))
-        << ",\"to\":" << plugin::json_string(names.port(d.to)) << ",\"pairs\":" << d.pairs.size()
+    out << (i ? "," : "") << "\n{\"from\":" << base::json_string(names.port(d.from))
+        << ",\"to\":" << base::json_string(names.port(d.to)) << ",\"pairs\":" << d.pairs.size()
         << ",\"sources\":";
     print_json_groups(out, names, d.sources);
     out << ",\"destinations\":";
     print_json_groups(out, names, d.destinations);
     out << ",\"jobs\":[";
     for (std::size_t j = 0; j < d.jobs.size(); ++j)
-      out << (j ? "," : "") << "{\"id\":" << plugin::json_string(d.jobs[j].id)
+      out << (j ? "," : "") << "{\"id\":" << base::json_string(d.jobs[j].id)
           << ",\"pairs\":" << d.jobs[j].pairs << ",\"hosts\":" << d.jobs[j].hosts << '}';
     out << ']';
     if (listing == PairListing::every_pair) {
       out << ",\"pair_list\":[";
       for (std::size_t p = 0; p < d.pairs.size(); ++p)
-        out << (p ? "," : "") << '[' << plugin::json_string(names.endpoint(d.pairs[p].first))
-            << ',' << plugin::json_string(names.endpoint(d.pairs[p].second)) << ']';
+        out << (p ? "," : "") << '[' << base::json_string(names.endpoint(d.pairs[p].first))
+            << ',' << base::json_string(names.endpoint(d.pairs[p].second)) << ']';
       out << ']';
     }
     out << '}';

@@ -13,7 +13,7 @@
 #include "levels_report.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -43,10 +43,10 @@ void run(const Options& options) {
     ibpm::save_topology(topology, options.write_cache);
   }
   if (!options.write_dump.empty())
-    ibpm::replace_file_with(options.write_dump,
+    ibpm::base::replace_file_with(options.write_dump,
                [&](std::ostream& out) { ibpm::write_ibnetdiscover(out, topology.fabric); });
   if (!options.write_net.empty())
-    ibpm::replace_file_with(options.write_net,
+    ibpm::base::replace_file_with(options.write_net,
                [&](std::ostream& out) { ibpm::write_ibsim_net(out, topology.fabric, {}); });
 }
 

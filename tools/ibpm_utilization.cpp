@@ -10,6 +10,7 @@
 #include <set>
 
 #include "fabric/node_name_map.hpp"
+#include "history/history_options.hpp"
 #include "history/utilization_graph.hpp"
 #include "history/window_coverage.hpp"
 #include "plugin/cli.hpp"
@@ -23,7 +24,7 @@ namespace {
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
-  ibpm::plugin::HistoryOptions history;
+  ibpm::history::HistoryOptions history;
   ibpm::plugin::ReportFormat format = ibpm::plugin::ReportFormat::table;
   std::string sort = "utilization";
   std::size_t top = 20;
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
                "ibpm-utilization"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  ibpm::plugin::add_history_options(app, options.history);
+  ibpm::history::add_history_options(app, options.history);
   ibpm::plugin::add_format_option(app, options.format);
   app.add_option("--sort", options.sort,
                  "utilization (average), peak, wait (XmitWait %), errors, or fabric order")

@@ -5,7 +5,7 @@
 #include "fabric/graph.hpp"
 #include "fabric/node_name_map.hpp"
 #include "levels/fabric_levels.hpp"
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm {
 
@@ -16,7 +16,7 @@ constexpr std::size_t kNamesShown = 4;
 void print_names(std::ostream& out, const Fabric& fabric, const std::vector<std::size_t>& nodes,
                  const NodeNameMap* names) {
   for (std::size_t i = 0; i < nodes.size() && i < kNamesShown; ++i)
-    out << (i ? ", " : " (") << plugin::one_line(display_name(fabric.nodes()[nodes[i]], names));
+    out << (i ? ", " : " (") << base::one_line(display_name(fabric.nodes()[nodes[i]], names));
   if (nodes.size() > kNamesShown) out << ", ...";
   if (!nodes.empty()) out << ")";
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "plugin/json.hpp"
+#include "base/json.hpp"
 #include "poll/port_report.hpp"
 #include "products/metric_values.hpp"
 #include "products/port_events.hpp"
@@ -95,8 +95,8 @@ void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVer
 }
 
 void print_rates_json(std::ostream& out, const std::vector<const sweep::PortVerdict*>& ports) {
-  using plugin::json_number;
-  using plugin::json_string;
+  using base::json_number;
+  using base::json_string;
   out << "[";
   bool first_port = true;
   for (const auto* v : ports) {

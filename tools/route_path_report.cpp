@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/text.hpp"
 
 namespace ibpm {
 
@@ -42,7 +42,7 @@ std::string end_line(const char* prompt, const Node& node, PortNumber port,
                      const std::string& name) {
   return std::string(prompt) + " " + type_word(node) + " {" + hex_guid(node.guid) + "} portnum " +
          std::to_string(node.type == NodeType::sw ? 0 : port) + " lid " + lid_range(node, port) +
-         " \"" + plugin::one_line(name) + "\"";
+         " \"" + base::one_line(name) + "\"";
 }
 
 void print_table(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
@@ -53,20 +53,20 @@ void print_table(std::ostream& out, const routes::RouteMap& map, const RouteName
     const Node& to = fabric.node(hop.to.node);
     out << '[' << unsigned{hop.from.port} << "] -> " << type_word(to) << " port {"
         << hex_guid(port_guid(to, hop.to.port)) << "}[" << unsigned{hop.to.port} << "] lid "
-        << lid_range(to, hop.to.port) << " \"" << plugin::one_line(names.node(to.guid)) << "\"\n";
+        << lid_range(to, hop.to.port) << " \"" << base::one_line(names.node(to.guid)) << "\"\n";
   }
   if (route.end == routes::RouteEnd::delivered) {
     out << end_line("To", fabric.node(destination.node), destination.port,
                     names.node(destination.node))
         << '\n';
   } else {
-    out << "Route stops at \"" << plugin::one_line(names.node(route.stopped_at))
+    out << "Route stops at \"" << base::one_line(names.node(route.stopped_at))
         << "\": " << routes::to_string(route.end) << '\n';
   }
 }
 
 std::string json_port(const RouteNames& names, PortRef port) {
-  return "{\"node\":" + plugin::json_string(names.node(port.node)) +
+  return "{\"node\":" + base::json_string(names.node(port.node)) +
          ",\"guid\":\"" + hex_guid(port.node) + "\",\"port\":" + std::to_string(port.port) + "}";
 }
 
@@ -84,17 +84,17 @@ void print_route(std::ostream& out, const routes::RouteMap& map, const RouteName
       out << "hop,from,from_guid,from_port,to,to_guid,to_port\n";
       for (std::size_t i = 0; i < route.hops.size(); ++i) {
         const routes::Hop& hop = route.hops[i];
-        out << i + 1 << ',' << plugin::csv_text(names.node(hop.from.node)) << ','
+        out << i + 1 << ',' << base::csv_text(names.node(hop.from.node)) << ','
             << hex_guid(hop.from.node) << ',' << unsigned{hop.from.port} << ','
-            << plugin::csv_text(names.node(hop.to.node)) << ',' << hex_guid(hop.to.node) << ','
+            << base::csv_text(names.node(hop.to.node)) << ',' << hex_guid(hop.to.node) << ','
             << unsigned{hop.to.port} << '\n';
       }
       return;
     case ReportFormat::json:
       out << "{\"source\":" << json_port(names, source)
           << ",\"destination\":" << json_port(names, destination) << ",\"dlid\":" << dlid
-          << ",\"end\":" << plugin::json_string(routes::to_string(route.end))
-          << ",\"stopped_at\":" << plugin::json_string(names.node(route.stopped_at))
+          << ",\"end\":" << base::json_string(routes::to_string(route.end))
+          << ",\"stopped_at\":" << base::json_string(names.node(route.stopped_at))
           << ",\"hops\":[";
       for (std::size_t i = 0; i < route.hops.size(); ++i)
         out << (i ? "," : "") << "{\"from\":" << json_port(names, route.hops[i].from)

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/number.hpp"
-#include "plugin/text.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace ibpm {
 
@@ -16,14 +16,14 @@ namespace {
 double value(const std::optional<double>& v) { return v.value_or(-1); }
 
 std::string percent(const std::optional<double>& share) {
-  return share ? plugin::format_fixed(*share * 100, 1) + "%" : "-";
+  return share ? base::format_fixed(*share * 100, 1) + "%" : "-";
 }
 
-std::string number(double v) { return plugin::format_fixed(v, 6); }
+std::string number(double v) { return base::format_fixed(v, 6); }
 
 std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : ""; }
 std::string json_optional(const std::optional<double>& v) {
-  return v ? plugin::json_number(*v) : "null";
+  return v ? base::json_number(*v) : "null";
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
                              std::time_t window_seconds, const std::string& coverage) {
   std::size_t width = 4;
   // Names come from the fabric: nothing in them may move the terminal's cursor.
-  auto safe = [](const std::string& name) { return plugin::one_line(name); };
+  auto safe = [](const std::string& name) { return base::one_line(name); };
   for (const auto& r : rows) width = std::max({width, safe(r.from).size(), safe(r.to).size()});
   const int w = static_cast<int>(width);
   char line[512];
@@ -81,9 +81,9 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
   for (const auto& r : rows) {
     const auto& d = *r.direction;
     std::snprintf(line, sizeof line, "%-*s -> %-*s %11s %7s %7s %6s%% %10.3g\n", w,
-                  safe(r.from).c_str(), w, safe(r.to).c_str(), plugin::format_rate(d.average_octets_s).c_str(),
+                  safe(r.from).c_str(), w, safe(r.to).c_str(), base::format_rate(d.average_octets_s).c_str(),
                   percent(d.average_util).c_str(), percent(d.peak_util).c_str(),
-                  d.xmit_wait_pct ? plugin::format_short(*d.xmit_wait_pct).c_str() : "-",
+                  d.xmit_wait_pct ? base::format_short(*d.xmit_wait_pct).c_str() : "-",
                   d.errors_s);
     out << line;
   }
@@ -98,7 +98,7 @@ void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& r
     std::snprintf(guids, sizeof guids, "0x%016llx,%u,0x%016llx,%u",
                   static_cast<unsigned long long>(d.from.node), unsigned{d.from.port},
                   static_cast<unsigned long long>(d.to.node), unsigned{d.to.port});
-    out << plugin::csv_text(r.from) << ',' << plugin::csv_text(r.to) << ',' << guids << ','
+    out << base::csv_text(r.from) << ',' << base::csv_text(r.to) << ',' << guids << ','
         << optional_number(r.link->capacity_octets_s) << ',' << number(d.average_octets_s) << ','
         << number(d.peak_octets_s) << ',' << optional_number(d.average_util) << ','
         << optional_number(d.peak_util) << ',' << optional_number(d.xmit_wait_pct) << ','
@@ -109,19 +109,19 @@ void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& r
 void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
                             std::time_t start, std::time_t end, const std::string& coverage) {
   out << "{\"window\":{\"start\":" << start << ",\"end\":" << end
-      << ",\"coverage\":" << plugin::json_string(coverage) << "},\"directions\":[";
+      << ",\"coverage\":" << base::json_string(coverage) << "},\"directions\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     const auto& d = *r.direction;
-    out << (i ? "," : "") << "\n{\"from\":" << plugin::json_string(r.from)
-        << ",\"to\":" << plugin::json_string(r.to)
+    out << (i ? "," : "") << "\n{\"from\":" << base::json_string(r.from)
+        << ",\"to\":" << base::json_string(r.to)
         << ",\"capacity_octets_s\":" << json_optional(r.link->capacity_octets_s)
-        << ",\"average_octets_s\":" << plugin::json_number(d.average_octets_s)
-        << ",\"peak_octets_s\":" << plugin::json_number(d.peak_octets_s)
+        << ",\"average_octets_s\":" << base::json_number(d.average_octets_s)
+        << ",\"peak_octets_s\":" << base::json_number(d.peak_octets_s)
         << ",\"average_util\":" << json_optional(d.average_util)
         << ",\"peak_util\":" << json_optional(d.peak_util)
         << ",\"xmit_wait_pct\":" << json_optional(d.xmit_wait_pct)
-        << ",\"errors_s\":" << plugin::json_number(d.errors_s) << "}";
+        << ",\"errors_s\":" << base::json_number(d.errors_s) << "}";
   }
   out << "\n]}\n";
 }

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "viz/color_scale.hpp"
 #include "viz/graphviz_text.hpp"
 #include "viz/legend.hpp"
@@ -384,7 +384,7 @@ std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
 void render_map(const MapGraph& map, MapFormat format, const std::string& path) {
   std::lock_guard<std::mutex> lock(graphviz_lock);
   auto graph = laid_out(map, format);
-  replace_file(path, [&](const std::string& temporary) {
+  base::replace_file(path, [&](const std::string& temporary) {
     graph->render_file(format, temporary);
     return true;
   });

@@ -1,11 +1,11 @@
 #include "viz/graphviz_text.hpp"
 
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::viz {
 
 std::string printable(std::string_view text) {
-  const std::string valid = plugin::valid_utf8(text);
+  const std::string valid = base::valid_utf8(text);
   std::string out;
   out.reserve(valid.size());
   for (std::size_t i = 0; i < valid.size(); ++i) {
@@ -25,7 +25,7 @@ std::string printable(std::string_view text) {
 
 std::string html_text(std::string_view text) {
   std::string out;
-  for (char c : plugin::html_escape(printable(text))) {
+  for (char c : base::html_escape(printable(text))) {
     if (c == '\\') out += '\\';  // Graphviz reads \N, \G, ... in labels: a backslash is doubled
     out += c;
   }

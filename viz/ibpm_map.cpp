@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "fabric/graph.hpp"
+#include "history/history_options.hpp"
 #include "fabric/node_name_map.hpp"
 #include "history/link_usage.hpp"
 #include "levels/fabric_levels.hpp"
@@ -35,7 +36,7 @@ using namespace ibpm;
 struct Options {
   plugin::FabricOptions fabric;
   std::string output;
-  plugin::HistoryOptions history;
+  history::HistoryOptions history;
   std::string baseline;
   std::string fold = "auto";
   std::size_t fold_above = 300;
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
                "ibpm-map"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
-  plugin::add_history_options(app, options.history);
+  history::add_history_options(app, options.history);
   app.add_option("-o,--output", options.output,
                  "Map file; the format follows the extension: .svg .png .pdf .dot")
       ->required();

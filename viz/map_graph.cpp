@@ -4,7 +4,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "viz/color_scale.hpp"
 #include "viz/map_text.hpp"
 #include "viz/unit_summary.hpp"
@@ -126,7 +126,7 @@ class MapBuilder {
       node.health = a->health;
       if (a->locality) {
         node.fill = locality_color(a->locality);
-        node.lines.push_back("l " + plugin::format_fixed(*a->locality, 2) +
+        node.lines.push_back("l " + base::format_fixed(*a->locality, 2) +
                              (a->transit ? " (transit)" : ""));
       }
     }
@@ -361,9 +361,9 @@ class MapBuilder {
     if (!size.empty()) node.lines.push_back(size);
     std::string load;
     if (s.hottest) load = "hottest " + format_percent(*s.hottest);
-    if (s.traffic_octets_s) load += (load.empty() ? "" : ", ") + plugin::format_rate(*s.traffic_octets_s);
+    if (s.traffic_octets_s) load += (load.empty() ? "" : ", ") + base::format_rate(*s.traffic_octets_s);
     if (s.locality)
-      load += (load.empty() ? "" : ", ") + std::string("l ") + plugin::format_fixed(*s.locality, 2) +
+      load += (load.empty() ? "" : ", ") + std::string("l ") + base::format_fixed(*s.locality, 2) +
               (s.transit ? " (transit)" : "");
     if (!load.empty()) node.lines.push_back(load);
     if (s.marks() > 0) node.lines.push_back(s.marks_text());
@@ -374,10 +374,10 @@ class MapBuilder {
     node.tooltip.push_back(s.hottest ? "hottest cable " + format_percent(*s.hottest)
                                      : std::string("utilization: no data"));
     if (s.traffic_octets_s)
-      node.tooltip.push_back("hosts' traffic " + plugin::format_rate(*s.traffic_octets_s) +
+      node.tooltip.push_back("hosts' traffic " + base::format_rate(*s.traffic_octets_s) +
                              " (sent + received, " + std::to_string(s.measured_host_cables) +
                              " host cables measured)");
-    if (s.locality) node.tooltip.push_back("subtree locality l " + plugin::format_fixed(*s.locality, 2));
+    if (s.locality) node.tooltip.push_back("subtree locality l " + base::format_fixed(*s.locality, 2));
     node.tooltip.push_back("click: the map of what it holds");
     if (options_.urls) node.url = view.maps_url + unit_map_name(unit, view.extension);
     return node;
@@ -414,8 +414,8 @@ class MapBuilder {
             }
       g.tooltip = {std::to_string(g.hosts) + " hosts on " + switch_name};
       if (measured > 0) {
-        g.lines.push_back(plugin::format_rate(rate));
-        g.tooltip.push_back("traffic " + plugin::format_rate(rate) + " (sent + received, " +
+        g.lines.push_back(base::format_rate(rate));
+        g.tooltip.push_back("traffic " + base::format_rate(rate) + " (sent + received, " +
                             std::to_string(measured) + " host cables measured)");
       }
       g.tooltip.push_back("health: " + std::string(to_string(g.health)) + " (worst host)");

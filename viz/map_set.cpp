@@ -4,7 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "topology/atomic_dir.hpp"
+#include "base/atomic_dir.hpp"
 #include "viz/map_text.hpp"
 
 namespace ibpm::viz {
@@ -60,7 +60,7 @@ class DrillDownWriter {
       return written;
     }
     const fs::path folder = overview_.parent_path() / maps_dir_;
-    StagedFolder staged(folder.string(), [](const std::string& dir) -> std::string {
+    base::StagedFolder staged(folder.string(), [](const std::string& dir) -> std::string {
       std::error_code ec;
       if (fs::exists(fs::path(dir) / kMarker, ec) || fs::is_empty(dir, ec)) return {};
       return dir + " is not empty and holds no maps written by ibpm-map: name another --maps-dir";

@@ -3,15 +3,15 @@
 #include <cmath>
 #include <cstdio>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "topology/link_speed_check.hpp"
 
 namespace ibpm::viz {
 
 namespace {
 
-using plugin::format_fixed;
-using plugin::format_short;
+using base::format_fixed;
+using base::format_short;
 
 std::string level_text(const FabricLevels& levels, std::size_t node_index, const Node& node) {
   if (node.type != NodeType::sw) return std::string(to_string(node.type));
@@ -34,7 +34,7 @@ std::string direction_text(const Fabric& fabric, PortRef from, PortRef to,
 
 std::string format_bps(double bps) {
   static const char* const units[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"};
-  return plugin::format_scaled(bps, units);
+  return base::format_scaled(bps, units);
 }
 
 std::string format_percent(double share) {

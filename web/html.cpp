@@ -3,21 +3,21 @@
 #include <algorithm>
 #include <cctype>
 
-#include "plugin/number.hpp"
-#include "plugin/text.hpp"
+#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::web {
 
 std::string escape(std::string_view text) {
   std::string shown;
   shown.reserve(text.size());
-  for (char c : plugin::valid_utf8(text)) {
+  for (char c : base::valid_utf8(text)) {
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
       shown += "\xEF\xBF\xBD";  // U+FFFD
     else
       shown += c;
   }
-  return plugin::html_escape(shown);
+  return base::html_escape(shown);
 }
 
 std::string link(std::string_view href, std::string_view text) {
@@ -48,7 +48,7 @@ std::string render(const Table& table) {
       html += "<td";
       if (!css.empty()) html += " class=\"" + css + "\"";
       if (cell.numeric)
-        html += " data-value=\"" + (cell.value ? plugin::format_number(*cell.value) : "") + "\"";
+        html += " data-value=\"" + (cell.value ? base::format_number(*cell.value) : "") + "\"";
       html += ">" + cell.html + "</td>";
     }
     html += "</tr>\n";

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "plugin/cli.hpp"
+#include "history/history_options.hpp"
 #include "plugin/options.hpp"
 #include "site_data.hpp"
 #include "site_writer.hpp"
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
                "ibpm-web"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
-  plugin::add_history_options(app, options.site.history);
+  history::add_history_options(app, options.site.history);
   app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")->required();
   app.add_option("--baseline", options.site.baseline,
                  "Topology file to compare with (check_ib_topology --write-baseline)");

@@ -2,7 +2,7 @@
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::web {
 
@@ -16,7 +16,7 @@ std::vector<Cell> direction_row(const SiteData& data, const history::DirectionUs
           rate_cell(d.measured ? std::optional<double>(d.average_octets_s) : std::nullopt),
           percent_cell(d.measured ? d.average_util : std::nullopt),
           percent_cell(d.measured ? d.peak_util : std::nullopt),
-          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, plugin::format_fixed(*d.xmit_wait_pct, 1) + " %")
+          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
                           : number_cell(std::nullopt, "-"),
           per_second_cell(d.errors_s)};
 }
@@ -34,13 +34,13 @@ Table ber_table(const SiteData& data, const Link& cable) {
                             {escape(link_quality::format_window(w.window)), {}, false, {}}};
       if (!w.judged()) {
         row[1].html += ": not judged";
-        row.push_back(number_cell(w.ber.errors, plugin::format_fixed(w.ber.errors, 0)));
+        row.push_back(number_cell(w.ber.errors, base::format_fixed(w.ber.errors, 0)));
         row.push_back({"history for " + escape(link_quality::format_window(w.covered)) + " only",
                        {}, false, {}});
         row.push_back(number_cell(std::nullopt, "-"));
       } else {
         row[1].html += " " + escape(link_quality::format_ber(w.ber.ratio));
-        row.push_back(number_cell(w.ber.errors, plugin::format_fixed(w.ber.errors, 0)));
+        row.push_back(number_cell(w.ber.errors, base::format_fixed(w.ber.errors, 0)));
         row.push_back(number_cell(w.ber.bits, link_quality::format_ber(w.ber.bits)));
         row.push_back(w.ber.errors > 0
                           ? Cell{escape(link_quality::format_ber(w.ber.lower) + " .. " +

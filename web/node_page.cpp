@@ -5,7 +5,7 @@
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::web {
 
@@ -39,7 +39,7 @@ std::string facts(const SiteContext& site, std::size_t node_index) {
     if (!note->health_reason.empty()) health += " " + escape(note->health_reason);
     html += fact("Health", health);
     if (note->locality)
-      html += fact("Subtree locality", "l " + plugin::format_fixed(*note->locality, 2) +
+      html += fact("Subtree locality", "l " + base::format_fixed(*note->locality, 2) +
                                            (note->transit ? " (transit: " + escape(note->locality_note) + ")" : ""));
   }
   return html + "</table>\n";
@@ -96,7 +96,7 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
          rate_cell(measured_rate(out)), rate_cell(measured_rate(in)),
          percent_cell(out && out->measured ? out->average_util : std::nullopt),
          out && out->xmit_wait_pct
-             ? number_cell(*out->xmit_wait_pct, plugin::format_fixed(*out->xmit_wait_pct, 1) + " %")
+             ? number_cell(*out->xmit_wait_pct, base::format_fixed(*out->xmit_wait_pct, 1) + " %")
              : number_cell(std::nullopt, "-"),
          state ? per_second_cell(history::error_rate(state->history)) : number_cell(std::nullopt, "-"),
          {escape(last_counters(state)), {}, false, {}},

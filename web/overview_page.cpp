@@ -8,7 +8,7 @@
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "site_paths.hpp"
 
 namespace ibpm::web {
@@ -26,9 +26,9 @@ std::string count_css(long count, const char* bad) { return count > 0 ? bad : "o
 
 std::string age(double seconds) {
   if (seconds < 1) return "just now";  // a sweep that ended within the second of this run
-  if (seconds < 120) return plugin::format_fixed(seconds, 0) + " s ago";
-  if (seconds < 7200) return plugin::format_fixed(seconds / 60, 0) + " min ago";
-  return plugin::format_fixed(seconds / 3600, 1) + " h ago";
+  if (seconds < 120) return base::format_fixed(seconds, 0) + " s ago";
+  if (seconds < 7200) return base::format_fixed(seconds / 60, 0) + " min ago";
+  return base::format_fixed(seconds / 3600, 1) + " h ago";
 }
 
 std::string summary_section(const SiteContext& site) {
@@ -40,14 +40,14 @@ std::string summary_section(const SiteContext& site) {
   html += card("cables", std::to_string(fabric.links().size()));
   if (const auto& sweep = data.sweep) {
     html += card("last sweep", age(static_cast<double>(data.generated) - sweep->started), "",
-                 "took " + plugin::format_fixed(sweep->duration, 2) + " s");
+                 "took " + base::format_fixed(sweep->duration, 2) + " s");
     html += card("ports polled", std::to_string(sweep->polled) + " / " + std::to_string(sweep->ports));
     html += card("ports in error", std::to_string(sweep->in_error), count_css(sweep->in_error, "critical"));
     html += card("ports saturated", std::to_string(sweep->saturated), count_css(sweep->saturated, "warning"));
     html += card("unreachable", std::to_string(sweep->unreachable) + " ports, " +
                                     std::to_string(sweep->unreachable_nodes) + " nodes",
                  count_css(sweep->unreachable, "warning"));
-    html += card("sent, all ports", plugin::format_rate(sweep->xmit_octets_s));
+    html += card("sent, all ports", base::format_rate(sweep->xmit_octets_s));
   } else {
     html += card("last sweep", data.sweep_error ? "unreadable" : "none", "warning",
                  data.sweep_error.value_or("no check_ib_fabric summary in the state directory"));
@@ -139,7 +139,7 @@ std::string busiest_section(const SiteContext& site) {
                           percent_cell(d.average_util),
                           percent_cell(d.peak_util),
                           rate_cell(d.average_octets_s),
-                          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, plugin::format_fixed(*d.xmit_wait_pct, 1) + " %")
+                          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
                                           : number_cell(std::nullopt, "-"),
                           per_second_cell(d.errors_s),
                           {link(link_page(data.fabric().links()[busy.link]), "cable"), {}, false, {}}});

@@ -1,29 +1,29 @@
 #include "page_parts.hpp"
 
 #include "page.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "site_paths.hpp"
 
 namespace ibpm::web {
 
 Cell percent_cell(std::optional<double> fraction) {
   if (!fraction) return number_cell(std::nullopt, "-");
-  return number_cell(*fraction * 100, plugin::format_fixed(*fraction * 100, 1) + " %");
+  return number_cell(*fraction * 100, base::format_fixed(*fraction * 100, 1) + " %");
 }
 
 Cell rate_cell(std::optional<double> octets_s) {
   if (!octets_s) return number_cell(std::nullopt, "-");
-  return number_cell(*octets_s, escape(plugin::format_rate(*octets_s)));
+  return number_cell(*octets_s, escape(base::format_rate(*octets_s)));
 }
 
 Cell per_second_cell(double value) {
   if (value <= 0) return number_cell(0, "0");
-  return number_cell(value, escape(plugin::format_short(value)) + "/s");
+  return number_cell(value, escape(base::format_short(value)) + "/s");
 }
 
 Cell ratio_cell(std::optional<double> value) {
   if (!value) return number_cell(std::nullopt, "-");
-  return number_cell(*value, plugin::format_fixed(*value, 2));
+  return number_cell(*value, base::format_fixed(*value, 2));
 }
 
 std::string node_link(const SiteData& data, std::size_t node_index, int depth) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fabric/node_name_map.hpp"
+#include "history/history_options.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
 #include "link_quality/recorded_ber.hpp"
@@ -27,7 +28,7 @@ namespace ibpm::web {
 
 struct SiteOptions {
   std::string state_dir;
-  plugin::HistoryOptions history;
+  history::HistoryOptions history;
   std::string baseline;  // a topology file to compare with (empty: degraded links only)
   std::string jobs;      // JOBID HOSTLIST lines: the jobs behind each cable (with routes.lft)
   bool read_history = true;  // false: the topology alone (no RRD files read)

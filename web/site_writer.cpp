@@ -7,7 +7,7 @@
 
 #include "pages.hpp"
 #include "site_paths.hpp"
-#include "topology/atomic_dir.hpp"
+#include "base/atomic_dir.hpp"
 #include "viz/graphviz_render.hpp"
 #include "viz/history_annotations.hpp"
 #include "viz/map_graph.hpp"
@@ -70,7 +70,7 @@ std::string generated_text(const SiteData& data) {
 }  // namespace
 
 WriteReport write_site(const SiteData& data, const WriteOptions& options) {
-  StagedFolder staged(options.output, replaceable);
+  base::StagedFolder staged(options.output, replaceable);
   const fs::path root(staged.path());
   WriteReport report;
   write_file(root / kMarker, "A site written by ibpm-web: the folder is replaced whole at each run.\n");

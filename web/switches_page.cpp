@@ -4,7 +4,7 @@
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::web {
 

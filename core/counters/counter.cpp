@@ -67,4 +67,6 @@ std::optional<Rate> rate_of(const CounterDelta& delta, double seconds) {
   return Rate{static_cast<double>(delta.value) / seconds, delta.kind == DeltaKind::saturated};
 }
 
+double default_xmit_wait_tick(double capacity_bps) { return 32.0 / capacity_bps; }
+
 }  // namespace ibpm

@@ -87,4 +87,9 @@ std::string describe_counters(CounterMask mask);
 // Data counters count 4-octet words; everything else counts events.
 constexpr std::uint64_t to_octets(std::uint64_t words) { return words * 4; }
 
+// How long one PortXmitWait tick lasts, in seconds, when the operator does not say: the time
+// the link needs to send one 4-octet data word, the unit PortXmitData counts in. At that tick,
+// PortXmitWait and PortXmitData together can account for at most the whole interval.
+double default_xmit_wait_tick(double capacity_bps);
+
 }  // namespace ibpm

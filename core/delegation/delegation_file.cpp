@@ -7,7 +7,7 @@
 
 #include "delegation/port_list.hpp"
 #include "delegation/shard_spec.hpp"
-#include "plugin/input_file.hpp"
+#include "base/input_file.hpp"
 #include "poll/target.hpp"
 
 namespace ibpm::delegation {
@@ -231,7 +231,7 @@ DelegationFile parse_delegation_file(std::istream& in, const std::string& origin
 
 DelegationFile load_delegation_file(const std::string& path, const Fabric& fabric,
                                     const NodeNameMap* names) {
-  std::ifstream in = plugin::open_input_file(path);
+  std::ifstream in = base::open_input_file(path);
   return parse_delegation_file(in, path, fabric, names);
 }
 

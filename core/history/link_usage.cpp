@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "poll/port_rates.hpp"
+#include "counters/counter.hpp"
 #include "thresholds/error_rate.hpp"
 #include "topology/link_speed_check.hpp"
 
@@ -41,7 +41,7 @@ DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
   if (auto wait = sender.average_of(Counter::xmit_wait); wait && capacity_octets_s) {
     const double tick = options.xmit_wait_tick_ns
                             ? *options.xmit_wait_tick_ns * 1e-9
-                            : poll::default_xmit_wait_tick(*capacity_octets_s * 8);
+                            : default_xmit_wait_tick(*capacity_octets_s * 8);
     d.xmit_wait_pct = *wait * tick * 100.0;
   }
   d.errors_s = error_rate(sender);

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::history::detail {
 
@@ -48,7 +48,7 @@ std::string def_path(const std::string& path) {
 
 std::string graph_text(const std::string& text) {
   // Pango warns about every string that is not UTF-8 (a hundred lines of cron mail per site).
-  std::string out = plugin::valid_utf8(text);
+  std::string out = base::valid_utf8(text);
   for (char& c : out)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
   return out;
@@ -56,7 +56,7 @@ std::string graph_text(const std::string& text) {
 
 std::string legend_text(const std::string& text) {
   std::string out;
-  for (char c : plugin::valid_utf8(text)) {
+  for (char c : base::valid_utf8(text)) {
     if (c == ':') out += "\\:";
     else if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '_';
     else out += c;

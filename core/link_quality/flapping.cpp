@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "link_quality/ber_windows.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::link_quality {
 
@@ -57,7 +57,7 @@ std::string describe(const FlapStatus& status, const FlapSettings& settings) {
   std::string text = "flapping: went down " + std::to_string(status.downs) + " times in " +
                      format_window(settings.window);
   if (status.first > 0)
-    text += ", from " + plugin::format_utc(status.first, "%H:%M:%S") + " to " + plugin::format_utc(status.last, "%H:%M:%S") + " UTC";
+    text += ", from " + base::format_utc(status.first, "%H:%M:%S") + " to " + base::format_utc(status.last, "%H:%M:%S") + " UTC";
   return text + " (held until clean for " + format_window(settings.recovery) + ")";
 }
 

@@ -2,7 +2,7 @@
 
 #include <infiniband/mad.h>
 
-#include "topology/port_info.hpp"
+#include "mad/port_info.hpp"
 
 namespace ibpm::mad {
 

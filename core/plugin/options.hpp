@@ -21,15 +21,6 @@ struct FabricOptions {
 // --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.
 void add_fabric_options(CLI::App& app, FabricOptions& options);
 
-// The tools that read the counter history (ibpm-locality, ibpm-utilization, ibpm-map, ibpm-web).
-struct HistoryOptions {
-  long window = 3600;     // --window: seconds of history, up to now
-  std::string rrdcached;  // --rrdcached: flush each file through this daemon before reading it
-};
-
-// Registers --window SECONDS (1 s .. 400 days) and --rrdcached ADDRESS.
-void add_history_options(CLI::App& app, HistoryOptions& options);
-
 // An option taking a threshold range (see range.hpp). A malformed range is a parse
 // error naming the option, so it is reported like any other usage error.
 CLI::Option* add_range_option(CLI::App& app, const std::string& name, std::optional<Range>& target,

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string_view>
 
-#include "plugin/number.hpp"
-#include "plugin/text.hpp"
+#include "base/number.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::plugin {
 namespace {
@@ -24,7 +24,7 @@ bool breaks_uom(char c) {
 
 std::string format_limit(const std::optional<double>& limit) {
   if (!limit || !std::isfinite(*limit)) return "";
-  return format_number(*limit);
+  return base::format_number(*limit);
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ bool is_standard_uom(std::string_view uom) {
 }
 
 std::string sanitize_label(std::string_view label) {
-  std::string out = valid_utf8(label);
+  std::string out = base::valid_utf8(label);
   for (char& c : out) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '\'' || c == '=' || c == '|' || byte < 0x20 || byte == 0x7F) c = '_';
@@ -55,8 +55,8 @@ std::string format_perfdata(const Perfdata& perfdata) {
   std::string out = plain ? label : "'" + label + "'";
   out += '=';
   if (std::isfinite(perfdata.value)) {
-    out += format_number(perfdata.value);
-    for (const char c : valid_utf8(perfdata.uom))
+    out += base::format_number(perfdata.value);
+    for (const char c : base::valid_utf8(perfdata.uom))
       if (!breaks_uom(c)) out += c;
   } else {
     out += 'U';

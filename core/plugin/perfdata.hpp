@@ -35,7 +35,7 @@ bool is_standard_uom(std::string_view uom);
 std::string sanitize_label(std::string_view label);
 
 // One item. The label is quoted when the sanitised label contains anything outside
-// [A-Za-z0-9_.-]. Numbers use format_number (locale-independent, no exponent); a value
+// [A-Za-z0-9_.-]. Numbers use base::format_number (locale-independent, no exponent); a value
 // that is NaN or infinite is written "U" (undetermined) without a unit. The UOM loses
 // characters that would break the syntax (digits, '.', '+', '-', ';', '=', quotes, '|',
 // whitespace, controls). Trailing empty fields are dropped: "'a b'=3;;5" not "...;5;;".

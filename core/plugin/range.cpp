@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 namespace ibpm::plugin {
 namespace {
@@ -76,7 +76,7 @@ Range parse_range(std::string_view text) {
 
   if (range.start > range.end) {
     std::string reason =
-        "start " + format_number(range.start) + " is greater than end " + format_number(range.end);
+        "start " + base::format_number(range.start) + " is greater than end " + base::format_number(range.end);
     if (colon == std::string_view::npos) reason += " (a single number N means 0:N)";
     fail(text, reason);
   }
@@ -88,13 +88,13 @@ std::string to_string(const Range& range) {
   const bool open_end = std::isinf(range.end) && range.end > 0;
   if (std::isinf(range.start) && range.start < 0) {
     text += "~:";
-    if (!open_end) text += format_number(range.end);
+    if (!open_end) text += base::format_number(range.end);
   } else if (open_end) {
-    text += format_number(range.start) + ":";
+    text += base::format_number(range.start) + ":";
   } else if (range.start == 0) {
-    text += format_number(range.end);
+    text += base::format_number(range.end);
   } else {
-    text += format_number(range.start) + ":" + format_number(range.end);
+    text += base::format_number(range.start) + ":" + base::format_number(range.end);
   }
   return text;
 }

@@ -19,7 +19,7 @@ enum class OutputFormat { text, json };
 // All perfdata (the check's, then the subchecks' depth-first) is on the first line; the
 // guidelines' alternative of continuing it after a '|' in the long output is not used.
 // The "[STATE]" tokens are what Icinga Web shows as state badges. Every string passes
-// through one_line(), so untrusted text cannot add lines or a second '|'; perfdata labels
+// through base::one_line(), so untrusted text cannot add lines or a second '|'; perfdata labels
 // through sanitize_label(). An empty prefix leaves the line starting with the state.
 // Ends with a newline.
 std::string render_text(const Check& check, std::string_view prefix);

@@ -1,5 +1,5 @@
 #include "plugin/render.hpp"
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::plugin {
 namespace {
@@ -9,7 +9,7 @@ void render_subcheck(const Subcheck& subcheck, int depth, std::string& out) {
   out += "\\_[";
   out += to_string(effective_state(subcheck));
   out += "] ";
-  out += one_line(subcheck.output);
+  out += base::one_line(subcheck.output);
   out += '\n';
   for (const auto& child : subcheck.children) render_subcheck(child, depth + 1, out);
 }
@@ -17,11 +17,11 @@ void render_subcheck(const Subcheck& subcheck, int depth, std::string& out) {
 }  // namespace
 
 std::string render_text(const Check& check, std::string_view prefix) {
-  std::string out = one_line(prefix);
+  std::string out = base::one_line(prefix);
   if (!out.empty()) out += ' ';
   out += to_string(effective_state(check));
   out += " - ";
-  out += one_line(effective_summary(check));
+  out += base::one_line(effective_summary(check));
   const std::string perfdata = format_perfdata(collect_perfdata(check));
   if (!perfdata.empty()) out += " | " + perfdata;
   out += '\n';

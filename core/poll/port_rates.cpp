@@ -2,8 +2,6 @@
 
 namespace ibpm::poll {
 
-double default_xmit_wait_tick(double capacity_bps) { return 32.0 / capacity_bps; }
-
 CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCount>& values,
                        bool extended) {
   CounterMask mask = 0;

@@ -11,11 +11,6 @@
 
 namespace ibpm::poll {
 
-// How long one PortXmitWait tick lasts, in seconds, when the operator does not say: the time
-// the link needs to send one 4-octet data word, the unit PortXmitData counts in. At that tick,
-// PortXmitWait and PortXmitData together can account for at most the whole interval.
-double default_xmit_wait_tick(double capacity_bps);
-
 struct PortRates {
   bool baseline = false;  // no usable previous sample: nothing to compare with yet
   double interval = 0;    // seconds between the samples

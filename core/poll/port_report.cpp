@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "thresholds/rate_range.hpp"
 
 namespace ibpm::poll {
@@ -245,7 +245,7 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   else if (result.record.last_reset)
     port.children.push_back(
         Subcheck{State::ok, "last cleared by ibpm at " +
-                                plugin::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") +
+                                base::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") +
                                 ": " + describe_counters(result.record.reset_mask), {}, {}});
   port.state = worst;
   port.output = line;

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "dump/ibnetdiscover_writer.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm::poll {
 
@@ -17,7 +17,7 @@ Topology discover(const plugin::FabricOptions& options) {
 
 void save_state_topology(const plugin::FabricOptions& options, const Fabric& fabric) {
   std::filesystem::create_directories(options.state_dir);
-  replace_file_with(state_topology_path(options),
+  base::replace_file_with(state_topology_path(options),
                     [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
 }
 

@@ -6,7 +6,7 @@
 
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm::poll {
 
@@ -100,7 +100,7 @@ void save_slice(const SliceKey& key, const Fabric& fabric, const Node& node) {
   try {
     fs::create_directories(slice_path(key).parent_path());
     const Fabric slice = slice_of(fabric, node);
-    replace_file_with(slice_path(key).string(), [&](std::ostream& out) {
+    base::replace_file_with(slice_path(key).string(), [&](std::ostream& out) {
       out << tag(key) << '\n';
       write_ibnetdiscover(out, slice);
     });

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "products/locked_append.hpp"
+#include "base/locked_append.hpp"
 
 namespace ibpm::products {
 
@@ -87,7 +87,7 @@ void EventLog::write(const std::vector<PortEvent>& events,
   if (options_.file.empty()) return;
   std::string lines;
   for (const PortEvent& event : events) lines += event_line(event, time);
-  LockedAppend(options_.file).append(lines);
+  base::LockedAppend(options_.file).append(lines);
 }
 
 }  // namespace ibpm::products

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "plugin/json.hpp"
-#include "plugin/number.hpp"
+#include "base/json.hpp"
+#include "base/number.hpp"
 #include "products/metric_values.hpp"
 
 namespace ibpm::products {
@@ -65,7 +65,7 @@ Histogram rate_histogram(const std::vector<MetricValue>& values) {
 
 // Bin edges as operators read them: "0.001" to "1000" in full, beyond that "1e4", "1e-4".
 std::string format_edge(double edge) {
-  if (edge == 0 || (edge >= 1e-3 && edge <= 1e3)) return plugin::format_number(edge);
+  if (edge == 0 || (edge >= 1e-3 && edge <= 1e3)) return base::format_number(edge);
   char text[16];
   std::snprintf(text, sizeof text, "1e%d", decade_of(edge));
   return text;
@@ -124,12 +124,12 @@ std::string histograms_json(const std::vector<Histogram>& histograms) {
   std::string json = "[";
   for (const Histogram& h : histograms) {
     if (json.size() > 1) json += ',';
-    json += "{\"metric\":" + plugin::json_string(h.metric) +
-            ",\"unit\":" + plugin::json_string(h.unit) + ",\"bins\":[";
+    json += "{\"metric\":" + base::json_string(h.metric) +
+            ",\"unit\":" + base::json_string(h.unit) + ",\"bins\":[";
     for (std::size_t i = 0; i < h.bins.size(); ++i) {
       if (i) json += ',';
-      json += "{\"from\":" + plugin::json_number(h.bins[i].from) +
-              ",\"to\":" + plugin::json_number(h.bins[i].to) +
+      json += "{\"from\":" + base::json_number(h.bins[i].from) +
+              ",\"to\":" + base::json_number(h.bins[i].to) +
               ",\"count\":" + std::to_string(h.bins[i].count) + "}";
     }
     json += "],\"no_rate\":" + std::to_string(h.no_rate) +

@@ -1,6 +1,6 @@
 #include "products/port_events.hpp"
 
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 namespace ibpm::products {
 
@@ -19,7 +19,7 @@ std::optional<PortEvent> state_change(const PortStatus& status, std::optional<St
 }
 
 std::string log_safe(std::string_view text) {
-  std::string safe = plugin::valid_utf8(text);
+  std::string safe = base::valid_utf8(text);
   std::string out;
   out.reserve(safe.size());
   for (std::size_t i = 0; i < safe.size(); ++i) {

@@ -3,17 +3,17 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "plugin/csv.hpp"
-#include "plugin/number.hpp"
-#include "products/locked_append.hpp"
+#include "base/csv.hpp"
+#include "base/number.hpp"
+#include "base/locked_append.hpp"
 #include "products/metric_values.hpp"
 
 namespace ibpm::products {
 
 namespace {
 
-using plugin::csv_field;
-using plugin::csv_text;
+using base::csv_field;
+using base::csv_text;
 
 std::string milliseconds(double epoch_seconds) {
   if (!(epoch_seconds > 0)) return "";
@@ -23,7 +23,7 @@ std::string milliseconds(double epoch_seconds) {
 }
 
 std::string number(const std::optional<double>& value) {
-  return value ? plugin::format_number(*value) : "";
+  return value ? base::format_number(*value) : "";
 }
 
 std::string node_type(NodeType type) {
@@ -68,7 +68,7 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
   for (const Metric& metric : port_metrics()) {
     if (metric.percent()) continue;
     const auto value = metric_value(metric, result);
-    fields.push_back(value ? plugin::format_number(value->value) : "");
+    fields.push_back(value ? base::format_number(value->value) : "");
   }
   char mask[16];
   std::snprintf(mask, sizeof mask, "0x%x", static_cast<unsigned>(rates.saturated));
@@ -76,7 +76,7 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
   fields.push_back(has_rates ? number(rates.xmit_util_pct) : "");
   fields.push_back(has_rates ? number(rates.rcv_util_pct) : "");
   fields.push_back(has_rates ? number(rates.xmit_wait_pct) : "");
-  fields.push_back(has_rates ? plugin::format_number(rates.interval) : "");
+  fields.push_back(has_rates ? base::format_number(rates.interval) : "");
   fields.push_back(csv_field(shard));
 
   std::string line;
@@ -105,7 +105,7 @@ void append_samples_csv(const std::string& path, double sweep_start_epoch,
   std::string rows;
   for (const poll::PortResult& result : results) rows += row(sweep_start_epoch, result, shard_label);
 
-  LockedAppend file(path);
+  base::LockedAppend file(path);
   // Decided under the lock: of two collectors starting a file, only one writes the header.
   if (file.size() == 0) {
     rows.insert(0, header);

@@ -10,7 +10,7 @@
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
 #include "products/sweep_summary.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm::products {
 
@@ -112,7 +112,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
     const std::string path = summary_path(options);
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     const std::string json = summary_json(options, sweep, verdicts, histograms);
-    replace_file_with(path, [&](std::ostream& out) { out << json; });
+    base::replace_file_with(path, [&](std::ostream& out) { out << json; });
   } catch (const std::exception& e) {
     failed("sweep summary", e);
   }

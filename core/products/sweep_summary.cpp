@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "plugin/json.hpp"
+#include "base/json.hpp"
 
 namespace ibpm::products {
 
@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using plugin::json_number;
-using plugin::json_string;
+using base::json_number;
+using base::json_string;
 using plugin::State;
 using sweep::PortVerdict;
 using sweep::SweepOptions;

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm::routes {
 
@@ -32,7 +32,7 @@ bool parse_decimal(const std::string& text, T& value) {
 std::string lft_file_path(const std::string& state_dir) { return state_dir + "/routes.lft"; }
 
 void write_lft_file(const std::string& path, const ForwardingTables& tables) {
-  replace_file_with(path, [&](std::ostream& out) {
+  base::replace_file_with(path, [&](std::ostream& out) {
     out << kMagic << ' ' << kLftFileVersion << '\n' << "read_at " << tables.read_at << '\n';
     std::string hex;
     for (const auto& [guid, table] : tables.switches) {

@@ -7,7 +7,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 #include "thresholds/error_rate.hpp"
 
 namespace ibpm::sweep {

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "plugin/input_file.hpp"
+#include "base/input_file.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 namespace ibpm {
@@ -64,7 +64,7 @@ void RateThresholds::load_stream(std::istream& in, const std::string& origin) {
 }
 
 void RateThresholds::load_file(const std::string& path) {
-  std::ifstream in = plugin::open_input_file(path);
+  std::ifstream in = base::open_input_file(path);
   load_stream(in, path);
 }
 

@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "topology/ibnd_cache_check.hpp"
-#include "topology/port_info.hpp"
+#include "mad/port_info.hpp"
 
 namespace ibpm {
 namespace {
@@ -53,9 +53,9 @@ void add_node(Fabric& fabric, ibnd_node_t* in) {
     if (p->guid) port.guid = p->guid;
     const bool switch_port = in->type == IB_NODE_SWITCH;
     std::uint16_t lid = switch_port ? in->smalid : p->base_lid;
-    if (lid && (!switch_port || i == 0) && is_unicast_lid(lid)) port.lid = lid;
+    if (lid && (!switch_port || i == 0) && mad::is_unicast_lid(lid)) port.lid = lid;
     port.lmc = switch_port ? in->smalmc : p->lmc;
-    apply_port_info(port, p->info, p->ext_info, port0 ? port0->info : p->info);
+    mad::apply_port_info(port, p->info, p->ext_info, port0 ? port0->info : p->info);
   }
 }
 
@@ -134,7 +134,7 @@ IbndFabric IbndFabric::load_cache(const std::string& path) {
 }
 
 void IbndFabric::save_cache(const std::string& path) const {
-  replace_file(path, [this](const std::string& tmp) {
+  base::replace_file(path, [this](const std::string& tmp) {
     return ibnd_cache_fabric(fabric_.get(), tmp.c_str(), IBND_CACHE_FABRIC_FLAG_DEFAULT) == 0;
   });
 }

@@ -8,7 +8,7 @@
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ports_report_parser.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace ibpm {
 namespace {
@@ -80,7 +80,7 @@ void save_topology(const Topology& topology, const std::string& path) {
     topology.ibnd->save_cache(path);
     return;
   }
-  replace_file_with(path, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
+  base::replace_file_with(path, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
 }
 
 }  // namespace ibpm

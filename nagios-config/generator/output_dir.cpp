@@ -4,7 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "topology/atomic_dir.hpp"
+#include "base/atomic_dir.hpp"
 
 namespace ibpm::nagios_config {
 
@@ -34,7 +34,7 @@ void write_file(const fs::path& path, const std::string& content) {
 }  // namespace
 
 void write_output_dir(const std::string& dir, const ConfigFiles& files) {
-  StagedFolder staged(dir, only_ours);
+  base::StagedFolder staged(dir, only_ours);
   for (const auto& [name, content] : files) write_file(fs::path(staged.path()) / name, content);
   staged.commit();
 }

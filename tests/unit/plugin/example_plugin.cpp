@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "plugin/cli.hpp"
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 using namespace ibpm::plugin;
 
@@ -40,12 +40,12 @@ int main(int argc, char** argv) {
              if (sleep_seconds > 0) ::sleep(sleep_seconds);
              if (!throw_message.empty()) throw std::runtime_error(throw_message);
              Check check;
-             check.summary = label + " = " + format_number(value);
+             check.summary = label + " = " + ibpm::base::format_number(value);
              if (common.verbosity > 0)
                check.summary += " (verbosity " + std::to_string(common.verbosity) + ")";
              check.subchecks.push_back(
                  {.state = thresholds.evaluate(value),
-                  .output = output.empty() ? label + " is " + format_number(value) : output,
+                  .output = output.empty() ? label + " is " + ibpm::base::format_number(value) : output,
                   .children = {},
                   .perfdata = {{.label = label,
                                 .value = value,

@@ -4,12 +4,13 @@
 #include <limits>
 #include <string>
 
-#include "plugin/csv.hpp"
-#include "plugin/json.hpp"
-#include "plugin/number.hpp"
+#include "base/csv.hpp"
+#include "base/json.hpp"
+#include "base/number.hpp"
 #include "plugin/range.hpp"
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
+using namespace ibpm::base;
 using namespace ibpm::plugin;
 using namespace std::string_literals;
 
@@ -100,10 +101,10 @@ TEST_CASE("json_number: null for what JSON cannot hold", "[plugin][json]") {
 }
 
 TEST_CASE("fixed decimals never show a negative zero") {
-  CHECK(ibpm::plugin::format_fixed(-0.0001, 2) == "0.00");
-  CHECK(ibpm::plugin::format_fixed(-0.0, 1) == "0.0");
-  CHECK(ibpm::plugin::format_fixed(-0.006, 2) == "-0.01");
-  CHECK(ibpm::plugin::format_fixed(-3, 0) == "-3");
+  CHECK(ibpm::base::format_fixed(-0.0001, 2) == "0.00");
+  CHECK(ibpm::base::format_fixed(-0.0, 1) == "0.0");
+  CHECK(ibpm::base::format_fixed(-0.006, 2) == "-0.01");
+  CHECK(ibpm::base::format_fixed(-3, 0) == "-3");
 }
 
 TEST_CASE("csv_text: no control characters, no spreadsheet formulas, numbers untouched",

@@ -169,7 +169,7 @@ TEST_CASE("compute_rates turns XmitWait ticks into a share of the interval") {
   PortRecord now = record(1010);
   now.raw[at(Counter::xmit_wait)] = 1'000'000'000;  // 1e8 ticks/s
   SECTION("default tick: one 4-octet word at the link rate") {
-    CHECK(poll::default_xmit_wait_tick(kHdr4x) == Approx(32.0 / 200e9));
+    CHECK(default_xmit_wait_tick(kHdr4x) == Approx(32.0 / 200e9));
     const auto rates = compute_rates(before, now, kHdr4x);
     REQUIRE(rates.xmit_wait_pct);
     CHECK(*rates.xmit_wait_pct == Approx(1e8 * 32.0 / 200e9 * 100));  // 1.6 %

@@ -4,7 +4,7 @@
 
 #include "history/rrd_graph_call.hpp"
 #include "html.hpp"
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 using namespace ibpm::web;
 
@@ -39,12 +39,12 @@ TEST_CASE("invalid UTF-8 from a description never reaches the HTML or librrd's t
   // Issue 16: one such description made ibpm-web print 100 Pango warnings (cron mail).
   const std::string bad = "leaf\xff\xc3(01\xed\xa0\x80";
   const std::string shown = escape(bad);
-  CHECK(shown == ibpm::plugin::valid_utf8(shown));
+  CHECK(shown == ibpm::base::valid_utf8(shown));
   CHECK(shown.find("leaf") == 0);
   namespace detail = ibpm::history::detail;
   for (const std::string& text : {detail::legend_text(bad), detail::graph_text(bad)}) {
     INFO(text);
-    CHECK(text == ibpm::plugin::valid_utf8(text));
+    CHECK(text == ibpm::base::valid_utf8(text));
     CHECK(text.find('\xff') == std::string::npos);
   }
   ibpm::history::ProfileGraph graph;
@@ -53,6 +53,6 @@ TEST_CASE("invalid UTF-8 from a description never reaches the HTML or librrd's t
   const auto head = detail::graph_head(graph, "%");
   const auto title = std::find(head.begin(), head.end(), "--title");
   REQUIRE(title + 1 != head.end());
-  CHECK(title[1] == ibpm::plugin::valid_utf8(title[1]));
+  CHECK(title[1] == ibpm::base::valid_utf8(title[1]));
   CHECK(title[1].find('\x1b') == std::string::npos);
 }

@@ -18,8 +18,8 @@
 #include "site_data.hpp"
 #include "site_paths.hpp"
 #include "site_writer.hpp"
-#include "topology/atomic_dir.hpp"
-#include "topology/atomic_file.hpp"
+#include "base/atomic_dir.hpp"
+#include "base/atomic_file.hpp"
 
 using namespace ibpm;
 namespace fs = std::filesystem;
@@ -45,7 +45,7 @@ std::string read(const fs::path& path) {
 web::SiteData hostile_site(const Workspace& ws) {
   const Fabric fabric = viz::test::two_switches(2, 6, kHostile);
   const std::string dump = (ws.dir / "fabric.ibnetdiscover").string();
-  replace_file_with(dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+  base::replace_file_with(dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
   plugin::FabricOptions fabric_options;
   fabric_options.cache = dump;
   web::SiteOptions options;
@@ -138,7 +138,7 @@ TEST_CASE("a run killed mid-way leaves a staging folder that the next run remove
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    StagedFolder staged(options.output, [](const std::string&) { return std::string(); });
+    base::StagedFolder staged(options.output, [](const std::string&) { return std::string(); });
     std::ofstream(fs::path(staged.path()) / "index.html") << "half";
     ::raise(SIGKILL);
   }

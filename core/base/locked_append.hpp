@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibpm::products {
+namespace ibpm::base {
 
 class LockedAppend {
  public:
@@ -35,4 +35,4 @@ class LockedAppend {
   int fd_ = -1;
 };
 
-}  // namespace ibpm::products
+}  // namespace ibpm::base

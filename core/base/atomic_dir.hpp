@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace ibpm {
+namespace ibpm::base {
 
 class StagedFolder {
  public:
@@ -41,4 +41,4 @@ class StagedFolder {
 // yet locked it is left alone). Returns how many were removed.
 std::size_t remove_stale_staging(const std::string& target, int min_age_seconds = 60);
 
-}  // namespace ibpm
+}  // namespace ibpm::base

@@ -4,7 +4,7 @@
 #include <span>
 #include <string>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 // The shortest decimal string that reads back as the same double, always in fixed
 // notation (perfdata values are [-0-9.], exponents are not part of the format):
@@ -28,4 +28,4 @@ std::string format_scaled(double value, std::span<const char* const> units);
 // A data rate: "850 B/s", "12.3 MB/s", "3.00 GB/s".
 std::string format_rate(double octets_per_second);
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

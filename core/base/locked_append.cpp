@@ -1,4 +1,4 @@
-#include "products/locked_append.hpp"
+#include "base/locked_append.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace ibpm::products {
+namespace ibpm::base {
 
 LockedAppend::LockedAppend(std::string path) : path_(std::move(path)) {
   // Read access too: head() looks at the start of the file.
@@ -71,4 +71,4 @@ void LockedAppend::append(std::string_view data) {
   }
 }
 
-}  // namespace ibpm::products
+}  // namespace ibpm::base

@@ -1,4 +1,4 @@
-#include "plugin/number.hpp"
+#include "base/number.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <ctime>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 std::string format_number(double value) {
   if (std::isnan(value)) return "nan";
@@ -55,4 +55,4 @@ std::string format_utc(double epoch_seconds, const char* format) {
   return std::string(text, n);
 }
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-namespace ibpm {
+namespace ibpm::base {
 
 // `write` fills the temporary file named by its argument (for writers that take a path);
 // it returns false or throws on failure. Throws std::runtime_error naming `path` on failure;
@@ -16,4 +16,4 @@ void replace_file(const std::string& path, const std::function<bool(const std::s
 // The same for writers to a stream.
 void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write);
 
-}  // namespace ibpm
+}  // namespace ibpm::base

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 // A field with a comma, quote or line break goes in quotes, its quotes doubled.
 std::string csv_field(std::string_view text);
@@ -15,4 +15,4 @@ std::string csv_field(std::string_view text);
 // written with csv_field (or as they are), so "-1.5" stays a number.
 std::string csv_text(std::string_view text);
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

@@ -1,8 +1,8 @@
-#include "plugin/csv.hpp"
+#include "base/csv.hpp"
 
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 std::string csv_field(std::string_view text) {
   if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
@@ -36,4 +36,4 @@ std::string csv_text(std::string_view text) {
   return csv_field(clean);
 }
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

@@ -5,7 +5,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::mad {
 
 // Unicast LIDs are 1..0xbfff; 0 is "unassigned", 0xc000.. multicast, 0xffff permissive.
 constexpr bool is_unicast_lid(unsigned lid) { return lid >= 1 && lid < 0xc000; }
@@ -17,4 +17,4 @@ WidthSet decode_width_mask(unsigned mask);
 void apply_port_info(Port& port, const std::uint8_t* info, const std::uint8_t* ext_info,
                      const std::uint8_t* cap_info);
 
-}  // namespace ibpm
+}  // namespace ibpm::mad

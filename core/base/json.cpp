@@ -1,11 +1,11 @@
-#include "plugin/json.hpp"
+#include "base/json.hpp"
 
 #include <cmath>
 
-#include "plugin/number.hpp"
-#include "plugin/text.hpp"
+#include "base/number.hpp"
+#include "base/text.hpp"
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 std::string json_string(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -56,4 +56,4 @@ std::string json_number(double value) {
   return format_number(value);
 }
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

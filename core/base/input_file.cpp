@@ -1,11 +1,11 @@
-#include "plugin/input_file.hpp"
+#include "base/input_file.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 std::ifstream open_input_file(const std::string& path) {
   std::error_code ec;
@@ -21,4 +21,4 @@ std::ifstream open_input_file(const std::string& path) {
   return in;
 }
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 // The text with every byte that is not part of a well-formed UTF-8 sequence (stray
 // continuation bytes, truncated or overlong sequences, surrogates, > U+10FFFF) replaced
@@ -20,4 +20,4 @@ std::string one_line(std::string_view text);
 // &, <, >, " and ' as HTML entities (for text and attribute values alike); nothing else changes.
 std::string html_escape(std::string_view text);
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

@@ -1,4 +1,4 @@
-#include "topology/atomic_dir.hpp"
+#include "base/atomic_dir.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::base {
 
 namespace fs = std::filesystem;
 
@@ -93,4 +93,4 @@ void StagedFolder::commit() {
   fs::remove_all(staging_, ignored);
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::base

@@ -1,8 +1,8 @@
-#include "topology/port_info.hpp"
+#include "mad/port_info.hpp"
 
 #include <infiniband/mad.h>
 
-namespace ibpm {
+namespace ibpm::mad {
 namespace {
 
 constexpr std::uint32_t kCapHasExtendedSpeeds = 1u << 14;  // PortInfo:CapabilityMask bit 14
@@ -86,4 +86,4 @@ void apply_port_info(Port& port, const std::uint8_t* info, const std::uint8_t* e
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::mad

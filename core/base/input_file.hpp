@@ -5,10 +5,10 @@
 #include <fstream>
 #include <string>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 // Throws std::runtime_error "PATH: cannot read (reason)"; a directory, which opens fine and
 // then reads as empty, is refused too.
 std::ifstream open_input_file(const std::string& path);
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

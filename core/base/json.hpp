@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 
 // A quoted JSON string: '"' and '\' escaped, control characters as \n, \t, ... or \u00XX,
 // non-ASCII passed through as UTF-8 (invalid UTF-8 becomes U+FFFD first, so the result is
@@ -15,4 +15,4 @@ std::string json_string(std::string_view text);
 // which JSON cannot represent.
 std::string json_number(double value);
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

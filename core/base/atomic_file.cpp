@@ -1,4 +1,4 @@
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::base {
 
 void replace_file(const std::string& path, const std::function<bool(const std::string&)>& write) {
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
@@ -41,4 +41,4 @@ void replace_file_with(const std::string& path, const std::function<void(std::os
   });
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::base

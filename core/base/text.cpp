@@ -1,8 +1,8 @@
-#include "plugin/text.hpp"
+#include "base/text.hpp"
 
 #include <cstdint>
 
-namespace ibpm::plugin {
+namespace ibpm::base {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
@@ -89,4 +89,4 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-}  // namespace ibpm::plugin
+}  // namespace ibpm::base

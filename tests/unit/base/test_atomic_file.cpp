@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "topology/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -20,22 +20,22 @@ TEST_CASE("a failed write leaves the old file and no temporary behind") {
   fs::path dir = fs::temp_directory_path() / ("ibpm-atomic-" + std::to_string(getpid()));
   fs::create_directories(dir);
   fs::path target = dir / "baseline";
-  ibpm::replace_file_with(target.string(), [](std::ostream& out) { out << "first\n"; });
+  ibpm::base::replace_file_with(target.string(), [](std::ostream& out) { out << "first\n"; });
   CHECK(read(target) == "first\n");
 
-  CHECK_THROWS_WITH(ibpm::replace_file_with(target.string(),
+  CHECK_THROWS_WITH(ibpm::base::replace_file_with(target.string(),
                                             [](std::ostream& out) {
                                               out << "half";
                                               throw std::runtime_error("writer failed");
                                             }),
                     "writer failed");
-  CHECK_THROWS_WITH(ibpm::replace_file(target.string(), [](const std::string&) { return false; }),
+  CHECK_THROWS_WITH(ibpm::base::replace_file(target.string(), [](const std::string&) { return false; }),
                     Catch::Contains("cannot write " + target.string()));
   CHECK(read(target) == "first\n");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);
 
-  ibpm::replace_file_with(target.string(), [](std::ostream& out) { out << "second\n"; });
+  ibpm::base::replace_file_with(target.string(), [](std::ostream& out) { out << "second\n"; });
   CHECK(read(target) == "second\n");
-  CHECK_THROWS(ibpm::replace_file_with((dir / "no/such/dir/file").string(), [](std::ostream&) {}));
+  CHECK_THROWS(ibpm::base::replace_file_with((dir / "no/such/dir/file").string(), [](std::ostream&) {}));
   fs::remove_all(dir);
 }

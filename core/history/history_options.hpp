@@ -1,0 +1,20 @@
+// The options of the tools that read the counter history: how far back, and which rrdcached to
+// flush through first.
+#pragma once
+
+#include <string>
+
+#include "plugin/cli_fwd.hpp"
+
+namespace ibpm::history {
+
+// The tools that read the counter history (ibpm-locality, ibpm-utilization, ibpm-map, ibpm-web).
+struct HistoryOptions {
+  long window = 3600;     // --window: seconds of history, up to now
+  std::string rrdcached;  // --rrdcached: flush each file through this daemon before reading it
+};
+
+// Registers --window SECONDS (1 s .. 400 days) and --rrdcached ADDRESS.
+void add_history_options(CLI::App& app, HistoryOptions& options);
+
+}  // namespace ibpm::history
