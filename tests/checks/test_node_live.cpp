@@ -2,15 +2,17 @@
 // makes exactly that port CRITICAL, named with both cable ends in the summary.
 #include <catch2/catch.hpp>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
 // Top-level long output lines (one per port): "\_[STATE] leaf01[N] <-> ...".
-std::vector<std::string> port_lines(const CheckRun& run) {
+std::vector<std::string> port_lines(const ProcessRun& run) {
   std::vector<std::string> result;
   for (const std::string& line : run.lines())
     if (line.rfind("\\_[", 0) == 0 && line.find(" <-> ") != std::string::npos)
@@ -28,7 +30,7 @@ TEST_CASE("check_ib_node names the one port with errors by both cable ends") {
   const std::vector<int> cabled = live.cabled_ports("leaf01");
   REQUIRE(cabled.size() == 12);
 
-  const CheckRun first = live.run("check_ib_node", args);
+  const ProcessRun first = live.run("check_ib_node", args);
   INFO(first.out);
   CHECK(first.exit_code == 0);
   CHECK(first.first_line().rfind("IB NODE OK - leaf01: 12 ports", 0) == 0);
@@ -45,7 +47,7 @@ TEST_CASE("check_ib_node names the one port with errors by both cable ends") {
   const int bad = 9;
   const std::string cable = "leaf01[9] <-> " + live.peer_name("leaf01", bad);
   live.console("PerformanceSet \"leaf01\"[9] PortCounters.SymbolErrorCounter=50");
-  const CheckRun second = live.run("check_ib_node", args);
+  const ProcessRun second = live.run("check_ib_node", args);
   INFO(second.out);
   CHECK(second.exit_code == 2);
   CHECK(second.first_line().rfind("IB NODE CRITICAL - leaf01: 12 ports, 1 not OK", 0) == 0);
@@ -63,3 +65,4 @@ TEST_CASE("check_ib_node names the one port with errors by both cable ends") {
   CHECK(perf_value(second, "p9_symbol_errors").value_or(0) > 0);
   CHECK(perf_value(second, "p8_symbol_errors").value_or(-1) == 0);
 }
+
