@@ -14,11 +14,13 @@
 #include <regex>
 #include <thread>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
 using namespace ibpm;
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -60,7 +62,7 @@ TEST_CASE("the same symbol errors are a 4x worse bit error ratio on a 1x cable")
   for (const Port& p : ports) REQUIRE(run(p).exit_code == 0);  // baselines
   std::this_thread::sleep_for(std::chrono::seconds(6));
   for (const Port& p : ports) {
-    const CheckRun second = run(p);
+    const ProcessRun second = run(p);
     INFO(second.out);
     REQUIRE(second.exit_code == 0);
     CHECK(second.has("symbol_ber over 40 s needs 40 s of samples, have"));  // not judged yet
@@ -73,7 +75,7 @@ TEST_CASE("the same symbol errors are a 4x worse bit error ratio on a 1x cable")
   std::this_thread::sleep_until(start + std::chrono::seconds(43));
 
   for (const Port& p : ports) {
-    const CheckRun last = run(p);
+    const ProcessRun last = run(p);
     INFO(p.node << "[" << p.port << "]: " << last.out);
     CHECK(last.has(p.lanes == 4 ? "4x HDR" : "1x HDR"));
     const double expected = kErrors / (p.lanes * 51.5625e9 * kWindow);

@@ -7,18 +7,20 @@
 #include <latch>
 #include <thread>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
 // Two runs of the same command released together, the second `offset` later.
-std::pair<CheckRun, CheckRun> run_twice_at_once(LiveFabric& live,
+std::pair<ProcessRun, ProcessRun> run_twice_at_once(LiveFabric& live,
                                                 const std::vector<std::string>& args,
                                                 std::chrono::microseconds offset = {}) {
-  CheckRun a, b;
+  ProcessRun a, b;
   std::latch go(2);
   std::thread other([&] {
     go.arrive_and_wait();
@@ -41,7 +43,7 @@ TEST_CASE("check_ib_port runs on the same port at the same time both finish") {
 
   // A fresh state directory: both may discover the fabric and create the file.
   auto [first_a, first_b] = run_twice_at_once(live, args);
-  for (const CheckRun* run : {&first_a, &first_b}) {
+  for (const ProcessRun* run : {&first_a, &first_b}) {
     INFO(run->out << run->err);
     CHECK(run->exit_code >= 0);
     CHECK(run->exit_code <= 2);
@@ -53,7 +55,7 @@ TEST_CASE("check_ib_port runs on the same port at the same time both finish") {
   for (int round = 0; round < 40; ++round) {
     // Offsets of 0 to 2 ms sweep the second run's arrival across the first one's turn.
     auto [a, b] = run_twice_at_once(live, args, std::chrono::microseconds(round % 20 * 100));
-    for (const CheckRun* run : {&a, &b}) {
+    for (const ProcessRun* run : {&a, &b}) {
       INFO("round " << round << ": " << run->out << run->err);
       CHECK(run->exit_code >= 0);
       CHECK(run->exit_code <= 2);

@@ -7,10 +7,12 @@
 #include <fstream>
 #include <iterator>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -45,7 +47,7 @@ TEST_CASE("check_ib_port answers through half of the MADs lost by retrying") {
   int answered = 0;
   int retried = 0;
   for (int i = 0; i < 6; ++i) {
-    const CheckRun run = live.run(
+    const ProcessRun run = live.run(
         "check_ib_port", port_args(state, "leaf01", 7,
                                    {"--mad-timeout", "1000", "--mad-retries", "5", "-t", "8", "-v"}));
     INFO("run " << i << " after " << run.seconds << " s: " << run.out);
@@ -77,7 +79,7 @@ TEST_CASE("check_ib_port on a node that does not answer is UNKNOWN within the ti
 
   live.console("Error \"leaf01\" 100");
   ConsoleUndo restore(live, "Error \"leaf01\" 0");
-  const CheckRun run = live.run("check_ib_port", port_args(state, "leaf01", 7, {"-t", "5"}));
+  const ProcessRun run = live.run("check_ib_port", port_args(state, "leaf01", 7, {"-t", "5"}));
   INFO(run.out << run.err);
   CHECK(run.exit_code == 3);
   CHECK(run.seconds < 6);
@@ -88,7 +90,7 @@ TEST_CASE("check_ib_port with a LID no node has is UNKNOWN with a one-line reaso
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("no-lid");
-  const CheckRun run = live.run("check_ib_port", port_args(state, "49000", 1, {"-t", "5"}));
+  const ProcessRun run = live.run("check_ib_port", port_args(state, "49000", 1, {"-t", "5"}));
   INFO(run.out);
   CHECK(run.exit_code == 3);
   CHECK(run.first_line().rfind("IB PORT UNKNOWN - ", 0) == 0);
@@ -106,7 +108,7 @@ TEST_CASE("check_ib_port works again once an unreachable node answers again") {
   live.console("Error \"leaf02\" 100");
   {
     ConsoleUndo restore(live, "Error \"leaf02\" 0");
-    const CheckRun down = live.run("check_ib_port", port_args(state, "leaf02", 7, {"-t", "5"}));
+    const ProcessRun down = live.run("check_ib_port", port_args(state, "leaf02", 7, {"-t", "5"}));
     INFO(down.out);
     CHECK(down.exit_code == 3);
     // The node is in the fabric and only silent: say so, not that there is no such node.
@@ -115,7 +117,7 @@ TEST_CASE("check_ib_port works again once an unreachable node answers again") {
   }
   // The fabric is whole again: the same state directory must serve every node again.
   for (const std::string node : {"leaf02", "leaf03"}) {
-    const CheckRun run = live.run("check_ib_port", port_args(state, node, 7, {"-t", "5"}));
+    const ProcessRun run = live.run("check_ib_port", port_args(state, node, 7, {"-t", "5"}));
     INFO(node << ": " << run.out);
     CHECK(run.exit_code >= 0);
     CHECK(run.exit_code <= 2);
@@ -132,7 +134,7 @@ TEST_CASE("check_ib_port on a port that is down is CRITICAL") {
 
   live.console("Unlink \"leaf01\"[8]");
   ConsoleUndo relink(live, "ReLink \"leaf01\"[8]");
-  const CheckRun run = live.run("check_ib_port", port_args(state, "leaf01", 8, {"-v"}));
+  const ProcessRun run = live.run("check_ib_port", port_args(state, "leaf01", 8, {"-v"}));
   INFO(run.out);
   CHECK(run.exit_code == 2);
   CHECK(run.first_line().rfind("IB PORT CRITICAL - " + cable + ": port Down", 0) == 0);
@@ -150,7 +152,7 @@ TEST_CASE("check_ib_port with a corrupt state file is UNKNOWN and leaves the fil
   REQUIRE(::stat(rrd.c_str(), &before) == 0);
 
   for (int i = 0; i < 2; ++i) {
-    const CheckRun run = live.run("check_ib_port", port_args(state, "leaf01", 12, {"-v"}));
+    const ProcessRun run = live.run("check_ib_port", port_args(state, "leaf01", 12, {"-v"}));
     INFO(run.out);
     CHECK(run.exit_code == 3);
     CHECK(run.first_line().rfind("IB PORT UNKNOWN - ", 0) == 0);

@@ -3,11 +3,13 @@
 // someone else counted from zero.
 #include <catch2/catch.hpp>
 
-#include "checks/check_support.hpp"
 #include "counters/counter.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -37,7 +39,7 @@ TEST_CASE("check_ib_port computes exact rates from the sample times it stored") 
   StateDir state("exact");
   const int port = 7;  // leaf01[7] <-> spine01[1]
 
-  const CheckRun first = live.run("check_ib_port", port_args(state, port));
+  const ProcessRun first = live.run("check_ib_port", port_args(state, port));
   INFO(first.out);
   CHECK(first.exit_code == 0);
   CHECK(first.first_line().rfind("IB PORT OK - ", 0) == 0);
@@ -51,7 +53,7 @@ TEST_CASE("check_ib_port computes exact rates from the sample times it stored") 
   live.console(set_counter(port, "PortCounters.SymbolErrorCounter", "50"));
   live.console(set_counter(port, "PortCountersExtended.PortXmitData", std::to_string(xmit1 + words)));
 
-  const CheckRun second = live.run("check_ib_port", port_args(state, port));
+  const ProcessRun second = live.run("check_ib_port", port_args(state, port));
   INFO(second.out);
   CHECK(second.exit_code == 2);
   CHECK(second.first_line().rfind("IB PORT CRITICAL - leaf01[7] <-> spine01[1]", 0) == 0);
@@ -72,7 +74,7 @@ TEST_CASE("check_ib_port computes exact rates from the sample times it stored") 
   REQUIRE(util);
   check_rate(*util, static_cast<double>(xmit2 - xmit1) * 32 / 200e9 * 100, t1, t2);
 
-  const CheckRun third = live.run("check_ib_port", port_args(state, port));
+  const ProcessRun third = live.run("check_ib_port", port_args(state, port));
   INFO(third.out);
   CHECK(third.exit_code == 0);
   CHECK(third.first_line().rfind("IB PORT OK - ", 0) == 0);
@@ -94,7 +96,7 @@ TEST_CASE("check_ib_port shows a saturated counter as a lower bound") {
   const double t1 = sample_time(rrd);
 
   live.console(set_counter(port, "PortCounters.SymbolErrorCounter", "65535"));
-  const CheckRun run = live.run("check_ib_port", port_args(state, port));
+  const ProcessRun run = live.run("check_ib_port", port_args(state, port));
   INFO(run.out);
   CHECK(run.exit_code == 2);
   CHECK(run.first_line().rfind("IB PORT CRITICAL", 0) == 0);
@@ -121,7 +123,7 @@ TEST_CASE("check_ib_port counts a counter reset by someone else from zero") {
   const double t1 = sample_time(rrd);
 
   live.console(set_counter(port, "PortCounters.SymbolErrorCounter", "5"));
-  const CheckRun run = live.run("check_ib_port", port_args(state, port));
+  const ProcessRun run = live.run("check_ib_port", port_args(state, port));
   INFO(run.out);
   CHECK(run.has("reset by someone else"));
   CHECK_FALSE(run.has("symbol_errors >= "));

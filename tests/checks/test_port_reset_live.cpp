@@ -3,11 +3,13 @@
 // counters of the extended agent are left alone.
 #include <catch2/catch.hpp>
 
-#include "checks/check_support.hpp"
 #include "counters/counter.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 using ibpm::Counter;
 using ibpm::counter_bit;
 
@@ -28,7 +30,7 @@ TEST_CASE("check_ib_port --reset-counters clears a counter close to its maximum"
   live.console("PerformanceSet \"leaf01\"[11] PortCountersExtended.PortXmitData=" +
                std::to_string(words));
   const double before = now_epoch_seconds();
-  const CheckRun run = live.run("check_ib_port", reset_args);
+  const ProcessRun run = live.run("check_ib_port", reset_args);
   const double after = now_epoch_seconds();
   INFO(run.out);
   CHECK(run.exit_code == 2);  // 60000 new symbol errors: critical by the defaults
@@ -44,7 +46,7 @@ TEST_CASE("check_ib_port --reset-counters clears a counter close to its maximum"
   CHECK(std::stoull(last_ds(rrd, "xmit_data")) >= words);
 
   // The next run reads the switch again: the counter is small, the data counter untouched.
-  const CheckRun next = live.run("check_ib_port", args);
+  const ProcessRun next = live.run("check_ib_port", args);
   INFO(next.out);
   CHECK(next.exit_code == 0);
   CHECK(next.has("last cleared by ibpm at "));
@@ -64,7 +66,7 @@ TEST_CASE("check_ib_port --reset-counters leaves counters below the share alone"
                                       "11", "-v", "--reset-counters", "75"};
   REQUIRE(live.run("check_ib_port", args).exit_code == 0);
   live.console("PerformanceSet \"leaf01\"[11] PortCounters.SymbolErrorCounter=49000");
-  const CheckRun run = live.run("check_ib_port", args);
+  const ProcessRun run = live.run("check_ib_port", args);
   INFO(run.out);
   CHECK_FALSE(run.has("cleared by this run"));
   const std::string rrd = state.port_rrd(live, "leaf01", 11);

@@ -11,10 +11,12 @@
 #include <memory>
 #include <thread>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -66,7 +68,7 @@ TEST_CASE("check_ib_port thresholds and their units decide the state of the same
   };
   for (std::size_t i = 0; i < variants.size(); ++i) {
     states.push_back(std::make_unique<StateDir>("thresholds"));
-    const CheckRun baseline = live.run("check_ib_port", args(i));
+    const ProcessRun baseline = live.run("check_ib_port", args(i));
     INFO(variants[i].what << ": " << baseline.out);
     REQUIRE(baseline.exit_code == 0);
   }
@@ -74,7 +76,7 @@ TEST_CASE("check_ib_port thresholds and their units decide the state of the same
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
 
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    const CheckRun run = live.run("check_ib_port", args(i));
+    const ProcessRun run = live.run("check_ib_port", args(i));
     INFO(variants[i].what << ": " << run.out);
     CHECK(run.exit_code == variants[i].exit_code);
     if (!variants[i].shown.empty()) CHECK(run.has(variants[i].shown));
@@ -91,12 +93,12 @@ TEST_CASE("check_ib_port refuses a malformed threshold with UNKNOWN") {
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("bad-threshold");
-  const CheckRun unit = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
+  const ProcessRun unit = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
                                                    "-p", "1", "--warn", "symbol_errors=10/d"});
   CHECK(unit.exit_code == 3);
   CHECK(unit.first_line().rfind("IB PORT UNKNOWN", 0) == 0);
   CHECK(unit.has("10/d"));
-  const CheckRun percent = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
+  const ProcessRun percent = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
                                                       "-p", "1", "--crit", "xmit_util=90/h"});
   CHECK(percent.exit_code == 3);
   CHECK(percent.has("xmit_util"));

@@ -14,14 +14,16 @@
 #include <set>
 #include <thread>
 
-#include "checks/check_support.hpp"
 #include "fabric/types.hpp"
-#include "sim/sim_test_support.hpp"
 #include "sim/traffic.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 #include "sweep/csv_table.hpp"
 
 using namespace ibpm;
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -97,7 +99,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   // the first interval of a new rate over its rows with a bias (its rows are aligned to whole
   // seconds, the samples are not), so steady traffic is what is compared.
   {
-    const CheckRun first = live.run("check_ib_fabric", sweep);
+    const ProcessRun first = live.run("check_ib_fabric", sweep);
     INFO(first.out << first.err);
     REQUIRE(first.exit_code == 0);
   }
@@ -110,7 +112,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
     // The jobs started a second before t0: counters only grow, never fall back to zero (a fall
     // reads as a reset, and RRD gets the rate of the interval after an unknown one wrong).
     set_counters(live, traffic, 1 + std::chrono::duration<double>(now - *t0).count());
-    const CheckRun run = live.run("check_ib_fabric", sweep);
+    const ProcessRun run = live.run("check_ib_fabric", sweep);
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
     if (k == 1) first_sweep = std::time(nullptr) + 1;  // the window's first whole second
@@ -123,7 +125,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   const std::string csv = state.path() + "/out.csv";
 
   {  // locality of every leaf and of the whole tree
-    const CheckRun run = live.run(
+    const ProcessRun run = live.run(
         "ibpm-locality", {"--state-dir", state.path(), "--window", window, "--format", "csv"});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
@@ -163,7 +165,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   }
 
   {  // utilization of every busy direction
-    const CheckRun run =
+    const ProcessRun run =
         live.run("ibpm-utilization", {"--state-dir", state.path(), "--window", window,
                                       "--format", "csv", "--top", "0", "--graph-dir",
                                       state.path() + "/graphs"});
@@ -196,7 +198,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
 
   {  // the health map of the same window shows the measured utilization and locality
     const std::string svg = state.path() + "/map.svg";
-    const CheckRun run = live.run("ibpm-map", {"--state-dir", state.path(), "--window", window,
+    const ProcessRun run = live.run("ibpm-map", {"--state-dir", state.path(), "--window", window,
                                                "--fold", "none", "-o", svg});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
@@ -227,20 +229,20 @@ TEST_CASE("With one sample and no rate yet, every report and the map say there i
     args.insert(args.end(), more.begin(), more.end());
     return args;
   };
-  const CheckRun locality = live.run("ibpm-locality", window);
+  const ProcessRun locality = live.run("ibpm-locality", window);
   INFO(locality.out << locality.err);
   CHECK(locality.exit_code == 0);
   CHECK(locality.has(no_history));
   CHECK_FALSE(locality.has("idle"));
-  const CheckRun utilization = live.run("ibpm-utilization", window);
+  const ProcessRun utilization = live.run("ibpm-utilization", window);
   INFO(utilization.out << utilization.err);
   CHECK(utilization.exit_code == 0);
   CHECK(utilization.has(no_history));
-  const CheckRun json = live.run("ibpm-utilization", with(window, {"--format", "json"}));
+  const ProcessRun json = live.run("ibpm-utilization", with(window, {"--format", "json"}));
   CHECK(json.has("\"coverage\":\"" + no_history));
 
   const std::string svg = state.path() + "/map.svg";
-  const CheckRun map = live.run("ibpm-map", with(window, {"-o", svg}));
+  const ProcessRun map = live.run("ibpm-map", with(window, {"-o", svg}));
   INFO(map.out << map.err);
   REQUIRE(map.exit_code == 0);
   std::ifstream in(svg);
@@ -248,7 +250,7 @@ TEST_CASE("With one sample and no rate yet, every report and the map say there i
   CHECK(text.find(no_history) != std::string::npos);
 
   const std::string site = state.path() + "/site";
-  const CheckRun web = live.run("ibpm-web", with(window, {"-o", site}));
+  const ProcessRun web = live.run("ibpm-web", with(window, {"-o", site}));
   INFO(web.out << web.err);
   REQUIRE(web.exit_code == 0);
   std::ifstream index(site + "/index.html");

@@ -43,11 +43,7 @@ std::uint64_t ProbeReply::at(const std::string& key) const {
   return it->second;
 }
 
-sim::test::Discovery LiveTree::discover() {
-  std::string out;
-  REQUIRE(fabric.run_client({"ibnetdiscover"}, &out) == 0);
-  return sim::test::parse_ibnetdiscover(out);
-}
+Discovery LiveTree::discover() { return ibpm::test::discover(fabric); }
 
 unsigned LiveTree::lid(const std::string& node) const {
   auto it = discovered.lids.find(node);

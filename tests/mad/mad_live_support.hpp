@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/fat_tree.hpp"
-#include "sim/sim_test_support.hpp"
 #include "sim/simulated_fabric.hpp"
+#include "support/simulator.hpp"
 
 namespace ibpm::test {
 
@@ -43,12 +43,12 @@ struct SwitchPort {
   std::string pcx() const { return "pcx:" + std::to_string(lid) + ":" + std::to_string(port); }
 };
 
-// sim::test::small_tree() (16 hosts, radix 8: 4 leaves, 2 spines) running in ibsim, swept by
+// small_tree() (16 hosts, radix 8: 4 leaves, 2 spines) running in ibsim, swept by
 // OpenSM, with the LIDs ibnetdiscover finds. The client (mad_probe) hangs off cn0001 / leaf01.
 struct LiveTree {
-  sim::FatTree tree = sim::test::small_tree();
+  sim::FatTree tree = small_tree();
   sim::SimulatedFabric fabric = sim::SimulatedFabric::start_text(tree.net_file());
-  sim::test::Discovery discovered = discover();
+  Discovery discovered = discover();
 
   unsigned lid(const std::string& node) const;
   std::vector<SwitchPort> switch_ports() const;  // every cabled port of every switch
@@ -65,7 +65,7 @@ struct LiveTree {
                         std::chrono::milliseconds frozen);
 
  private:
-  sim::test::Discovery discover();
+  Discovery discover();
   ProbeRun run_probe(const std::vector<std::string>& options,
                      const std::vector<std::string>& queries);
 };

@@ -72,7 +72,8 @@ NagiosSetup write_nagios_setup(const fs::path& dir, const std::string& objects_d
 }
 
 ProcessRun nagios_verify(const NagiosSetup& setup) {
-  return run_process({find_program("nagios4"), "-v", setup.main_cfg});
+  return run_process({find_program("nagios4"), "-v", setup.main_cfg},
+                     {{}, Stderr::merged});
 }
 
 std::map<std::string, int> nagios_checked_counts(const std::string& output) {
@@ -103,7 +104,8 @@ ProcessRun icinga_validate(const fs::path& dir, const std::string& objects_dir) 
                         : "include_recursive \"" + objects_dir + "\"\n"));
   return run_process({find_program("icinga2"), "daemon", "-C", "-c", conf, "-D",
                       "Configuration.CacheDir=" + (dir / "cache").string()},
-                     {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()});
+                     {.env = {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()},
+                      .stderr_to = Stderr::merged});
 }
 
 std::map<std::string, int> icinga_instantiated_counts(const std::string& output) {

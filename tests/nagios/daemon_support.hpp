@@ -8,9 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "process_support.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
 namespace ibpm::nagios_test {
+
+// Processes, folders and files come from the shared test support.
+using namespace ibpm::test;
 
 // The user and group this process runs as (names), for nagios_user/ICINGA2_USER: the daemons
 // then need no privileges to change to and own nothing they cannot write.

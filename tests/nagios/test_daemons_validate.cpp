@@ -14,11 +14,14 @@
 #include "config_parsing.hpp"
 #include "daemon_support.hpp"
 #include "fabric/types.hpp"
-#include "process_support.hpp"
-#include "topology/topology.hpp"
+#include "support/process.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
+#include "topology/topology.hpp"
 
 using namespace ibpm::nagios_test;
+using namespace ibpm::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -60,8 +63,9 @@ FabricCounts count_nodes(const std::string& dump) {
 std::string fat_tree_dump(const TempDir& dir, int hosts, int radix) {
   const std::string dump = dir / "fat-tree.ibnetdiscover";
   const ProcessRun run = run_process({bin("ibpm-sim"), "generate", "--hosts", std::to_string(hosts),
-                                      "--radix", std::to_string(radix), "--dump", dump});
-  INFO(run.output);
+                                      "--radix", std::to_string(radix), "--dump", dump},
+                                     {{}, Stderr::merged});
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
   return dump;
 }
@@ -72,8 +76,8 @@ std::string generate(const TempDir& dir, const std::string& name, const std::str
   std::vector<std::string> argv{bin("ibpm-nagios-config"), "--format", format, "-o", out,
                                 "--cache", dump, "--state-dir", dir / "state"};
   argv.insert(argv.end(), more.begin(), more.end());
-  const ProcessRun run = run_process(argv);
-  INFO(run.output);
+  const ProcessRun run = run_process(argv, {{}, Stderr::merged});
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
   return out;
 }
@@ -96,11 +100,11 @@ std::size_t leaf_groups(const std::set<std::string>& groups) {
 std::map<std::string, int> require_nagios_accepts(const TempDir& dir, const std::string& out) {
   const NagiosSetup setup = write_nagios_setup(dir.path() / ("nagios-" + fs::path(out).filename().string()), out);
   const ProcessRun run = nagios_verify(setup);
-  INFO(run.output);
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
-  CHECK(run.output.find("Total Errors:   0") != std::string::npos);
-  CHECK(run.output.find("Total Warnings: 0") != std::string::npos);
-  return nagios_checked_counts(run.output);
+  CHECK(run.out.find("Total Errors:   0") != std::string::npos);
+  CHECK(run.out.find("Total Warnings: 0") != std::string::npos);
+  return nagios_checked_counts(run.out);
 }
 
 // icinga2 daemon -C accepts the folder; the only warnings allowed are apply rules of ours that
@@ -108,17 +112,17 @@ std::map<std::string, int> require_nagios_accepts(const TempDir& dir, const std:
 // fabric where every host has several parents, ...). Returns what it instantiated.
 std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std::string& out) {
   const ProcessRun run = icinga_validate(dir.path() / ("icinga-" + fs::path(out).filename().string()), out);
-  INFO(run.output);
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
-  CHECK(icinga_log_lines(run.output, "critical").empty());
+  CHECK(icinga_log_lines(run.out, "critical").empty());
   static const std::regex unmatched(
       R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard|cluster-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
-  for (const std::string& line : icinga_log_lines(run.output, "warning")) {
+  for (const std::string& line : icinga_log_lines(run.out, "warning")) {
     INFO(line);
     CHECK(std::regex_match(line, unmatched));
   }
-  CHECK(run.output.find("Finished validating the configuration") != std::string::npos);
-  return icinga_instantiated_counts(run.output);
+  CHECK(run.out.find("Finished validating the configuration") != std::string::npos);
+  return icinga_instantiated_counts(run.out);
 }
 
 }  // namespace
@@ -180,7 +184,8 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
   TempDir dir("nagios-selene");
   const std::string dump = dir / "selene.ibnetdiscover";
   const ProcessRun unpack =
-      run_process({"/bin/sh", "-c", "xz -dc \"$0\" > \"$1\"", packed.string(), dump});
+      run_process({"/bin/sh", "-c", "xz -dc \"$0\" > \"$1\"", packed.string(), dump},
+                  {{}, Stderr::merged});
   REQUIRE(unpack.exit_code == 0);
   const FabricCounts nodes = count_nodes(dump);
   REQUIRE(nodes.switches == 666);

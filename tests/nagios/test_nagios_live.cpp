@@ -18,14 +18,18 @@
 #include <thread>
 #include <vector>
 
-#include "checks/check_support.hpp"
 #include "config_parsing.hpp"
 #include "daemon_support.hpp"
-#include "process_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/process.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 using namespace ibpm::nagios_test;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -185,7 +189,7 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
   write_wrappers(live, plugins);
   REQUIRE(live.run("check_ib_topology", {"--write-baseline", state + "/baseline.cache",
                                          "--state-dir", state}).exit_code == 0);
-  const CheckRun generated = live.run(
+  const ProcessRun generated = live.run(
       "ibpm-nagios-config", {"--format", "nagios", "-o", objects, "--state-dir", state,
                              "--plugin-dir", plugins});
   INFO(generated.out << generated.err);
@@ -194,7 +198,7 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
 
   const NagiosSetup setup = write_nagios_setup(work.path() / "nagios", objects);
   const ProcessRun verify = nagios_verify(setup);
-  INFO(verify.output);
+  INFO(verify.out);
   REQUIRE(verify.exit_code == 0);
 
   Nagios nagios(setup);

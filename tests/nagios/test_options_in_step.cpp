@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "config_parsing.hpp"
-#include "process_support.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
 using namespace ibpm::nagios_test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -25,9 +28,9 @@ const std::map<std::string, std::vector<std::set<std::string>>>& check_help() {
   static const auto options = [] {
     std::map<std::string, std::vector<std::set<std::string>>> result;
     for (const std::string& check : kChecks) {
-      const ProcessRun help = run_process({bin(check), "--help"});
+      const ProcessRun help = run_process({bin(check), "--help"}, {{}, Stderr::merged});
       if (help.exit_code != 3) throw std::runtime_error(check + " --help did not exit with 3");
-      result[check] = help_options(help.output);
+      result[check] = help_options(help.out);
     }
     return result;
   }();
@@ -73,8 +76,9 @@ void require_known_options(const std::vector<std::string>& command_lines,
 std::string small_dump(const TempDir& dir) {
   const std::string dump = dir / "fabric.ibnetdiscover";
   const ProcessRun run = run_process(
-      {bin("ibpm-sim"), "generate", "--hosts", "36", "--radix", "12", "--dump", dump});
-  INFO(run.output);
+      {bin("ibpm-sim"), "generate", "--hosts", "36", "--radix", "12", "--dump", dump},
+      {{}, Stderr::merged});
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
   return dump;
 }
@@ -92,8 +96,8 @@ std::map<std::string, std::string> generate(const TempDir& dir, const std::strin
                                 "--rrdcached", "unix:/run/rrdcached.sock", "--baseline",
                                 baseline_path(dir), "--cas"};
   argv.insert(argv.end(), more.begin(), more.end());
-  const ProcessRun run = run_process(argv);
-  INFO(run.output);
+  const ProcessRun run = run_process(argv, {{}, Stderr::merged});
+  INFO(run.out);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, std::string> files;
   // With zones the files are in one folder per zone: named by their path in the output.

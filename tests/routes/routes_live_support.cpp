@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/sim_test_support.hpp"
+#include "support/simulator.hpp"
 
 namespace ibpm::routes::test {
 
@@ -56,25 +56,23 @@ RoutesFabric::RoutesFabric(int hosts)
 RoutesFabric::~RoutesFabric() = default;
 
 void RoutesFabric::rediscover_lids() {
-  std::string out;
-  if (fabric_.run_client({"ibnetdiscover"}, &out) != 0) throw std::runtime_error("ibnetdiscover failed");
-  lids_ = sim::test::parse_ibnetdiscover(out).lids;
+  lids_ = ibpm::test::discover(fabric_).lids;
 }
 
-ClientRun RoutesFabric::client(const std::vector<std::string>& argv) {
-  ClientRun run;
+ProcessRun RoutesFabric::client(const std::vector<std::string>& argv) {
+  ProcessRun run;
   run.exit_code = fabric_.run_client(argv, &run.out, &run.err);
   return run;
 }
 
-ClientRun RoutesFabric::routes(std::vector<std::string> args) {
-  args.insert(args.begin(), {std::string(IBPM_BIN_DIR) + "/ibpm-routes", "--state-dir",
+ProcessRun RoutesFabric::routes(std::vector<std::string> args) {
+  args.insert(args.begin(), {ibpm::test::bin("ibpm-routes"), "--state-dir",
                              state_dir_.string()});
   return client(args);
 }
 
 std::string RoutesFabric::tracert(const std::string& source, const std::string& destination) {
-  const ClientRun run = client({"ibtracert", std::to_string(lids_.at(source)),
+  const ProcessRun run = client({"ibtracert", std::to_string(lids_.at(source)),
                                 std::to_string(lids_.at(destination))});
   if (run.exit_code != 0)
     throw std::runtime_error("ibtracert " + source + " " + destination + " failed: " + run.err);
@@ -109,13 +107,13 @@ std::map<std::pair<std::string, std::string>, std::string> RoutesFabric::tracert
 void RoutesFabric::resweep() {
   const fs::path osm = fabric_.work_dir() / "osm";
   const std::string log = (osm / ("resweep" + std::to_string(++sweeps_) + ".log")).string();
-  const ClientRun run =
+  const ProcessRun run =
       client({"env", "OSM_CACHE_DIR=" + osm.string(), "opensm", "-f", log, "-o"});
   if (run.exit_code != 0) throw std::runtime_error("OpenSM sweep failed: " + run.out + run.err);
 }
 
 std::map<int, int> RoutesFabric::ibroute(const std::string& node) {
-  const ClientRun run = client({"ibroute", std::to_string(lids_.at(node))});
+  const ProcessRun run = client({"ibroute", std::to_string(lids_.at(node))});
   if (run.exit_code != 0) throw std::runtime_error("ibroute " + node + " failed: " + run.err);
   static const std::regex entry(R"(^0x([0-9a-f]+) (\d+) : )");
   std::map<int, int> ports;

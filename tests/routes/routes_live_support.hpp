@@ -11,14 +11,11 @@
 
 #include "sim/fat_tree.hpp"
 #include "sim/simulated_fabric.hpp"
+#include "support/process.hpp"
 
 namespace ibpm::routes::test {
 
-struct ClientRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using ibpm::test::ProcessRun;
 
 // One cable crossed, as ibtracert names it: out of from_node[from_port] into to_node[to_port].
 struct TracedHop {
@@ -47,9 +44,9 @@ class RoutesFabric {
   const std::map<std::string, int>& lids() const { return lids_; }
   void rediscover_lids();
 
-  ClientRun routes(std::vector<std::string> args);  // bin/ibpm-routes --state-dir DIR ARGS
+  ProcessRun routes(std::vector<std::string> args);  // bin/ibpm-routes --state-dir DIR ARGS
   std::string state_dir() const { return state_dir_.string(); }
-  ClientRun client(const std::vector<std::string>& argv);
+  ProcessRun client(const std::vector<std::string>& argv);
   std::string tracert(const std::string& source, const std::string& destination);
   // ibtracert over every pair, from several threads; by pair (source, destination).
   std::map<std::pair<std::string, std::string>, std::string> tracert_pairs(

@@ -22,7 +22,7 @@
 #include <sstream>
 
 #include "routes/routes_live_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/simulator.hpp"
 
 using namespace ibpm;
 using namespace ibpm::routes::test;
@@ -49,7 +49,7 @@ void check_paths(RoutesFabric& live, const std::vector<Pair>& pairs) {
   const auto traced = live.tracert_pairs(pairs);
   for (const Pair& pair : pairs) {
     INFO(pair.first << " -> " << pair.second);
-    const ClientRun run = live.routes({"--path", pair.first, pair.second});
+    const ProcessRun run = live.routes({"--path", pair.first, pair.second});
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(run.out == traced.at(pair));
@@ -72,7 +72,7 @@ std::vector<std::string> split(const std::string& line, char by) {
 TEST_CASE("ibpm-routes --path prints what ibtracert prints for 200 random host pairs") {
   IBPM_REQUIRE_SIMULATOR();
   RoutesFabric live(kHosts);
-  const ClientRun refresh = live.routes({"--refresh"});
+  const ProcessRun refresh = live.routes({"--refresh"});
   INFO(refresh.out << refresh.err);
   REQUIRE(refresh.exit_code == 0);
   CHECK(refresh.out.find("forwarding tables of 180 switches") != std::string::npos);
@@ -117,7 +117,7 @@ TEST_CASE("ibpm-routes --cable gives the host pairs whose ibtracert route crosse
 
   for (const std::string& direction : directions) {
     INFO(direction << " carries " << traced[direction].size() << " of the traced pairs");
-    const ClientRun run = live.routes({"--cable", direction, "--pairs", "--format", "csv"});
+    const ProcessRun run = live.routes({"--cable", direction, "--pairs", "--format", "csv"});
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     std::set<Pair> listed;
@@ -153,13 +153,13 @@ TEST_CASE("ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, 
   const auto after = parse_ibtracert(live.tracert(source, destination));
   REQUIRE(after.at(1).from() != uplink.from());  // OpenSM moved the route
 
-  const ClientRun refresh = live.routes({"--refresh"});
+  const ProcessRun refresh = live.routes({"--refresh"});
   INFO(refresh.err);
   REQUIRE(refresh.exit_code == 0);
-  const ClientRun path = live.routes({"--path", source, destination});
+  const ProcessRun path = live.routes({"--path", source, destination});
   CHECK(path.out == live.tracert(source, destination));
   // The cable is gone from the topology the refresh discovered.
-  const ClientRun gone = live.routes({"--cable", uplink.from()});
+  const ProcessRun gone = live.routes({"--cable", uplink.from()});
   CHECK(gone.exit_code != 0);
   CHECK(gone.err.find("has no cable") != std::string::npos);
   // 100 more random pairs follow the new tables; none crosses the cable gone.
@@ -172,7 +172,7 @@ TEST_CASE("ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, 
 TEST_CASE("ibpm-routes --balance --check is OK on OpenSM's routes and WARNING when a leaf piles routes on one up-port") {
   IBPM_REQUIRE_SIMULATOR();
   RoutesFabric live(kHosts);
-  const ClientRun ok = live.routes({"--refresh", "--balance", "--check"});
+  const ProcessRun ok = live.routes({"--refresh", "--balance", "--check"});
   INFO(ok.out << ok.err);
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.rfind("IB ROUTES OK - ", 0) == 0);
@@ -198,20 +198,20 @@ TEST_CASE("ibpm-routes --balance --check is OK on OpenSM's routes and WARNING wh
       std::snprintf(two, sizeof two, "%02x", port);
       hex += two;
     }
-    const ClientRun set = live.client({IBPM_LFT_SET, std::to_string(live.lids().at(leaf)),
+    const ProcessRun set = live.client({IBPM_LFT_SET, std::to_string(live.lids().at(leaf)),
                                        std::to_string(block), hex});
     INFO(set.out << set.err);
     REQUIRE(set.exit_code == 0);
   }
   for (const auto& [lid, port] : live.ibroute(leaf)) CHECK((port < 7 || port == 7));  // ibroute agrees
 
-  const ClientRun piled_check = live.routes({"--refresh", "--balance", "--check"});
+  const ProcessRun piled_check = live.routes({"--refresh", "--balance", "--check"});
   INFO(piled_check.out << piled_check.err);
   CHECK(piled_check.exit_code == 1);
   CHECK(piled_check.out.rfind("IB ROUTES WARNING - 1 of 144 switches", 0) == 0);
   CHECK(piled_check.out.find("\\_[WARNING] " + leaf + ": 6 up-ports carry 0.." +
                              std::to_string(piled) + " destinations") != std::string::npos);
-  const ClientRun json = live.routes({"--balance", "--format", "json", "--top", "1"});
+  const ProcessRun json = live.routes({"--balance", "--format", "json", "--top", "1"});
   CHECK(json.out.find("{\"switch\":\"" + leaf + "\"") != std::string::npos);
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("ibpm-routes --cable --jobs names the one job whose hosts' traffic cro
   const std::string jobs = (live.fabric().work_dir() / "jobs.txt").string();
   std::ofstream(jobs) << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
   // cn0005's own cable: only job 7001 has pairs through it.
-  const ClientRun run = live.routes({"--cable", "cn0005", "--jobs", jobs, "--format", "csv"});
+  const ProcessRun run = live.routes({"--cable", "cn0005", "--jobs", jobs, "--format", "csv"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::set<std::string> named;
@@ -243,15 +243,15 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   REQUIRE(live.routes({"--refresh"}).exit_code == 0);
   const std::string jobs = (live.fabric().work_dir() / "jobs.txt").string();
   std::ofstream(jobs) << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
-  const ClientRun cable = live.routes({"--cable", "cn0005", "--format", "json"});
+  const ProcessRun cable = live.routes({"--cable", "cn0005", "--format", "json"});
   REQUIRE(cable.exit_code == 0);
   auto sweep = [&] {
-    return live.client({std::string(IBPM_BIN_DIR) + "/check_ib_fabric", "--state-dir",
+    return live.client({ibpm::test::bin("check_ib_fabric"), "--state-dir",
                         live.state_dir(), "--no-syslog", "--jobs", jobs});
   };
   REQUIRE(sweep().exit_code == 0);
   live.fabric().console("PerformanceSet \"cn0005\"[1] PortCounters.SymbolErrorCounter=5000");
-  const ClientRun run = sweep();
+  const ProcessRun run = sweep();
   INFO(run.out << run.err);
   CHECK(run.exit_code == 2);
   // cn0005 talks to every other host: 431 of them, and itself; only job 7001 runs through it.
@@ -260,14 +260,14 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   // check_ib_port and check_ib_node say it of the same port.
   int errors = 5000;
   for (const std::string check : {"check_ib_port", "check_ib_node"}) {
-    std::vector<std::string> argv{std::string(IBPM_BIN_DIR) + "/" + check, "--state-dir",
+    std::vector<std::string> argv{ibpm::test::bin(check), "--state-dir",
                                   live.state_dir(), "--jobs", jobs, "-n", "cn0005"};
     if (check == "check_ib_port") argv.insert(argv.end(), {"-p", "1"});
     live.client(argv);  // its own baseline
     errors += 4000;
     live.fabric().console("PerformanceSet \"cn0005\"[1] PortCounters.SymbolErrorCounter=" +
                           std::to_string(errors));
-    const ClientRun port = live.client(argv);
+    const ProcessRun port = live.client(argv);
     INFO(port.out << port.err);
     CHECK(port.exit_code == 2);
     CHECK(port.out.find("carries traffic of 432 hosts (1 job: 7001)") != std::string::npos);
@@ -275,7 +275,7 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
 
   // The dashboard's page of that cable: the host pairs each way and the one job.
   const std::string site = (live.fabric().work_dir() / "site").string();
-  const ClientRun web = live.client({std::string(IBPM_BIN_DIR) + "/ibpm-web", "--state-dir",
+  const ProcessRun web = live.client({ibpm::test::bin("ibpm-web"), "--state-dir",
                                      live.state_dir(), "--jobs", jobs, "--graphs", "none", "-o",
                                      site});
   INFO(web.out << web.err);

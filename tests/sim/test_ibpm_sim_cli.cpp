@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "sim/process.hpp"
-#include "sim_test_support.hpp"
+#include "support/simulator.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
 using namespace ibpm::sim;
-using namespace ibpm::sim::test;
+using namespace ibpm::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -25,16 +27,11 @@ CapturedRun ibpm_sim(std::vector<std::string> args) {
   return run_captured(request, std::chrono::seconds(120));
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 }  // namespace
 
 TEST_CASE("ibpm-sim generate writes a net file") {
-  fs::path dir = fs::temp_directory_path() / ("ibpm-simcli-gen-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const TempDir tmp("simcli-gen");
+  const fs::path dir = tmp.path();
   CapturedRun run =
       ibpm_sim({"generate", "--hosts", "648", "--radix", "36", "-o", (dir / "f.net").string()});
   INFO(run.err);
@@ -51,15 +48,13 @@ TEST_CASE("ibpm-sim generate writes a net file") {
   REQUIRE(ibpm_sim({"generate", "--hosts", "649", "--radix", "36", "-o", "-"}).exit_code != 0);
   REQUIRE(ibpm_sim({"generate", "--hosts", "8", "--degrade", "leaf01=1x", "-o", "-"}).exit_code !=
           0);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("ibpm-sim start / cmd / exec and stop") {
   IBPM_REQUIRE_SIMULATOR();
   // Not tmpfs (when /tmp is a disk): clients then run from a separate tmpfs folder.
-  fs::path base = fs::temp_directory_path() / ("ibpm-simcli-" + std::to_string(getpid()));
-  fs::remove_all(base);
-  fs::create_directories(base);
+  const TempDir tmp("simcli");
+  const fs::path base = tmp.path();
   fs::path net = base / "f.net";
   fs::path dir = base / "sim";
   REQUIRE(ibpm_sim({"generate", "--hosts", "16", "--radix", "8", "-o", net.string()}).exit_code ==
@@ -135,14 +130,12 @@ TEST_CASE("ibpm-sim start / cmd / exec and stop") {
   REQUIRE_FALSE(clients.empty());
   REQUIRE_FALSE(fs::exists(clients));
   REQUIRE(ibpm_sim({"stop", "--dir", dir.string()}).exit_code == 1);
-  fs::remove_all(base);
 }
 
 TEST_CASE("ibpm-sim traffic sets the counters a flows file implies") {
   IBPM_REQUIRE_SIMULATOR();
-  fs::path base = fs::temp_directory_path() / ("ibpm-simcli-traffic-" + std::to_string(getpid()));
-  fs::remove_all(base);
-  fs::create_directories(base);
+  const TempDir tmp("simcli-traffic");
+  const fs::path base = tmp.path();
   const fs::path net = base / "f.net", dir = base / "sim", flows = base / "jobs.flows";
   REQUIRE(ibpm_sim({"generate", "--hosts", "16", "--radix", "8", "-o", net.string()}).exit_code ==
           0);
@@ -210,5 +203,4 @@ TEST_CASE("ibpm-sim traffic sets the counters a flows file implies") {
 
   REQUIRE(ibpm_sim({"stop", "--dir", dir.string()}).exit_code == 0);
   REQUIRE_FALSE(fs::exists(dir));
-  fs::remove_all(base);
 }

@@ -13,22 +13,14 @@
 #include "sim/sim_state.hpp"
 #include "sim/simulated_fabric.hpp"
 #include "sim/stale_reaper.hpp"
-#include "sim_test_support.hpp"
+#include "support/simulator.hpp"
 
 using namespace ibpm;
 using namespace ibpm::sim;
-using namespace ibpm::sim::test;
+using namespace ibpm::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-Discovery discover(SimulatedFabric& fabric) {
-  std::string out, err;
-  int rc = fabric.run_client({"ibnetdiscover"}, &out, &err);
-  INFO(err);
-  REQUIRE(rc == 0);
-  return parse_ibnetdiscover(out);
-}
 
 // perfquery's value of one counter ("SymbolErrorCounter:..........42").
 long long counter(const std::string& perfquery_output, const std::string& name) {

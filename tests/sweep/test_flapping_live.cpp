@@ -10,10 +10,12 @@
 #include <fstream>
 #include <thread>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 namespace {
 
@@ -47,17 +49,17 @@ TEST_CASE("A cable that went down three times is flapping, as one cable, until i
                  std::to_string(down));
     live.console("PerformanceSet \"" + far_node + "\"[" + far_port +
                  "] PortCounters.LinkDownedCounter=" + std::to_string(down));
-    const CheckRun run = sweep();
+    const ProcessRun run = sweep();
     INFO("down " << down << ": " << run.out);
     if (down < 3) CHECK_FALSE(run.has("flapping"));
   }
   auto flapping_now = [&] {
-    const CheckRun run = sweep();
+    const ProcessRun run = sweep();
     INFO(run.out);
     return run;
   };
   const auto after_three = std::chrono::steady_clock::now();
-  CheckRun run = flapping_now();
+  ProcessRun run = flapping_now();
   INFO(run.out);
   CHECK(run.exit_code == 2);  // between two switches: CRITICAL by default
   CHECK(run.has("flapping: went down 3 times in 2 min"));

@@ -3,17 +3,19 @@
 // and recording it in the port's state.
 #include <catch2/catch.hpp>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 
 TEST_CASE("ibpm-rates shows a node's ports with the injected error first and clears on request") {
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("rates");
   const std::vector<std::string> node{"--state-dir", state.path(), "-n", "leaf03"};
-  const CheckRun first = live.run("ibpm-rates", node);
+  const ProcessRun first = live.run("ibpm-rates", node);
   INFO(first.out << first.err);
   REQUIRE(first.exit_code == 0);
   CHECK(first.lines().size() == 1 + 12);  // header and leaf03's cabled ports
@@ -22,7 +24,7 @@ TEST_CASE("ibpm-rates shows a node's ports with the injected error first and cle
   live.console("PerformanceSet \"leaf03\"[8] PortCounters.SymbolErrorCounter=500");
   std::vector<std::string> sorted = node;
   sorted.insert(sorted.end(), {"--sort", "errors", "--top", "2", "--clear-counters"});
-  const CheckRun errors = live.run("ibpm-rates", sorted);
+  const ProcessRun errors = live.run("ibpm-rates", sorted);
   INFO(errors.out << errors.err);
   REQUIRE(errors.exit_code == 0);
   const auto lines = errors.lines();
@@ -39,7 +41,7 @@ TEST_CASE("ibpm-rates shows a node's ports with the injected error first and cle
   // The switch's counter was cleared: the next reading shows no new errors.
   std::vector<std::string> json = node;
   json.insert(json.end(), {"--format", "json"});
-  const CheckRun after = live.run("ibpm-rates", json);
+  const ProcessRun after = live.run("ibpm-rates", json);
   INFO(after.out);
   CHECK(after.exit_code == 0);
   CHECK(after.has("\"name\":\"leaf03[8]\""));
@@ -51,7 +53,7 @@ TEST_CASE("ibpm-rates refuses an unknown node with a one-line reason") {
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("rates-bad");
-  const CheckRun run = live.run("ibpm-rates", {"--state-dir", state.path(), "-n", "nosuch"});
+  const ProcessRun run = live.run("ibpm-rates", {"--state-dir", state.path(), "-n", "nosuch"});
   CHECK(run.exit_code == 1);
   CHECK(run.err.find("ibpm-rates: no node named 'nosuch'") != std::string::npos);
 }

@@ -8,11 +8,13 @@
 #include <fstream>
 #include <set>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 #include "sweep/csv_table.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 using ibpm::sweep::test::read_csv;
 
 namespace {
@@ -42,7 +44,7 @@ std::vector<std::string> read_lines(const std::string& path) {
 }
 
 // Long output lines of one state naming ports: "\_[CRITICAL] leaf02[3] <-> ...".
-std::vector<std::string> port_lines(const CheckRun& run, const std::string& state) {
+std::vector<std::string> port_lines(const ProcessRun& run, const std::string& state) {
   std::vector<std::string> found;
   for (const std::string& line : run.lines())
     if (line.rfind("\\_[" + state + "] ", 0) == 0 && line.find(" <-> ") != std::string::npos)
@@ -59,7 +61,7 @@ TEST_CASE("A full sweep polls every cabled port of the net file once and writes 
   const std::set<std::string> expected = net_file_ports(live);
   REQUIRE(expected.size() == 144);  // 36 host ports, 6 leaves x 12, 3 spines x 12
 
-  const CheckRun first = live.run("check_ib_fabric", sweep_args(state));
+  const ProcessRun first = live.run("check_ib_fabric", sweep_args(state));
   INFO(first.out << first.err);
   CHECK(first.exit_code == 0);
   CHECK(first.first_line().rfind("IB FABRIC OK - 144 ports polled in ", 0) == 0);
@@ -83,7 +85,7 @@ TEST_CASE("A full sweep polls every cabled port of the net file once and writes 
     CHECK(std::filesystem::exists(state.port_rrd(live, node, number)));
   }
 
-  const CheckRun second = live.run("check_ib_fabric", sweep_args(state));
+  const ProcessRun second = live.run("check_ib_fabric", sweep_args(state));
   INFO(second.out);
   CHECK(second.exit_code == 0);
   CHECK(second.first_line().rfind("IB FABRIC OK - 144 ports polled in ", 0) == 0);
@@ -111,7 +113,7 @@ TEST_CASE("Errors injected with PerformanceSet show on exactly those ports and a
   live.console("PerformanceSet \"spine02\"[5] PortCounters.SymbolErrorCounter=70");
   const std::string leaf_cable = "leaf02[3] <-> " + live.peer_name("leaf02", 3);
   const std::string spine_cable = "spine02[5] <-> " + live.peer_name("spine02", 5);
-  const CheckRun bad = live.run("check_ib_fabric", args);
+  const ProcessRun bad = live.run("check_ib_fabric", args);
   INFO(bad.out);
   CHECK(bad.exit_code == 2);
   CHECK(bad.first_line().rfind("IB FABRIC CRITICAL - 144 ports polled in ", 0) == 0);
@@ -136,7 +138,7 @@ TEST_CASE("Errors injected with PerformanceSet show on exactly those ports and a
   CHECK(named == 2);
 
   // No new errors: both recover, and that is logged once too.
-  const CheckRun recovered = live.run("check_ib_fabric", args);
+  const ProcessRun recovered = live.run("check_ib_fabric", args);
   INFO(recovered.out);
   CHECK(recovered.exit_code == 0);
   const auto after = read_lines(state.path() + "/events.log");
@@ -158,7 +160,7 @@ TEST_CASE("A node whose MADs are all dropped is unreachable and every other port
 
   live.console("Error \"cn0005\" 100");
   ConsoleUndo restore(live, "Error \"cn0005\" 0");
-  const CheckRun run = live.run("check_ib_fabric", args);
+  const ProcessRun run = live.run("check_ib_fabric", args);
   INFO(run.out << run.err);
   CHECK(run.exit_code == 1);  // --unreachable warning
   CHECK(run.first_line().find("1 unreachable (1 node)") != std::string::npos);

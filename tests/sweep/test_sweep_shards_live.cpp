@@ -4,11 +4,13 @@
 
 #include <set>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 #include "sweep/csv_table.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 using ibpm::sweep::test::read_csv;
 
 namespace {
@@ -19,7 +21,7 @@ std::set<std::string> polled_ports(const StateDir& state, const std::string& csv
   return ports;
 }
 
-CheckRun sweep(LiveFabric& live, const StateDir& state, const std::string& csv,
+ProcessRun sweep(LiveFabric& live, const StateDir& state, const std::string& csv,
                std::vector<std::string> more) {
   std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--csv",
                                 state.path() + "/" + csv};
@@ -33,7 +35,7 @@ TEST_CASE("Shards 1 to N of a sweep together poll every port of a full sweep exa
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-shards");
-  const CheckRun full = sweep(live, state, "full.csv", {});
+  const ProcessRun full = sweep(live, state, "full.csv", {});
   INFO(full.out);
   REQUIRE(full.exit_code == 0);
   const std::set<std::string> everything = polled_ports(state, "full.csv");
@@ -43,7 +45,7 @@ TEST_CASE("Shards 1 to N of a sweep together poll every port of a full sweep exa
   std::multiset<std::string> union_of_shards;
   for (int k = 1; k <= n; ++k) {
     const std::string csv = "shard" + std::to_string(k) + ".csv";
-    const CheckRun run = sweep(live, state, csv, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
+    const ProcessRun run = sweep(live, state, csv, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
     INFO(run.out);
     CHECK(run.exit_code == 0);
     CHECK(run.first_line().rfind("IB FABRIC OK - shard " + std::to_string(k) + "/3: ", 0) == 0);
@@ -60,13 +62,13 @@ TEST_CASE("The sweep can be narrowed to switch ports or to CA ports") {
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-types");
-  const CheckRun switches = sweep(live, state, "switches.csv", {"--type", "switches"});
+  const ProcessRun switches = sweep(live, state, "switches.csv", {"--type", "switches"});
   INFO(switches.out);
   CHECK(switches.exit_code == 0);
   const auto switch_ports = polled_ports(state, "switches.csv");
   CHECK(switch_ports.size() == 108);
   for (const std::string& p : switch_ports) CHECK(p.rfind("cn", 0) != 0);
-  const CheckRun cas = sweep(live, state, "cas.csv", {"--type", "cas"});
+  const ProcessRun cas = sweep(live, state, "cas.csv", {"--type", "cas"});
   CHECK(cas.exit_code == 0);
   const auto ca_ports = polled_ports(state, "cas.csv");
   CHECK(ca_ports.size() == 36);

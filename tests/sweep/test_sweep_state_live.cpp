@@ -13,11 +13,13 @@
 #include <latch>
 #include <thread>
 
-#include "checks/check_support.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/check_output.hpp"
+#include "support/live_fabric.hpp"
+#include "support/rrd_files.hpp"
+#include "support/simulator.hpp"
 #include "sweep/csv_table.hpp"
 
-using namespace ibpm::checks::test;
+using namespace ibpm::test;
 using ibpm::sweep::test::read_csv;
 namespace fs = std::filesystem;
 
@@ -55,7 +57,7 @@ TEST_CASE("Sweeps and check_ib_node runs at the same time on the same state all 
   const double before = sample_time(rrd);
 
   for (int round = 0; round < 8; ++round) {
-    CheckRun sweep, node, other;
+    ProcessRun sweep, node, other;
     std::latch go(3);
     std::thread a([&] {
       go.arrive_and_wait();
@@ -74,7 +76,7 @@ TEST_CASE("Sweeps and check_ib_node runs at the same time on the same state all 
     a.join();
     b.join();
     c.join();
-    for (const CheckRun* run : {&sweep, &node, &other}) {
+    for (const ProcessRun* run : {&sweep, &node, &other}) {
       INFO("round " << round << ": " << run->out << run->err);
       CHECK(run->exit_code >= 0);
       CHECK(run->exit_code <= 2);
@@ -100,7 +102,7 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   ConsoleUndo restore(live, "Error \"leaf03\" 0");
   // Its hosts too: their MADs go through it. 12 leaf ports, 6 hosts.
   const std::size_t unread = live.cabled_ports("leaf03").size() + 6;
-  const CheckRun cut = live.run("check_ib_fabric",
+  const ProcessRun cut = live.run("check_ib_fabric",
                                 sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
   INFO(cut.out << cut.err);
   CHECK(cut.exit_code == 3);
@@ -116,7 +118,7 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   // The leaf answers again: the next sweep reads every port, and its events are the receive
   // errors the simulator counted for the dropped MADs, never an UNKNOWN.
   live.console("Error \"leaf03\" 0");
-  const CheckRun next = live.run("check_ib_fabric", sweep_args(state));
+  const ProcessRun next = live.run("check_ib_fabric", sweep_args(state));
   INFO(next.out);
   CHECK(next.exit_code <= 2);
   CHECK(perf_value(next, "ports_polled") == 144);
@@ -137,7 +139,7 @@ TEST_CASE("A sweep names a Down port by its link state") {
   REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
   live.console("Unlink \"leaf06\"[9]");
   ConsoleUndo relink(live, "ReLink \"leaf06\"[9]");
-  const CheckRun down = live.run("check_ib_fabric", args);
+  const ProcessRun down = live.run("check_ib_fabric", args);
   INFO(down.out);
   CHECK(down.exit_code == 2);
   // Both ends are down; whichever is named first, its reason is the link state.
@@ -184,7 +186,7 @@ TEST_CASE("A sweep killed while it writes leaves every file readable and the nex
 
   live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=30");
   std::this_thread::sleep_for(std::chrono::seconds(1));
-  const CheckRun next = live.run("check_ib_fabric", sweep_args(state, {"--worst", "50"}));
+  const ProcessRun next = live.run("check_ib_fabric", sweep_args(state, {"--worst", "50"}));
   INFO(next.out);
   CHECK(next.exit_code == 2);
   CHECK(next.first_line().find("144 ports polled") != std::string::npos);

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <tuple>
 
-#include "topology/run_command.hpp"
-#include "unit/dump/sample_dumps.hpp"
+#include "support/process.hpp"
 #include "support/skip.hpp"
+#include "unit/dump/sample_dumps.hpp"
 
 namespace fs = std::filesystem;
 using ibpm::test::bin;
-using ibpm::test::run_command;
+using ibpm::test::run_process;
 
 namespace {
 
@@ -50,7 +50,7 @@ TEST_CASE("check_ib_topology is OK for every real dump against itself and its sa
   REQUIRE(dumps.size() >= 20);
   for (const fs::path& dump : dumps) {
     INFO(dump.filename().string());
-    auto self = run_command({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
+    auto self = run_process({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
                              dump.string(), "--lost", "critical", "--new", "critical"});
     CHECK(self.exit_code <= 1);  // OK, or WARNING where a dump has links below the enabled rate
     CHECK(self.first_line().rfind("IB TOPOLOGY", 0) == 0);
@@ -61,10 +61,10 @@ TEST_CASE("check_ib_topology is OK for every real dump against itself and its sa
     CHECK(self.first_line().find("lost_links=0;") != std::string::npos);
 
     fs::path baseline = scratch / (dump.filename().string() + ".baseline");
-    auto write = run_command({bin("check_ib_topology"), "--cache", dump.string(),
+    auto write = run_process({bin("check_ib_topology"), "--cache", dump.string(),
                               "--write-baseline", baseline.string()});
     CHECK(write.exit_code == self.exit_code);
-    auto again = run_command({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
+    auto again = run_process({bin("check_ib_topology"), "--cache", dump.string(), "--baseline",
                               baseline.string(), "--new", "critical"});
     CHECK(again.exit_code == self.exit_code);
     CHECK(again.first_line() == self.first_line());
@@ -74,7 +74,7 @@ TEST_CASE("check_ib_topology is OK for every real dump against itself and its sa
 
 TEST_CASE("check_ib_topology on bad input says UNKNOWN with the reason") {
   fs::path scratch = scratch_dir();
-  auto missing = run_command({bin("check_ib_topology"), "--cache", "/nonexistent/dump"});
+  auto missing = run_process({bin("check_ib_topology"), "--cache", "/nonexistent/dump"});
   CHECK(missing.exit_code == 3);
   CHECK(missing.first_line().rfind("IB TOPOLOGY UNKNOWN - ", 0) == 0);
   CHECK(missing.first_line().find("/nonexistent/dump") != std::string::npos);
@@ -82,11 +82,11 @@ TEST_CASE("check_ib_topology on bad input says UNKNOWN with the reason") {
   fs::path bad = scratch / "bad.dump";
   std::ofstream(bad) << "Switch\t36 \"S-0002c90300000001\"\t# \"sw\" base port 0 lid 1 lmc 0\n"
                         "[x]\t\"H-0002c90300000002\"[1]\n";
-  auto malformed = run_command({bin("check_ib_topology"), "--cache", bad.string()});
+  auto malformed = run_process({bin("check_ib_topology"), "--cache", bad.string()});
   CHECK(malformed.exit_code == 3);
   CHECK(malformed.first_line().find(":2:") != std::string::npos);  // the line number
 
-  auto bad_option = run_command({bin("check_ib_topology"), "--lost", "sometimes"});
+  auto bad_option = run_process({bin("check_ib_topology"), "--lost", "sometimes"});
   CHECK(bad_option.exit_code == 3);
   CHECK(bad_option.first_line().rfind("IB TOPOLOGY UNKNOWN", 0) == 0);
   fs::remove_all(scratch);
@@ -109,7 +109,7 @@ TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst
                      << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 1xHDR\n\n"
                         "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
                         "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 1xHDR\n";
-  auto result = run_command({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
+  auto result = run_process({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
                              base.string(), "--output-format", "text"});
   CHECK(result.exit_code == 2);
   CHECK(result.out.find("\\_[CRITICAL] CA cn02 (0x0000000000000030) missing") != std::string::npos);
@@ -118,7 +118,7 @@ TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst
   CHECK(result.first_line().find("degraded_links=1") != std::string::npos);
   CHECK(result.first_line().find("missing_nodes=1") != std::string::npos);
 
-  auto relaxed = run_command({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
+  auto relaxed = run_process({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
                               base.string(), "--lost", "warning", "--degraded", "ok"});
   CHECK(relaxed.exit_code == 1);
   fs::remove_all(scratch);
@@ -132,7 +132,7 @@ TEST_CASE("a dump that lost nodes or cables is not OK, one cut mid-line is UNKNO
   auto run = [&](const std::string& name, const std::string& text) {
     const fs::path path = scratch / name;
     std::ofstream(path, std::ios::binary) << text;
-    return run_command({bin("check_ib_topology"), "--cache", path.string()});
+    return run_process({bin("check_ib_topology"), "--cache", path.string()});
   };
   const std::string ca = "H-e41d2d030061f957";
   const std::string duplicate =
@@ -173,7 +173,7 @@ TEST_CASE("ibpm-topology --levels prints no terminal escapes from descriptions")
   const fs::path dump = scratch / "escapes.ibnetdiscover";
   std::ofstream(dump, std::ios::binary) << ibpm::test::replace_all(
       ibpm::test::kSample, "MF0;switch-de779e:SX6012/U1", "\x1b]0;owned\x07\x1b[2J");
-  auto levels = run_command({bin("ibpm-topology"), "--cache", dump.string(), "--levels"});
+  auto levels = run_process({bin("ibpm-topology"), "--cache", dump.string(), "--levels"});
   CHECK(levels.exit_code == 0);
   CHECK(levels.out.find("Levels:") != std::string::npos);
   CHECK(levels.out.find('\x1b') == std::string::npos);

@@ -7,8 +7,8 @@
 
 #include "sim/degrade.hpp"
 #include "sim/simulated_fabric.hpp"
-#include "sim/sim_test_support.hpp"
-#include "topology/run_command.hpp"
+#include "support/process.hpp"
+#include "support/simulator.hpp"
 
 using namespace ibpm;
 using ibpm::test::bin;
@@ -32,7 +32,7 @@ CheckRun check(sim::SimulatedFabric& fabric, std::vector<std::string> args) {
 
 TEST_CASE("check_ib_topology follows a cable pulled and put back") {
   IBPM_REQUIRE_SIMULATOR();
-  sim::FatTree tree = sim::test::small_tree(32, 8);
+  sim::FatTree tree = test::small_tree(32, 8);
   auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
   std::string baseline = (fabric.work_dir() / "baseline.cache").string();
 
@@ -74,7 +74,7 @@ TEST_CASE("check_ib_topology follows a cable pulled and put back") {
 
 TEST_CASE("check_ib_topology warns about a link that trained narrower than the baseline") {
   IBPM_REQUIRE_SIMULATOR();
-  sim::FatTree tree = sim::test::small_tree(32, 8);
+  sim::FatTree tree = test::small_tree(32, 8);
   std::string baseline;
   auto healthy = sim::SimulatedFabric::start_text(tree.net_file());
   baseline = (healthy.work_dir() / "baseline.cache").string();
@@ -101,7 +101,7 @@ TEST_CASE("check_ib_topology warns about a link that trained narrower than the b
 TEST_CASE("a baseline with one byte changed gives UNKNOWN with a reason, in bounded time") {
   // Issue 16: this byte of a 16-host tree's baseline made check_ib_topology grow past 1.2 GB.
   IBPM_REQUIRE_SIMULATOR();
-  sim::FatTree tree = sim::test::small_tree(16, 8);
+  sim::FatTree tree = test::small_tree(16, 8);
   auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
   const std::string baseline = (fabric.work_dir() / "b.cache").string();
   REQUIRE(check(fabric, {"--write-baseline", baseline}).exit_code == 0);

@@ -4,9 +4,9 @@
 
 #include "dump/ibnetdiscover_parser.hpp"
 #include "sim/simulated_fabric.hpp"
-#include "sim/sim_test_support.hpp"
+#include "support/process.hpp"
+#include "support/simulator.hpp"
 #include "topology/live_support.hpp"
-#include "topology/run_command.hpp"
 #include "topology/topology.hpp"
 
 using namespace ibpm;
@@ -15,7 +15,7 @@ using ibpm::test::cables;
 
 TEST_CASE("live discovery of a generated fat tree equals its net file") {
   IBPM_REQUIRE_SIMULATOR();
-  sim::FatTree tree = sim::test::small_tree(32, 8);
+  sim::FatTree tree = test::small_tree(32, 8);
   auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
   auto dump = fabric.work_dir() / "discovered.txt";
   auto cache = fabric.work_dir() / "discovered.cache";

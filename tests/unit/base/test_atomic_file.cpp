@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/temp_dir.hpp"
 #include "base/atomic_file.hpp"
 
 namespace fs = std::filesystem;
@@ -17,8 +18,8 @@ std::string read(const fs::path& path) {
 }  // namespace
 
 TEST_CASE("a failed write leaves the old file and no temporary behind") {
-  fs::path dir = fs::temp_directory_path() / ("ibpm-atomic-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const ibpm::test::TempDir tmp("atomic");
+  const fs::path dir = tmp.path();
   fs::path target = dir / "baseline";
   ibpm::base::replace_file_with(target.string(), [](std::ostream& out) { out << "first\n"; });
   CHECK(read(target) == "first\n");
@@ -37,5 +38,4 @@ TEST_CASE("a failed write leaves the old file and no temporary behind") {
   ibpm::base::replace_file_with(target.string(), [](std::ostream& out) { out << "second\n"; });
   CHECK(read(target) == "second\n");
   CHECK_THROWS(ibpm::base::replace_file_with((dir / "no/such/dir/file").string(), [](std::ostream&) {}));
-  fs::remove_all(dir);
 }

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "delegation/delegation_file.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
 using namespace ibpm;
 using namespace ibpm::delegation;
@@ -58,18 +60,10 @@ std::string error_of(const std::string& text) {
 
 // A file in a fresh temporary folder, removed afterwards.
 struct TempFile {
-  explicit TempFile(const std::string& text)
-      : dir(std::filesystem::temp_directory_path() /
-            ("ibpm-delegation-" + std::to_string(::getpid()))),
-        path((dir / "delegation.conf").string()) {
-    std::filesystem::create_directories(dir);
-    std::ofstream(path) << text;
+  explicit TempFile(const std::string& text) : path(dir / "delegation.conf") {
+    ibpm::test::write_text(path, text);
   }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-  }
-  std::filesystem::path dir;
+  ibpm::test::TempDir dir{"delegation"};
   std::string path;
 };
 

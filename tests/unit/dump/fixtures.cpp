@@ -10,6 +10,7 @@
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ports_report_parser.hpp"
 #include "dump/text_scan.hpp"
+#include "support/process.hpp"
 
 namespace ibpm::test {
 namespace fs = std::filesystem;
@@ -47,16 +48,9 @@ std::string read_fixture(const fs::path& path) {
     if (!in) throw std::runtime_error("cannot open " + path.string());
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
-  std::string quoted = "'";
-  for (char c : path.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  quoted += "'";
-  FILE* pipe = popen(("xz -dc -- " + quoted).c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot run xz");
-  std::string out;
-  char buf[65536];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-  if (pclose(pipe) != 0) throw std::runtime_error("xz -dc failed on " + path.string());
-  return out;
+  const ibpm::test::ProcessRun xz = ibpm::test::run_process({"xz", "-dc", "--", path.string()});
+  if (xz.exit_code != 0) throw std::runtime_error("xz -dc failed on " + path.string());
+  return xz.out;
 }
 
 ParsedDump parse_fixture(const fs::path& path) {

@@ -1,18 +1,19 @@
 // run_plugin end to end: the example plugin as a child process.
 #include <catch2/catch.hpp>
 
-#include "mini_json.hpp"
 #include "plugin/cli.hpp"
-#include "run_process.hpp"
+#include "support/json_reader.hpp"
+#include "support/process.hpp"
 
 using namespace ibpm::plugin;
-using ibpm::plugin::test::parse_json;
-using ibpm::plugin::test::ProcessResult;
+using ibpm::test::parse_json;
+using ibpm::test::ProcessRun;
 
 namespace {
 
-ProcessResult run(const std::vector<std::string>& args) {
-  return ibpm::plugin::test::run_process(IBPM_EXAMPLE_PLUGIN, args);
+ProcessRun run(std::vector<std::string> args) {
+  args.insert(args.begin(), IBPM_EXAMPLE_PLUGIN);
+  return ibpm::test::run_process(args);
 }
 
 bool starts_with(const std::string& text, std::string_view prefix) {

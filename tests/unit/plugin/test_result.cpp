@@ -2,12 +2,12 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "mini_json.hpp"
 #include "plugin/render.hpp"
+#include "support/json_reader.hpp"
 
 using namespace ibpm::plugin;
-using ibpm::plugin::test::Json;
-using ibpm::plugin::test::parse_json;
+using ibpm::test::Json;
+using ibpm::test::parse_json;
 
 namespace {
 

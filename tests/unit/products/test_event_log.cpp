@@ -6,13 +6,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "../state/temp_dir.hpp"
 #include "products/event_log.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
 using ibpm::plugin::State;
-using ibpm::state::test::TempDir;
+using ibpm::test::TempDir;
 
 namespace {
 
@@ -63,7 +63,7 @@ TEST_CASE("an event line has the UTC time the state and the message") {
 
 TEST_CASE("the event file gets one line per event and is appended to") {
   TempDir dir("event-file");
-  const std::string path = (dir.path / "events.log").string();
+  const std::string path = (dir.path() / "events.log").string();
   const EventLog log(EventLogOptions{std::nullopt, "check_ib_fabric", path});
   log.write({event(State::ok, State::critical), event(State::critical, State::ok)}, may_day_noon());
   log.write({}, may_day_noon());
@@ -79,7 +79,7 @@ TEST_CASE("the event file gets one line per event and is appended to") {
 
 TEST_CASE("an event file that cannot be opened gives an error naming it") {
   TempDir dir("event-file-missing");
-  const std::string path = (dir.path / "missing" / "events.log").string();
+  const std::string path = (dir.path() / "missing" / "events.log").string();
   const EventLog log(EventLogOptions{std::nullopt, "check_ib_fabric", path});
   CHECK_THROWS_WITH(log.write({event(State::ok, State::critical)}), Catch::StartsWith(path + ": "));
 }

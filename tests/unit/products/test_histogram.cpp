@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <vector>
 
-#include "../plugin/mini_json.hpp"
-#include "port_results.hpp"
 #include "products/histogram.hpp"
+#include "support/json_reader.hpp"
+#include "support/port_results.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
-using namespace ibpm::products::test;
-using ibpm::plugin::test::parse_json;
+using namespace ibpm::test;
 
 namespace {
 

@@ -8,15 +8,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "../state/temp_dir.hpp"
 #include "csv_reader.hpp"
-#include "port_results.hpp"
 #include "products/sample_csv.hpp"
+#include "support/port_results.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
 using namespace ibpm::products::test;
-using ibpm::state::test::TempDir;
+using namespace ibpm::test;
 
 namespace {
 
@@ -50,7 +50,7 @@ TEST_CASE("the header has every column once") {
 
 TEST_CASE("two appends write the header once and one row per port") {
   TempDir dir("csv-append");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   append_samples_csv(path, 1714564800.0, {quiet_port(1), quiet_port(2)}, "1/2");
   append_samples_csv(path, 1714564860.5, {baseline_port(3)}, "1/2");
 
@@ -87,7 +87,7 @@ TEST_CASE("two appends write the header once and one row per port") {
 
 TEST_CASE("rates are written as perfdata reports them with the saturated mask") {
   TempDir dir("csv-rates");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   poll::PortResult r = with_rate(quiet_port(1), Counter::rcv_data, 250.5);
   r = with_rate(r, Counter::symbol_errors, 7, true);
   r.rates.xmit_util_pct = 12.5;
@@ -110,7 +110,7 @@ TEST_CASE("rates are written as perfdata reports them with the saturated mask") 
 
 TEST_CASE("an unanswered port has its error and no values") {
   TempDir dir("csv-unanswered");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   poll::PortResult r = unanswered_port(4);
   r.target.type = NodeType::ca;
   append_samples_csv(path, 1714564800.0, {r}, "");
@@ -128,7 +128,7 @@ TEST_CASE("an unanswered port has its error and no values") {
 
 TEST_CASE("names with commas and quotes round-trip, line breaks become blanks") {
   TempDir dir("csv-quoting");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   const std::string evil = "leaf \"01\", rack 3\nfake,row\r";
   poll::PortResult r = quiet_port(2, evil, "spine,02[1]");
   append_samples_csv(path, 1714564800.0, {r, quiet_port(3)}, "shard \"a\"");
@@ -146,7 +146,7 @@ TEST_CASE("names with commas and quotes round-trip, line breaks become blanks") 
 
 TEST_CASE("a file with another first line is refused and left alone") {
   TempDir dir("csv-foreign");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   const std::string foreign = "time,host,value\n1,a,2\n";
   std::ofstream(path) << foreign;
 
@@ -164,7 +164,7 @@ TEST_CASE("a file with another first line is refused and left alone") {
 
 TEST_CASE("an empty file gets the header") {
   TempDir dir("csv-empty");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   std::ofstream(path).close();
   append_samples_csv(path, 1714564800.0, {quiet_port(1)}, "");
   const auto records = parse_csv(read_all(path));
@@ -174,14 +174,14 @@ TEST_CASE("an empty file gets the header") {
 
 TEST_CASE("a file that cannot be opened gives one line naming it") {
   TempDir dir("csv-missing");
-  const std::string path = (dir.path / "no-such-dir" / "samples.csv").string();
+  const std::string path = (dir.path() / "no-such-dir" / "samples.csv").string();
   CHECK_THROWS_WITH(append_samples_csv(path, 1714564800.0, {quiet_port(1)}, ""),
                     Catch::StartsWith(path + ": cannot open"));
 }
 
 TEST_CASE("two processes appending at once write whole rows and one header") {
   TempDir dir("csv-concurrent");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   constexpr int kRounds = 200;
   constexpr int kPorts = 20;
   // Long names make rows larger than a pipe buffer's atomic write, so the lock has to do it.
@@ -232,7 +232,7 @@ TEST_CASE("two processes appending at once write whole rows and one header") {
 
 TEST_CASE("names from the fabric cannot become spreadsheet formulas or break cells") {
   TempDir dir("csv-hostile");
-  const std::string path = (dir.path / "samples.csv").string();
+  const std::string path = (dir.path() / "samples.csv").string();
   append_samples_csv(path, 1714564800.0, {quiet_port(1, "=cmd|' /C calc'!A0", "@x\x1b[31m")},
                      "1/1");
   const auto records = parse_csv(read_all(path));

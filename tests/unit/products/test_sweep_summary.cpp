@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 #include "products/sweep_summary.hpp"
 
 using namespace ibpm::products;
@@ -11,12 +13,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ibpm-sweep-summary-test-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path / "sweep"); }
-  ~TempDir() { fs::remove_all(path); }
+// A state folder with its sweep/ subfolder.
+struct StateFolder {
+  ibpm::test::TempDir dir{"sweep-summary-test"};
+  fs::path path = dir.path();
+  StateFolder() { fs::create_directories(path / "sweep"); }
   void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / "sweep" / name) << text;
+    ibpm::test::write_text(path / "sweep" / name, text);
   }
 };
 
@@ -31,13 +34,13 @@ std::string shard(double started, int in_error, const std::string& not_ok) {
 }  // namespace
 
 TEST_CASE("no summary in the state directory is no summary, not an error") {
-  TempDir dir;
+  StateFolder dir;
   CHECK_FALSE(read_sweep_summary(dir.path.string()));
   CHECK_FALSE(read_sweep_summary((dir.path / "missing").string()));
 }
 
 TEST_CASE("the shards of a divided fabric add up") {
-  TempDir dir;
+  StateFolder dir;
   dir.write("shard-1-of-2.json",
             shard(200, 1,
                   "{\"node_guid\":\"0x0000000000000020\",\"port\":3,\"lid\":5,\"name\":\"leaf01[3]\","
@@ -59,7 +62,7 @@ TEST_CASE("the shards of a divided fabric add up") {
 }
 
 TEST_CASE("a whole-fabric summary wins over old shard files") {
-  TempDir dir;
+  StateFolder dir;
   dir.write("shard-1-of-2.json", shard(100, 5, ""));
   dir.write("fabric.json", shard(300, 2, ""));
   const auto summary = read_sweep_summary(dir.path.string());
@@ -69,14 +72,14 @@ TEST_CASE("a whole-fabric summary wins over old shard files") {
 }
 
 TEST_CASE("a broken summary is an error naming the file") {
-  TempDir dir;
+  StateFolder dir;
   dir.write("fabric.json", "{\"started\": 1, ");
   CHECK_THROWS_WITH(read_sweep_summary(dir.path.string()),
                     Catch::Contains("fabric.json: not a sweep summary"));
 }
 
 TEST_CASE("a summary without a format is format 1, a newer one is refused") {
-  TempDir dir;
+  StateFolder dir;
   dir.write("fabric.json", shard(300, 2, ""));
   CHECK(read_sweep_summary(dir.path.string())->in_error == 2);
   dir.write("fabric.json", "{\"format\":1," + shard(300, 3, "").substr(1));
@@ -88,7 +91,7 @@ TEST_CASE("a summary without a format is format 1, a newer one is refused") {
 }
 
 TEST_CASE("the summary written is the summary read") {
-  TempDir dir;
+  StateFolder dir;
   ibpm::sweep::SweepOptions options;
   options.fabric.state_dir = dir.path.string();
   ibpm::sweep::SweepResult sweep;

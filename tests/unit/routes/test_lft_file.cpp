@@ -7,6 +7,8 @@
 
 #include "routes/lft_file.hpp"
 #include "routing_fixture.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
 
 using namespace ibpm;
 using namespace ibpm::routes;
@@ -14,22 +16,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ibpm-lft-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+using ibpm::test::TempDir;
+using ibpm::test::write_text;
 
 }  // namespace
 
 TEST_CASE("forwarding tables survive the file unchanged") {
-  TempDir dir;
-  const Fabric fabric = test::fat_tree_fabric(36, 12, 2);
-  ForwardingTables tables = test::min_hop_tables(fabric);
+  TempDir dir("lft");
+  const Fabric fabric = routes::test::fat_tree_fabric(36, 12, 2);
+  ForwardingTables tables = routes::test::min_hop_tables(fabric);
   tables.read_at = 1764072000;
-  const std::string path = lft_file_path(dir.path.string());
+  const std::string path = lft_file_path(dir.path().string());
   write_lft_file(path, tables);
   const ForwardingTables back = read_lft_file(path);
   CHECK(back.read_at == tables.read_at);
@@ -43,8 +40,8 @@ TEST_CASE("forwarding tables survive the file unchanged") {
 }
 
 TEST_CASE("a missing, foreign, newer or damaged file is refused with a reason") {
-  TempDir dir;
-  const std::string path = (dir.path / "routes.lft").string();
+  TempDir dir("lft");
+  const std::string path = (dir.path() / "routes.lft").string();
   CHECK_THROWS_WITH(read_lft_file(path), Catch::Contains("ibpm-routes --refresh"));
   write_text(path, "something else\n");
   CHECK_THROWS_WITH(read_lft_file(path), Catch::Contains("not an ibpm forwarding table file"));

@@ -16,6 +16,8 @@
 #include "routes/lft_file.hpp"
 #include "routing_fixture.hpp"
 #include "sim/process.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm;
 using namespace ibpm::routes;
@@ -26,27 +28,24 @@ namespace {
 class CliFixture {
  public:
   CliFixture() {
-    fs::create_directories(dir_);
-    const Fabric fabric = test::fat_tree_fabric(36, 12, 2);
+    const Fabric fabric = routes::test::fat_tree_fabric(36, 12, 2);
     std::ofstream(dump()) << [&] {
       std::ostringstream out;
       write_ibnetdiscover(out, fabric);
       return out.str();
     }();
-    ForwardingTables tables = test::min_hop_tables(fabric);
+    ForwardingTables tables = routes::test::min_hop_tables(fabric);
     tables.read_at = 1764072000;
     write_lft_file(lft_file_path(dir_.string()), tables);
-    const Node& host = test::node_named(fabric, "cn0002");
+    const Node& host = routes::test::node_named(fabric, "cn0002");
     std::ofstream(names()) << format_guid(host.guid) << " \"=SUM(1),\\x y\"\n";
   }
-  ~CliFixture() { fs::remove_all(dir_); }
-
   std::string dump() const { return (dir_ / "fabric.ibnetdiscover").string(); }
   std::string names() const { return (dir_ / "names.map").string(); }
 
   sim::CapturedRun run(std::vector<std::string> args, bool with_fabric = true) const {
     sim::SpawnRequest request;
-    request.argv = {std::string(IBPM_BIN_DIR) + "/ibpm-routes"};
+    request.argv = {ibpm::test::bin("ibpm-routes")};
     if (with_fabric)
       request.argv.insert(request.argv.end(), {"--cache", dump(), "--state-dir", dir_.string()});
     request.argv.insert(request.argv.end(), args.begin(), args.end());
@@ -54,7 +53,8 @@ class CliFixture {
   }
 
  private:
-  fs::path dir_ = fs::temp_directory_path() / ("ibpm-routes-cli-" + std::to_string(::getpid()));
+  ibpm::test::TempDir tmp_{"routes-cli"};
+  fs::path dir_ = tmp_.path();
 };
 
 std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }

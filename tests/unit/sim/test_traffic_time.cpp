@@ -8,15 +8,14 @@
 #include <fstream>
 
 #include "sim/traffic_command.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm::sim;
 namespace fs = std::filesystem;
 
 TEST_CASE("Traffic time: counted from the first call, one second back") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("ibpm-traffic-time-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const ibpm::test::TempDir tmp("traffic-time");
+  const fs::path dir = tmp.path();
 
   CHECK_FALSE(read_traffic_start(dir));
   TrafficTime t = traffic_time(dir, "/x/jobs.flows", false, 1000.0);
@@ -51,5 +50,4 @@ TEST_CASE("Traffic time: counted from the first call, one second back") {
     CHECK_FALSE(read_traffic_start(dir));
     CHECK(traffic_time(dir, "/x/jobs.flows", false, 3000.0).started);
   }
-  fs::remove_all(dir);
 }

@@ -8,11 +8,13 @@
 #include <filesystem>
 
 #include "state/port_store.hpp"
-#include "temp_dir.hpp"
+#include "support/direct_store.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm;
 using namespace ibpm::state;
 using namespace ibpm::state::test;
+using ibpm::test::TempDir;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
@@ -52,7 +54,7 @@ TEST_CASE("thousands of nodes are locked through one descriptor and, along a top
     CHECK(locks.ranges() == 1);
     CHECK(open_descriptors() == before + 1);
     // Without the topology every node is a range of its own: still one descriptor.
-    NodeLocks others = NodeLocks::acquire(dir.path.string() + "/other", nodes, Clock::now() + 1s);
+    NodeLocks others = NodeLocks::acquire(dir.path().string() + "/other", nodes, Clock::now() + 1s);
     CHECK(others.ranges() == nodes.size());
     CHECK(open_descriptors() == before + 2);
   }

@@ -13,12 +13,14 @@
 #include <set>
 
 #include "state/port_store.hpp"
-#include "temp_dir.hpp"
+#include "support/direct_store.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace ibpm;
 using namespace ibpm::state;
 using namespace ibpm::state::test;
+using ibpm::test::TempDir;
 using namespace std::chrono_literals;
 
 namespace {
@@ -76,7 +78,7 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
   TempDir dir("roundtrip");
   PortStore store(direct_options(dir));
   CHECK_FALSE(store.uses_daemon());
-  const fs::path expected = dir.path / "state" / "0x0002c90300a1b2c3" / "port12.rrd";
+  const fs::path expected = dir.path() / "state" / "0x0002c90300a1b2c3" / "port12.rrd";
   CHECK(store.path(kNode, 12) == expected.string());
 
   PortRecord first;
@@ -154,7 +156,7 @@ TEST_CASE("bad state files are errors naming the file and missing ones are no st
 
   SECTION("missing file: nothing, and nothing made") {
     CHECK_FALSE(store.read(kNode, 1));
-    CHECK_FALSE(fs::exists(dir.path / "state"));
+    CHECK_FALSE(fs::exists(dir.path() / "state"));
   }
 
   SECTION("random bytes") {
@@ -284,7 +286,7 @@ TEST_CASE("RRDCACHED_ADDRESS selects the daemon when no address is given") {
   TempDir dir("env");
   StoreOptions options = direct_options(dir);
   CHECK_FALSE(PortStore(options).uses_daemon());
-  const std::string socket = (dir.path / "no-daemon.sock").string();
+  const std::string socket = (dir.path() / "no-daemon.sock").string();
   ::setenv("RRDCACHED_ADDRESS", ("unix:" + socket).c_str(), 1);
   PortStore store(options);
   ::unsetenv("RRDCACHED_ADDRESS");

@@ -1,11 +1,7 @@
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <rrd.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,13 +15,16 @@
 #include <vector>
 
 #include "state/port_store.hpp"
-#include "temp_dir.hpp"
+#include "support/direct_store.hpp"
+#include "support/process.hpp"
 #include "support/skip.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace ibpm;
 using namespace ibpm::state;
 using namespace ibpm::state::test;
+using ibpm::test::TempDir;
 using namespace std::chrono_literals;
 
 namespace {
@@ -75,36 +74,23 @@ class Rrdcached {
     const std::string base = (dir / "state").string();
     const std::string log = (dir / "rrdcached.log").string();
     fs::remove(socket_);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // no daemon left behind when a test crashes
-      const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (out >= 0) {
-        ::dup2(out, 1);
-        ::dup2(out, 2);
-      }
-      ::execl(kRrdcached, "rrdcached", "-g", "-l", listen.c_str(), "-p", pidfile.c_str(), "-j",
-              journal.c_str(), "-B", "-R", "-b", base.c_str(), "-w", "3600", "-f", "7200",
-              static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
+    daemon_.emplace(std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j",
+                                             journal, "-B", "-R", "-b", base, "-w", "3600", "-f",
+                                             "7200"},
+                    log);
   }
   ~Rrdcached() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
+    daemon_.reset();
     std::error_code ignored;
     fs::remove(socket_, ignored);
   }
   Rrdcached(const Rrdcached&) = delete;
   Rrdcached& operator=(const Rrdcached&) = delete;
 
-  bool wait_until_listening() const {
+  bool wait_until_listening() {
     for (auto until = std::chrono::steady_clock::now() + 5s;
          std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
-      int status = 0;
-      if (pid_ <= 0 || ::waitpid(pid_, &status, WNOHANG) == pid_) return false;
+      if (!daemon_->running()) return false;
       if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
     }
     return false;
@@ -116,7 +102,7 @@ class Rrdcached {
  private:
   fs::path socket_;
   int port_ = 0;
-  pid_t pid_ = -1;
+  std::optional<ibpm::test::BackgroundProcess> daemon_;
 };
 
 std::string last_ds_on_disk(const std::string& path, const std::string& source) {
@@ -135,11 +121,11 @@ std::string last_ds_on_disk(const std::string& path, const std::string& source) 
 TEST_CASE("through rrdcached: written values are visible before the daemon writes them") {
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached");
-  auto daemon = std::make_unique<Rrdcached>(dir.path);
+  auto daemon = std::make_unique<Rrdcached>(dir.path());
   REQUIRE(daemon->wait_until_listening());
 
   ::unsetenv("RRDCACHED_ADDRESS");
-  PortStore store(StoreOptions{(dir.path / "state").string(), daemon->address(), RrdLayout{}});
+  PortStore store(StoreOptions{(dir.path() / "state").string(), daemon->address(), RrdLayout{}});
   CHECK(store.uses_daemon());
 
   PortRecord first;
@@ -178,7 +164,7 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   // A restarted daemon: the old connection is dead. librrd writes to it without MSG_NOSIGNAL,
   // which would end this process with SIGPIPE unless the store keeps SIGPIPE away.
   daemon.reset();  // stops it
-  daemon = std::make_unique<Rrdcached>(dir.path);
+  daemon = std::make_unique<Rrdcached>(dir.path());
   REQUIRE(daemon->wait_until_listening());
   PortRecord third = second;
   third.time += 60;
@@ -190,10 +176,10 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
 TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached-batch");
-  auto daemon = std::make_unique<Rrdcached>(dir.path);
+  auto daemon = std::make_unique<Rrdcached>(dir.path());
   REQUIRE(daemon->wait_until_listening());
   ::unsetenv("RRDCACHED_ADDRESS");
-  PortStore store(StoreOptions{(dir.path / "state").string(), daemon->address(), RrdLayout{}});
+  PortStore store(StoreOptions{(dir.path() / "state").string(), daemon->address(), RrdLayout{}});
 
   // 20 ports with 150 samples each, a minute apart: 3,000 updates, the files made on the way.
   constexpr int kPorts = 20, kSamples = 150;
@@ -241,11 +227,11 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
     return;
   }
   TempDir dir("central");
-  auto daemon = std::make_unique<Rrdcached>(dir.path, Listen::tcp);
+  auto daemon = std::make_unique<Rrdcached>(dir.path(), Listen::tcp);
   REQUIRE(daemon->wait_until_listening());
 
   ::unsetenv("RRDCACHED_ADDRESS");
-  const fs::path local = dir.path / "collector";
+  const fs::path local = dir.path() / "collector";
   PortStore store(StoreOptions{local.string(), daemon->address(), RrdLayout{}});
   CHECK(store.central_store());
   CHECK(store.rrd_name(kNode, 3) == "0x0002c90300a1b2c3/port3.rrd");
@@ -273,7 +259,7 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
     CHECK(error.empty());
 
   // Another collector (a take-over) reads the last sample through the daemon.
-  PortStore other(StoreOptions{(dir.path / "other").string(), daemon->address(), RrdLayout{}});
+  PortStore other(StoreOptions{(dir.path() / "other").string(), daemon->address(), RrdLayout{}});
   const auto read = other.read(kNode, 3);
   REQUIRE(read.has_value());
   CHECK(read->time == second.time);
@@ -290,8 +276,8 @@ TEST_CASE("central store over TCP: files named relative to the daemon's base, ma
   CHECK_FALSE(last[2].has_value());  // no such file
 
   // The files are on the store's side, under its base directory; none on the collector's.
-  CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port3.rrd"));
-  CHECK(fs::exists(dir.path / "state/0x0002c90300a1b2c3/port4.rrd"));
+  CHECK(fs::exists(dir.path() / "state/0x0002c90300a1b2c3/port3.rrd"));
+  CHECK(fs::exists(dir.path() / "state/0x0002c90300a1b2c3/port4.rrd"));
   CHECK_FALSE(fs::exists(local / "0x0002c90300a1b2c3"));
 
   // A store that is gone: a one-line reason naming the daemon, per write.

@@ -6,11 +6,13 @@
 #include <fstream>
 
 #include "state/sample_record.hpp"
-#include "temp_dir.hpp"
+#include "support/direct_store.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ibpm;
 using namespace ibpm::state;
 using namespace ibpm::state::test;
+using ibpm::test::TempDir;
 
 namespace {
 
@@ -69,8 +71,8 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 
 TEST_CASE("a sample record is read back exactly as it was saved") {
   TempDir dir("record");
-  const std::string path = SampleRecord::path_for(dir.path.string(), "fabric");
-  CHECK(path == (dir.path / "samples" / "fabric.rec").string());
+  const std::string path = SampleRecord::path_for(dir.path().string(), "fabric");
+  CHECK(path == (dir.path() / "samples" / "fabric.rec").string());
 
   std::string warning;
   CHECK(SampleRecord::load(path, warning).size() == 0);  // none yet: empty, no warning
@@ -95,13 +97,13 @@ TEST_CASE("a sample record is read back exactly as it was saved") {
   CHECK_FALSE(loaded.find(0x0002c90300a1b2c3, 4));
   CHECK_FALSE(loaded.find(0x0002c90300a1b2c4, 3));
   // Nothing but the record in its folder: no temporary file left.
-  CHECK(std::distance(std::filesystem::directory_iterator(dir.path / "samples"),
+  CHECK(std::distance(std::filesystem::directory_iterator(dir.path() / "samples"),
                       std::filesystem::directory_iterator()) == 1);
 }
 
 TEST_CASE("a record that is not one, corrupt, cut or of another version is empty with a warning") {
   TempDir dir("record-bad");
-  const std::string path = SampleRecord::path_for(dir.path.string(), "shard-1-of-2");
+  const std::string path = SampleRecord::path_for(dir.path().string(), "shard-1-of-2");
   SampleRecord record;
   for (PortNumber p = 1; p <= 36; ++p) record.put(0x1234, p, memory_of(1700000000 + p, p));
   record.save(path);

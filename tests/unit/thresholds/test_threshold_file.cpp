@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "support/temp_dir.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 using namespace ibpm;
@@ -110,8 +111,8 @@ TEST_CASE("thresholds file: an error changes nothing", "[thresholds][file]") {
 }
 
 TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thresholds][file]") {
-  const fs::path dir = fs::temp_directory_path() / ("ibpm-thresholds-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const ibpm::test::TempDir tmp("thresholds");
+  const fs::path dir = tmp.path();
   const fs::path path = dir / "thresholds.conf";
   {
     std::ofstream out(path);
@@ -132,7 +133,6 @@ TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thres
   const std::string missing = (dir / "missing.conf").string();
   CHECK_THROWS_WITH(t.load_file(missing), Catch::StartsWith(missing + ": cannot read"));
   CHECK_THROWS_WITH(t.load_file(dir.string()), Catch::StartsWith(dir.string() + ": cannot read"));
-  fs::remove_all(dir);
 }
 
 TEST_CASE("thresholds file: a byte order mark at the start is skipped", "[thresholds][file]") {

@@ -9,8 +9,8 @@
 #include <new>
 #include <sstream>
 
-#include "support/bounded_child.hpp"
 #include "support/ibnd_cache_bytes.hpp"
+#include "support/process.hpp"
 #include "topology/ibnd_cache_check.hpp"
 #include "topology/topology.hpp"
 

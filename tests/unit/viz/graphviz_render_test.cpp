@@ -9,6 +9,7 @@
 
 #include "fabric/graph.hpp"
 #include "map_fabrics.hpp"
+#include "support/temp_dir.hpp"
 #include "viz/graphviz_render.hpp"
 #include "viz/map_graph.hpp"
 
@@ -56,11 +57,6 @@ std::string read(const fs::path& path) {
   return s.str();
 }
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ibpm-viz-test-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 }  // namespace
 
@@ -115,20 +111,20 @@ TEST_CASE("The format follows the file name's extension") {
 }
 
 TEST_CASE("Map files are replaced whole: a failed render leaves the old file and no debris") {
-  TempDir dir;
-  const fs::path target = dir.path / "map.svg";
+  ibpm::test::TempDir dir("viz-test");
+  const fs::path target = dir.path() / "map.svg";
   std::ofstream(target) << "old map";
   render_map(hostile_map(), MapFormat::svg, target.string());
   const std::string svg = read(target);
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("</svg>") != std::string::npos);
 
-  const fs::path png = dir.path / "map.png";
+  const fs::path png = dir.path() / "map.png";
   render_map(hostile_map(), MapFormat::png, png.string());
   CHECK(read(png).substr(1, 3) == "PNG");
 
-  CHECK_THROWS(render_map(hostile_map(), MapFormat::svg, (dir.path / "no/such/dir/map.svg").string()));
+  CHECK_THROWS(render_map(hostile_map(), MapFormat::svg, (dir.path() / "no/such/dir/map.svg").string()));
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path)) ++files;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) ++files;
   CHECK(files == 2);  // map.svg and map.png, no temporary left
 }

@@ -18,6 +18,7 @@
 #include "site_data.hpp"
 #include "site_paths.hpp"
 #include "site_writer.hpp"
+#include "support/temp_dir.hpp"
 #include "base/atomic_dir.hpp"
 #include "base/atomic_file.hpp"
 
@@ -29,9 +30,8 @@ namespace {
 const std::string kHostile = "<script>window.__pwned=1</script>";
 
 struct Workspace {
-  fs::path dir = fs::temp_directory_path() / ("ibpm-site-test-" + std::to_string(::getpid()));
-  Workspace() { fs::create_directories(dir); }
-  ~Workspace() { fs::remove_all(dir); }
+  ibpm::test::TempDir tmp{"site-test"};
+  fs::path dir = tmp.path();
 };
 
 std::string read(const fs::path& path) {

@@ -1,4 +1,5 @@
-// Polled ports built by hand: answered, with rates over a 10 s interval, and variations of them.
+// Polled ports built by hand (for the sweep and its products): answered, with rates over a 10 s
+// interval, and variations of them.
 #pragma once
 
 #include <cstddef>
@@ -6,7 +7,7 @@
 
 #include "poll/port_poller.hpp"
 
-namespace ibpm::products::test {
+namespace ibpm::test {
 
 inline std::size_t at(Counter c) { return static_cast<std::size_t>(c); }
 
@@ -54,4 +55,4 @@ inline poll::PortResult unanswered_port(PortNumber port) {
   return r;
 }
 
-}  // namespace ibpm::products::test
+}  // namespace ibpm::test

@@ -1,8 +1,10 @@
-#include "sim_test_support.hpp"
+// Reads ibnetdiscover's text line by line: node headers, then their port lines.
+#include "support/simulator.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
-namespace ibpm::sim::test {
+namespace ibpm::test {
 namespace {
 
 // The first "..." after position `from`.
@@ -54,4 +56,11 @@ Discovery parse_ibnetdiscover(const std::string& text) {
   return d;
 }
 
-}  // namespace ibpm::sim::test
+Discovery discover(sim::SimulatedFabric& fabric) {
+  std::string out;
+  if (fabric.run_client({"ibnetdiscover"}, &out) != 0)
+    throw std::runtime_error("ibnetdiscover failed");
+  return parse_ibnetdiscover(out);
+}
+
+}  // namespace ibpm::test

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace ibpm::plugin::test {
+namespace ibpm::test {
 
 struct Json {
   enum class Kind { null, boolean, number, string, array, object };
@@ -225,4 +225,4 @@ class JsonReader {
 
 inline Json parse_json(std::string_view text) { return JsonReader(text).document(); }
 
-}  // namespace ibpm::plugin::test
+}  // namespace ibpm::test

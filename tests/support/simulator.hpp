@@ -1,5 +1,5 @@
 // Shared by the simulated-fabric tests: skipping without ibsim, small fabrics, and reading
-// ibnetdiscover output.
+// ibnetdiscover output (parsed from text, or run on a running simulation).
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -11,9 +11,10 @@
 
 #include "sim/fat_tree.hpp"
 #include "sim/sim_programs.hpp"
+#include "sim/simulated_fabric.hpp"
 #include "support/skip.hpp"
 
-namespace ibpm::sim::test {
+namespace ibpm::test {
 
 // A test case without the simulator is reported Skipped (see support/skip.hpp).
 #define IBPM_REQUIRE_SIMULATOR()                                                                 \
@@ -25,12 +26,12 @@ namespace ibpm::sim::test {
                 << ibpm_missing_.front());                                                       \
   } while (0)
 
-inline FatTree small_tree(int hosts = 16, int radix = 8, const std::string& prefix = "cn") {
-  FatTreeOptions options;
+inline sim::FatTree small_tree(int hosts = 16, int radix = 8, const std::string& prefix = "cn") {
+  sim::FatTreeOptions options;
   options.hosts = hosts;
   options.radix = radix;
   options.host_prefix = prefix;
-  return make_fat_tree(options);
+  return sim::make_fat_tree(options);
 }
 
 // One cabled port in ibnetdiscover output, seen from `node`.
@@ -59,4 +60,7 @@ struct Discovery {
 // for CAs `[1](..) "S-..."[1] # lid 1 lmc 0 "leaf01" lid 2 4xHDR`).
 Discovery parse_ibnetdiscover(const std::string& text);
 
-}  // namespace ibpm::sim::test
+// ibnetdiscover run as a client of the simulation, parsed; throws std::runtime_error when it fails.
+Discovery discover(sim::SimulatedFabric& fabric);
+
+}  // namespace ibpm::test
