@@ -59,7 +59,7 @@ std::string commands(const CheckSettings& settings) {
   const std::string poll = join_options({{"--rrdcached", settings.rrdcached}});
   // Said before the macros are replaced, or the comment would name the plugin folder.
   replace_all(text, "$USER10$..$USER13$ are set in\n# ibpm.resource",
-              "the plugin folder, state folder and\n# fabric options are set in ibpm.resource");
+              "The plugin folder, state folder and\n# fabric options are set in ibpm.resource");
   replace_all(text, "$USER10$", command_word(settings.plugin_dir));
   replace_all(text, "$USER11$", command_word(settings.state_dir));
   replace_all(text, " $USER12$", fabric.empty() ? "" : " " + fabric);
