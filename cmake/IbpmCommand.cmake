@@ -28,7 +28,7 @@ endfunction()
 # never from the static copy the checks link for their start-up time.
 function(ibpm_add_graphing_command name)
   add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE PkgConfig::RRD ibpm_history_graph ibpm::core CLI11::CLI11)
+  target_link_libraries(${name} PRIVATE PkgConfig::RRD ibpm_graphs ibpm::core CLI11::CLI11)
   if(NOT IBPM_SANITIZE)
     target_link_options(${name} PRIVATE -static-libstdc++ -static-libgcc)
   endif()

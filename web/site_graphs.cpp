@@ -4,9 +4,9 @@
 #include <functional>
 
 #include "busiest.hpp"
-#include "history/port_errors_graph.hpp"
-#include "history/switch_graph.hpp"
-#include "history/utilization_graph.hpp"
+#include "graphs/port_errors_graph.hpp"
+#include "graphs/switch_graph.hpp"
+#include "graphs/utilization_graph.hpp"
 #include "levels/fabric_levels.hpp"
 #include "site_paths.hpp"
 
@@ -28,8 +28,8 @@ class GraphDrawer {
       const Link& link = data_.fabric().links()[l];
       const std::string a = data_.port_name(link.a), b = data_.port_name(link.b);
       draw("link-" + link_name(link), a + " - " + b + ": utilization", result_.links, l,
-           [&](const history::ProfileGraph& g) {
-             history::draw_utilization(*data_.reader, usage, a, b, g);
+           [&](const graphs::ProfileGraph& g) {
+             graphs::draw_utilization(*data_.reader, usage, a, b, g);
            });
     }
   }
@@ -39,11 +39,11 @@ class GraphDrawer {
     for (std::size_t i = 0; i < fabric.nodes().size(); ++i) {
       const Node& node = fabric.nodes()[i];
       if (node.type != NodeType::sw) continue;
-      const std::vector<history::PortGroup> groups = port_groups(i);
+      const std::vector<graphs::PortGroup> groups = port_groups(i);
       if (groups.empty()) continue;
       draw("switch-" + format_guid(node.guid), data_.name(i) + ": sent up and down",
-           result_.switches, i, [&](const history::ProfileGraph& g) {
-             history::draw_switch_traffic(*data_.reader, groups, g);
+           result_.switches, i, [&](const graphs::ProfileGraph& g) {
+             graphs::draw_switch_traffic(*data_.reader, groups, g);
            });
     }
   }
@@ -56,8 +56,8 @@ class GraphDrawer {
       if (counters.empty()) continue;
       draw("errors-" + format_guid(ref.node) + "-" + std::to_string(ref.port),
            data_.port_name(ref) + ": errors", result_.port_errors, ref,
-           [&](const history::ProfileGraph& g) {
-             history::draw_port_errors(*data_.reader, ref, counters, g);
+           [&](const graphs::ProfileGraph& g) {
+             graphs::draw_port_errors(*data_.reader, ref, counters, g);
            });
     }
   }
@@ -66,23 +66,23 @@ class GraphDrawer {
 
  private:
   // Up: cables to switches of a higher level; down: to hosts and lower levels; across: the rest.
-  std::vector<history::PortGroup> port_groups(std::size_t node_index) const {
+  std::vector<graphs::PortGroup> port_groups(std::size_t node_index) const {
     const Fabric& fabric = data_.fabric();
     const Node& node = fabric.nodes()[node_index];
     const int level = data_.levels->level(node_index);
-    history::PortGroup up{"sent up", {}, 0}, down{"sent down", {}, 0}, across{"sent across", {}, 0};
+    graphs::PortGroup up{"sent up", {}, 0}, down{"sent down", {}, 0}, across{"sent across", {}, 0};
     node.for_each_port([&](const Port& port) {
       if (!port.link) return;
       const auto remote = fabric.remote({node.guid, port.number});
       const history::LinkUsage* usage = data_.link_usage(*port.link);
       if (!remote || !usage || !usage->capacity_octets_s) return;
       const int remote_level = data_.levels->level(fabric.index_of(remote->node));
-      history::PortGroup& group = remote_level > level ? up : remote_level < level ? down : across;
+      graphs::PortGroup& group = remote_level > level ? up : remote_level < level ? down : across;
       group.ports.push_back({node.guid, port.number});
       group.capacity_octets_s += *usage->capacity_octets_s;
     });
-    std::vector<history::PortGroup> groups;
-    for (history::PortGroup* g : {&down, &up, &across}) {
+    std::vector<graphs::PortGroup> groups;
+    for (graphs::PortGroup* g : {&down, &up, &across}) {
       if (g->ports.empty()) continue;
       g->label += " (" + std::to_string(g->ports.size()) + " ports)";
       groups.push_back(std::move(*g));
@@ -92,9 +92,9 @@ class GraphDrawer {
 
   template <typename Key>
   void draw(const std::string& stem, const std::string& title, std::map<Key, std::string>& into,
-            const Key& key, const std::function<void(const history::ProfileGraph&)>& drawer) {
+            const Key& key, const std::function<void(const graphs::ProfileGraph&)>& drawer) {
     const std::string file = "graphs/" + stem + "." + options_.format;
-    history::ProfileGraph graph;
+    graphs::ProfileGraph graph;
     graph.output = (std::filesystem::path(site_dir_) / file).string();
     graph.title = title;
     graph.start = data_.window.start;

@@ -8,10 +8,7 @@
 #include "pages.hpp"
 #include "site_paths.hpp"
 #include "base/atomic_dir.hpp"
-#include "viz/graphviz_render.hpp"
-#include "viz/history_annotations.hpp"
-#include "viz/map_graph.hpp"
-#include "viz/map_set.hpp"
+#include "viz/maps.hpp"
 #include "web_assets.hpp"
 
 namespace ibpm::web {

@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 # Above the core, lowest first. nagios-config's sources live in nagios-config/generator.
-WINGS = ["sim", "locality", "analysis", "viz", "web", "nagios-config", "checks", "tools"]
+WINGS = ["sim", "locality", "viz", "graphs", "analysis", "web", "nagios-config", "checks", "tools"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_-]+)/', re.M)
 LINK = re.compile(r"target_link_libraries\(\s*ibpm_(\w+)([^)]*)\)", re.S)
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "history/rrd_graph_call.hpp"
+#include "graphs/rrd_graph_call.hpp"
 #include "html.hpp"
 #include "base/text.hpp"
 
@@ -41,13 +41,13 @@ TEST_CASE("invalid UTF-8 from a description never reaches the HTML or librrd's t
   const std::string shown = escape(bad);
   CHECK(shown == ibpm::base::valid_utf8(shown));
   CHECK(shown.find("leaf") == 0);
-  namespace detail = ibpm::history::detail;
+  namespace detail = ibpm::graphs::detail;
   for (const std::string& text : {detail::legend_text(bad), detail::graph_text(bad)}) {
     INFO(text);
     CHECK(text == ibpm::base::valid_utf8(text));
     CHECK(text.find('\xff') == std::string::npos);
   }
-  ibpm::history::ProfileGraph graph;
+  ibpm::graphs::ProfileGraph graph;
   graph.output = "x.png";
   graph.title = "leaf01 \xff\x1b[31m <-> spine01";
   const auto head = detail::graph_head(graph, "%");

@@ -1,4 +1,4 @@
-#include "utilization_report.hpp"
+#include "analysis/utilization_report.hpp"
 
 #include <algorithm>
 #include <cstdio>

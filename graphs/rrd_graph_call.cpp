@@ -1,4 +1,4 @@
-#include "history/rrd_graph_call.hpp"
+#include "graphs/rrd_graph_call.hpp"
 
 #include <rrd.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 
 #include "base/text.hpp"
 
-namespace ibpm::history::detail {
+namespace ibpm::graphs::detail {
 
 namespace {
 
@@ -78,4 +78,4 @@ void run_graph(std::vector<std::string> args, const std::string& output) {
   rrd_info_free(info);
 }
 
-}  // namespace ibpm::history::detail
+}  // namespace ibpm::graphs::detail

@@ -5,19 +5,12 @@
 #include <iostream>
 #include <optional>
 
-#include "fabric/graph.hpp"
-#include "history/history_options.hpp"
-#include "fabric/node_name_map.hpp"
-#include "history/link_usage.hpp"
-#include "history/window_coverage.hpp"
+#include "analysis/collect.hpp"
 #include "locality/locality_report.hpp"
-#include "locality/node_set_file.hpp"
-#include "locality/node_sets.hpp"
 #include "locality/slurm_topology.hpp"
 #include "plugin/options.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/report_format.hpp"
-#include "poll/state_topology.hpp"
 #include "base/atomic_file.hpp"
 
 namespace {
@@ -37,57 +30,34 @@ struct Options {
 };
 
 void run(const Options& options) {
-  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
-  const ibpm::Fabric& fabric = topology.fabric;
-  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
-  const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
-  ibpm::FabricLevels levels(fabric, ibpm::make_graph(fabric));
+  ibpm::analysis::CollectOptions collect_options;
+  collect_options.history = options.history;
+  collect_options.history_needs_state_dir = false;
+  // Locality needs averages only.
+  collect_options.peaks = false;
+  collect_options.subtrees = !options.no_subtrees;
+  collect_options.set_files = options.set_files;
+  collect_options.slurm_topology = options.slurm_in;
+  collect_options.job_sets = options.jobs;
+  collect_options.level = options.level;
+  const ibpm::analysis::FabricAnalysis data = ibpm::analysis::collect(options.fabric, collect_options);
 
   if (!options.slurm_out.empty()) {
     std::vector<std::string> warnings;
     ibpm::base::replace_file_with(options.slurm_out, [&](std::ostream& out) {
-      warnings = ibpm::locality::write_slurm_topology(out, fabric, levels, name_map);
+      warnings = ibpm::locality::write_slurm_topology(out, data.fabric(), *data.levels,
+                                                      data.name_map());
     });
     for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
   }
+  for (const auto& warning : data.warnings) std::cerr << "warning: " << warning << "\n";
 
-  std::vector<ibpm::locality::NodeSet> sets;
-  const ibpm::locality::DownSets down(fabric, levels);
-  if (!options.no_subtrees) sets = ibpm::locality::subtree_sets(fabric, down, name_map);
-  for (const auto& file : options.set_files)
-    for (auto& set : ibpm::locality::load_node_set_file(file, fabric, down, name_map))
-      sets.push_back(std::move(set));
-  if (!options.slurm_in.empty())
-    for (auto& set : ibpm::locality::load_slurm_topology(options.slurm_in, fabric, down, name_map))
-      sets.push_back(std::move(set));
-  if (!options.jobs.empty()) {
-    std::vector<std::string> job_warnings;
-    for (auto& set :
-         ibpm::locality::load_job_sets(options.jobs, fabric, down, name_map, job_warnings))
-      sets.push_back(std::move(set));
-    for (const auto& warning : job_warnings) std::cerr << "warning: " << warning << "\n";
-  }
-  if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
-
-  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
-  auto window = ibpm::history::window_ending_now(options.history.window);
-  // Locality needs averages only.
-  ibpm::history::WindowCoverage coverage(window);
-  auto usage = ibpm::history::link_usage(
-      fabric,
-      [&](ibpm::PortRef port) {
-        auto read = reader.read(port.node, port.port, window, false);
-        coverage.add(read);
-        return read;
-      },
-      {std::nullopt, false});
-  auto rows = ibpm::locality::sorted(
-      ibpm::locality::set_traffic(fabric, down, sets, usage, name_map),
-      ibpm::locality::parse_sort_order(options.sort));
+  const ibpm::history::Window& window = data.window;
+  auto rows = ibpm::locality::sorted(data.traffic, ibpm::locality::parse_sort_order(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
   ibpm::locality::ReportContext context{window.start, window.end,
-                                       ibpm::history::describe_coverage(coverage)};
+                                       ibpm::history::describe_coverage(data.coverage)};
   ibpm::plugin::print_report(
       options.format, {.table = [&] { ibpm::locality::print_table(std::cout, rows, context); },
                        .csv = [&] { ibpm::locality::print_csv(std::cout, rows); },

@@ -1,11 +1,11 @@
-#include "history/utilization_graph.hpp"
+#include "graphs/utilization_graph.hpp"
 
 #include <stdexcept>
 #include <vector>
 
-#include "history/rrd_graph_call.hpp"
+#include "graphs/rrd_graph_call.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 namespace {
 
@@ -29,7 +29,7 @@ bool add_direction(std::vector<std::string>& args, const std::string& name,
 
 }  // namespace
 
-void draw_utilization(const HistoryReader& reader, const LinkUsage& usage,
+void draw_utilization(const history::HistoryReader& reader, const history::LinkUsage& usage,
                       const std::string& a_name, const std::string& b_name,
                       const ProfileGraph& graph) {
   const double capacity = usage.capacity_octets_s.value_or(0);
@@ -45,4 +45,4 @@ void draw_utilization(const HistoryReader& reader, const LinkUsage& usage,
   run_graph(std::move(args), graph.output);
 }
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs

@@ -7,12 +7,12 @@
 #include "counters/counter.hpp"
 #include "fabric/fabric.hpp"
 #include "history/port_history.hpp"
-#include "history/utilization_graph.hpp"
+#include "graphs/utilization_graph.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 // Throws std::runtime_error when the port has no file, or with librrd's reason.
-void draw_port_errors(const HistoryReader& reader, PortRef port,
+void draw_port_errors(const history::HistoryReader& reader, PortRef port,
                       const std::vector<Counter>& counters, const ProfileGraph& graph);
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs

@@ -1,14 +1,14 @@
-#include "history/port_errors_graph.hpp"
+#include "graphs/port_errors_graph.hpp"
 
 #include <stdexcept>
 
-#include "history/rrd_graph_call.hpp"
+#include "graphs/rrd_graph_call.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 using namespace detail;
 
-void draw_port_errors(const HistoryReader& reader, PortRef port,
+void draw_port_errors(const history::HistoryReader& reader, PortRef port,
                       const std::vector<Counter>& counters, const ProfileGraph& graph) {
   static const char* const kColours[] = {"#cc0000", "#f57900", "#75507b", "#204a87",
                                          "#4e9a06", "#c4a000", "#555753"};
@@ -27,4 +27,4 @@ void draw_port_errors(const HistoryReader& reader, PortRef port,
   run_graph(std::move(args), graph.output);
 }
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs

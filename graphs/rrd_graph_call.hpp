@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "history/utilization_graph.hpp"
+#include "graphs/utilization_graph.hpp"
 
-namespace ibpm::history::detail {
+namespace ibpm::graphs::detail {
 
 bool file_exists(const std::string& path);
 
@@ -27,4 +27,4 @@ std::string legend_text(const std::string& text);
 // Throws std::runtime_error "OUTPUT: librrd's reason".
 void run_graph(std::vector<std::string> args, const std::string& output);
 
-}  // namespace ibpm::history::detail
+}  // namespace ibpm::graphs::detail

@@ -8,7 +8,7 @@
 #include "fabric/fabric.hpp"
 #include "history/link_usage.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 struct ProfileGraph {
   std::string output;  // .png, .svg or .pdf (by extension)
@@ -21,8 +21,8 @@ struct ProfileGraph {
 
 // Throws std::runtime_error with librrd's reason. Directions without a file on their sending
 // side are drawn from the receiving side's RcvData, like link_usage does.
-void draw_utilization(const HistoryReader& reader, const LinkUsage& usage,
+void draw_utilization(const history::HistoryReader& reader, const history::LinkUsage& usage,
                       const std::string& a_name, const std::string& b_name,
                       const ProfileGraph& graph);
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs

@@ -8,24 +8,12 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
-#include <filesystem>
 #include <iostream>
-#include <optional>
 
-#include "fabric/graph.hpp"
-#include "history/history_options.hpp"
-#include "fabric/node_name_map.hpp"
-#include "history/link_usage.hpp"
-#include "levels/fabric_levels.hpp"
-#include "locality/node_sets.hpp"
-#include "locality/traffic_locality.hpp"
+#include "analysis/collect.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "poll/state_topology.hpp"
-#include "viz/degraded_links.hpp"
 #include "viz/graphviz_render.hpp"
-#include "routes/lft_file.hpp"
-#include "viz/history_annotations.hpp"
 #include "viz/map_graph.hpp"
 #include "viz/map_set.hpp"
 
@@ -47,71 +35,35 @@ struct Options {
   bool verbose = false;
 };
 
-viz::MapAnnotations read_annotations(const Options& options, const Fabric& fabric,
-                                     const FabricLevels& levels, const NodeNameMap* names) {
-  if (options.no_history) return {};
-  if (!std::filesystem::is_directory(options.fabric.state_dir)) {
-    if (options.verbose)
-      std::cerr << "ibpm-map: no state directory " << options.fabric.state_dir
-                << ": no counter history\n";
-    return {};
-  }
-  history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
-  const history::Window window = history::window_ending_now(options.history.window);
-  history::WindowCoverage coverage(window);
-  const auto usage = history::link_usage(fabric, [&](PortRef port) {
-    history::PortHistory read = reader.read(port.node, port.port, window);
-    coverage.add(read);
-    return read;
-  });
-  const locality::DownSets down(fabric, levels);
-  const auto sets = locality::subtree_sets(fabric, down, names);
-  const auto traffic = locality::set_traffic(fabric, down, sets, usage, names);
-  viz::MapAnnotations annotations = viz::annotations_from_history(fabric, usage, traffic, coverage);
-  std::vector<std::string> warnings;
-  viz::annotate_ber(fabric, annotations,
-                    link_quality::read_recorded_ber(options.fabric.state_dir, {}, warnings), names);
-  const std::string tables_path = routes::lft_file_path(options.fabric.state_dir);
-  if (std::filesystem::exists(tables_path)) {
-    try {
-      const routes::ForwardingTables tables = routes::read_lft_file(tables_path);
-      viz::annotate_routes(fabric, annotations, routes::RouteMap(fabric, tables));
-    } catch (const std::exception& e) {
-      warnings.push_back(tables_path + ": " + e.what());
-    }
-  }
-  if (options.verbose)
-    for (const std::string& w : warnings) std::cerr << "ibpm-map: " << w << "\n";
-  return annotations;
-}
-
 void run(const Options& options) {
   const auto format = viz::format_for_path(options.output);
   if (!format)
     throw std::runtime_error("cannot tell the format of " + options.output +
                              ": name it .svg, .png, .pdf or .dot");
   const auto t0 = std::chrono::steady_clock::now();
-  Topology topology = poll::load_topology(options.fabric, false);
-  const Fabric& fabric = topology.fabric;
-  const auto names = NodeNameMap::load_if_named(options.fabric.node_name_map);
-  const NodeNameMap* name_map = names ? &*names : nullptr;
-  const FabricLevels levels(fabric, make_graph(fabric));
-
-  viz::MapAnnotations annotations = read_annotations(options, fabric, levels, name_map);
-  std::optional<Topology> baseline;
-  if (!options.baseline.empty()) baseline = load_topology_file(options.baseline);
-  viz::mark_degraded_links(fabric, annotations, baseline ? &baseline->fabric : nullptr);
-  viz::derive_node_health(fabric, annotations);
+  analysis::CollectOptions collect_options;
+  collect_options.history = options.history;
+  collect_options.read_history = !options.no_history;
+  collect_options.annotate = true;
+  collect_options.baseline = options.baseline;
+  const analysis::FabricAnalysis data = analysis::collect(options.fabric, collect_options);
+  if (options.verbose && !options.no_history && !data.reader)
+    std::cerr << "ibpm-map: no state directory " << options.fabric.state_dir
+              << ": no counter history\n";
+  if (options.verbose)
+    for (const std::string& w : data.warnings) std::cerr << "ibpm-map: " << w << "\n";
+  const Fabric& fabric = data.fabric();
 
   viz::MapSetOptions map_options;
   map_options.map.fold = *viz::parse_fold_mode(options.fold);
   map_options.map.fold_above = options.fold_above;
   map_options.map.urls = !options.no_links;
   map_options.map.url_prefix = options.url_prefix;
-  map_options.map.names = name_map;
+  map_options.map.names = data.name_map();
   map_options.maps_dir = options.maps_dir;
   const viz::WrittenMaps written =
-      viz::write_map_set(fabric, levels, annotations, map_options, *format, options.output);
+      viz::write_map_set(fabric, *data.levels, data.annotations, map_options, *format,
+                         options.output);
   if (options.verbose) {
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

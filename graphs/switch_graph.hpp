@@ -7,9 +7,9 @@
 
 #include "fabric/fabric.hpp"
 #include "history/port_history.hpp"
-#include "history/utilization_graph.hpp"
+#include "graphs/utilization_graph.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 struct PortGroup {
   std::string label;            // "up (18 ports)": shown as it is in the legend
@@ -19,7 +19,7 @@ struct PortGroup {
 
 // One line per group that has ports with files. Throws std::runtime_error with librrd's reason,
 // or when no group has any.
-void draw_switch_traffic(const HistoryReader& reader, const std::vector<PortGroup>& groups,
+void draw_switch_traffic(const history::HistoryReader& reader, const std::vector<PortGroup>& groups,
                          const ProfileGraph& graph);
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs

@@ -9,16 +9,13 @@
 #include <optional>
 #include <set>
 
-#include "fabric/node_name_map.hpp"
-#include "history/history_options.hpp"
-#include "history/utilization_graph.hpp"
-#include "history/window_coverage.hpp"
+#include "analysis/collect.hpp"
+#include "analysis/utilization_report.hpp"
+#include "graphs/utilization_graph.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "plugin/report_format.hpp"
-#include "poll/state_topology.hpp"
 #include "state/directories.hpp"
-#include "utilization_report.hpp"
 
 namespace {
 
@@ -44,24 +41,19 @@ std::string graph_file(const ibpm::history::LinkUsage& link, const std::string& 
 }
 
 void run(const Options& options) {
-  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
-  const ibpm::Fabric& fabric = topology.fabric;
-  const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
-  const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
+  ibpm::analysis::CollectOptions collect_options;
+  collect_options.history = options.history;
+  collect_options.history_needs_state_dir = false;
+  collect_options.xmit_wait_tick_ns = options.xmit_wait_tick_ns;
+  collect_options.subtrees = false;
+  const ibpm::analysis::FabricAnalysis data = ibpm::analysis::collect(options.fabric, collect_options);
+  const ibpm::Fabric& fabric = data.fabric();
+  const ibpm::NodeNameMap* name_map = data.name_map();
+  const ibpm::history::HistoryReader& reader = *data.reader;
+  const ibpm::history::Window& window = data.window;
 
-  ibpm::history::HistoryReader reader(options.fabric.state_dir, options.history.rrdcached);
-  auto window = ibpm::history::window_ending_now(options.history.window);
-  ibpm::history::WindowCoverage coverage(window);
-  auto usage = ibpm::history::link_usage(
-      fabric,
-      [&](ibpm::PortRef port) {
-        auto read = reader.read(port.node, port.port, window);
-        coverage.add(read);
-        return read;
-      },
-      {options.xmit_wait_tick_ns});
-  const std::string covered = ibpm::history::describe_coverage(coverage);
-  auto rows = ibpm::direction_rows(fabric, usage, name_map,
+  const std::string covered = ibpm::history::describe_coverage(data.coverage);
+  auto rows = ibpm::direction_rows(fabric, data.usage, name_map,
                                    ibpm::parse_utilization_sort(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
@@ -84,8 +76,8 @@ void run(const Options& options) {
     const std::string file = options.graph_dir + "/" + graph_file(*row.link, options.graph_format);
     // Drawn under a temporary name and renamed, so a web server never serves half a picture.
     const std::string part = options.graph_dir + "/.part-" + graph_file(*row.link, options.graph_format);
-    ibpm::history::draw_utilization(reader, *row.link, a, b,
-                                    {part, a + " <-> " + b, window.start, window.end});
+    ibpm::graphs::draw_utilization(reader, *row.link, a, b,
+                                   {part, a + " <-> " + b, window.start, window.end});
     std::filesystem::rename(part, file);
   }
 }

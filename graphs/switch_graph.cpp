@@ -1,14 +1,14 @@
-#include "history/switch_graph.hpp"
+#include "graphs/switch_graph.hpp"
 
 #include <stdexcept>
 
-#include "history/rrd_graph_call.hpp"
+#include "graphs/rrd_graph_call.hpp"
 
-namespace ibpm::history {
+namespace ibpm::graphs {
 
 using namespace detail;
 
-void draw_switch_traffic(const HistoryReader& reader, const std::vector<PortGroup>& groups,
+void draw_switch_traffic(const history::HistoryReader& reader, const std::vector<PortGroup>& groups,
                          const ProfileGraph& graph) {
   static const char* const kColours[] = {"#204a87", "#4e9a06", "#c4a000", "#75507b"};
   std::vector<std::string> args = graph_head(graph, "% of capacity");
@@ -41,4 +41,4 @@ void draw_switch_traffic(const HistoryReader& reader, const std::vector<PortGrou
   run_graph(std::move(args), graph.output);
 }
 
-}  // namespace ibpm::history
+}  // namespace ibpm::graphs
