@@ -15,7 +15,7 @@
 #include "locality/slurm_topology.hpp"
 #include "plugin/options.hpp"
 #include "plugin/cli.hpp"
-#include "poll/state_topology.hpp"
+#include "topology/topology_source.hpp"
 #include "topology/atomic_file.hpp"
 
 namespace {
@@ -35,7 +35,9 @@ struct Options {
 };
 
 void run(const Options& options) {
-  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
+  ibpm::Topology topology =
+      ibpm::TopologySource({.cache = options.fabric.cache, .state_dir = options.fabric.state_dir})
+          .load(ibpm::TopologyRefresh::offline);
   const ibpm::Fabric& fabric = topology.fabric;
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;

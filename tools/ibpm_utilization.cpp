@@ -14,7 +14,7 @@
 #include "history/window_coverage.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "poll/state_topology.hpp"
+#include "topology/topology_source.hpp"
 #include "state/directories.hpp"
 #include "utilization_report.hpp"
 
@@ -42,7 +42,9 @@ std::string graph_file(const ibpm::history::LinkUsage& link, const std::string& 
 }
 
 void run(const Options& options) {
-  ibpm::Topology topology = ibpm::poll::load_topology(options.fabric, false);
+  ibpm::Topology topology =
+      ibpm::TopologySource({.cache = options.fabric.cache, .state_dir = options.fabric.state_dir})
+          .load(ibpm::TopologyRefresh::offline);
   const ibpm::Fabric& fabric = topology.fabric;
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;

@@ -20,7 +20,7 @@
 #include "locality/traffic_locality.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "poll/state_topology.hpp"
+#include "topology/topology_source.hpp"
 #include "viz/degraded_links.hpp"
 #include "viz/graphviz_render.hpp"
 #include "routes/lft_file.hpp"
@@ -90,7 +90,9 @@ void run(const Options& options) {
     throw std::runtime_error("cannot tell the format of " + options.output +
                              ": name it .svg, .png, .pdf or .dot");
   const auto t0 = std::chrono::steady_clock::now();
-  Topology topology = poll::load_topology(options.fabric, false);
+  Topology topology =
+      TopologySource({.cache = options.fabric.cache, .state_dir = options.fabric.state_dir})
+          .load(TopologyRefresh::offline);
   const Fabric& fabric = topology.fabric;
   const auto names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const NodeNameMap* name_map = names ? &*names : nullptr;

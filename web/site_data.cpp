@@ -5,7 +5,7 @@
 
 #include "fabric/graph.hpp"
 #include "locality/down_sets.hpp"
-#include "poll/state_topology.hpp"
+#include "topology/topology_source.hpp"
 #include "routes/job_routes.hpp"
 #include "routes/lft_file.hpp"
 #include "state/port_store.hpp"
@@ -76,7 +76,9 @@ void read_routes(SiteData& data, const SiteOptions& options) {
 
 SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options) {
   SiteData data;
-  data.topology = poll::load_topology(fabric_options, false);
+  data.topology =
+      TopologySource({.cache = fabric_options.cache, .state_dir = fabric_options.state_dir})
+          .load(TopologyRefresh::offline);
   data.names = NodeNameMap::load_if_named(fabric_options.node_name_map);
   const Fabric& fabric = data.fabric();
   data.levels.emplace(fabric, make_graph(fabric));
