@@ -60,9 +60,9 @@ void poll_node_ports(const PortCheckOptions& options, const PollSettings& settin
                      const state::PortStore& store, bool single_port, NodePoll& poll) {
   const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
   PollSettings run_settings = settings;
-  run_settings.record_name = single_port ? "port-" + format_guid(poll.node->guid) + "-" +
-                                               std::to_string(options.port)
-                                         : "node-" + format_guid(poll.node->guid);
+  run_settings.record_name =
+      single_port ? "port-" + format_guid(poll.node->guid) + "-" + std::to_string(options.port)
+                  : "node-" + format_guid(poll.node->guid);
   mad::UmadPort umad(options.fabric.ca, options.fabric.port);
   mad::MadEngine engine(umad);
   PollRun run = poll_ports(engine, store, targets, run_settings);

@@ -203,8 +203,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
     // (this pass's record saved first: its locks would stand in the next pass's way).
     poll::save_record(result.pending, result.results);
-    result.topology =
-        poll::topology_source(options.fabric).load(TopologyRefresh::discover_now);
+    result.topology = poll::topology_source(options.fabric).load(TopologyRefresh::discover_now);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";
   }

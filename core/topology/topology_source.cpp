@@ -24,8 +24,8 @@ Topology TopologySource::load(TopologyRefresh refresh) const {
     if (refresh == TopologyRefresh::offline)
       throw std::runtime_error("no topology file " + file_ +
                                ": check_ib_fabric, check_ib_node or check_ib_port write it on "
-                               "their first run (so does ibpm-topology --write-dump " + file_ +
-                               "), or name one with --cache FILE");
+                               "their first run (so does ibpm-topology --write-dump " +
+                               file_ + "), or name one with --cache FILE");
   }
   Topology topology = discover();
   save(topology.fabric);

@@ -1,7 +1,6 @@
 // TopologySource: which file wins (--cache over the state topology), when it discovers (never
 // offline, only without a file when asked to, always when told to) and the slices it keeps.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 
 #include "../state/temp_dir.hpp"
@@ -149,9 +148,8 @@ TEST_CASE("a slice is kept per node and goes stale with the file it was cut from
   CHECK(has_node(*slice, kLeaf));
   CHECK_FALSE(source.load_slice("cn0002"));
 
-  std::filesystem::last_write_time(state_topology_path(state_dir),
-                                   std::filesystem::last_write_time(
-                                       state_topology_path(state_dir)) +
-                                       std::chrono::seconds(5));
+  std::filesystem::last_write_time(
+      state_topology_path(state_dir),
+      std::filesystem::last_write_time(state_topology_path(state_dir)) + std::chrono::seconds(5));
   CHECK_FALSE(source.load_slice("cn0001"));
 }
