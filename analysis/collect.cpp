@@ -7,7 +7,7 @@
 #include "locality/down_sets.hpp"
 #include "locality/node_set_file.hpp"
 #include "locality/slurm_topology.hpp"
-#include "poll/state_topology.hpp"
+#include "topology/topology_source.hpp"
 #include "routes/job_routes.hpp"
 #include "routes/lft_file.hpp"
 #include "state/port_store.hpp"
@@ -122,7 +122,9 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir, const Colle
 
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options) {
   FabricAnalysis data;
-  data.topology = poll::load_topology(fabric_options, false);
+  data.topology =
+      TopologySource({.cache = fabric_options.cache, .state_dir = fabric_options.state_dir})
+          .load(TopologyRefresh::offline);
   data.names = NodeNameMap::load_if_named(fabric_options.node_name_map);
   const Fabric& fabric = data.fabric();
   data.levels.emplace(fabric, make_graph(fabric));

@@ -6,7 +6,7 @@
 
 #include "mad/mad_engine.hpp"
 #include "mad/umad_port.hpp"
-#include "poll/state_topology.hpp"
+#include "poll/fabric_topology.hpp"
 #include "routes/lft_file.hpp"
 #include "routes/lft_reader.hpp"
 
@@ -81,7 +81,10 @@ RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   RoutesSource source;
   const bool refresh = options.tables == TableSource::fabric;
   // A refresh discovers the topology again too, unless --cache names it.
-  source.topology = poll::load_topology(options.fabric, refresh && options.fabric.cache.empty());
+  const TopologySource topology = poll::topology_source(options.fabric);
+  source.topology =
+      topology.load(refresh && !topology.cache_given() ? TopologyRefresh::discover_now
+                                                       : TopologyRefresh::discover_if_missing);
   source.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   source.tables_path = routes::lft_file_path(options.fabric.state_dir);
   if (refresh)

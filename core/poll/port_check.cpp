@@ -5,8 +5,7 @@
 #include <map>
 
 #include "mad/umad_port.hpp"
-#include "poll/state_topology.hpp"
-#include "poll/topology_slice.hpp"
+#include "poll/fabric_topology.hpp"
 #include "routes/cable_impact.hpp"
 #include "routes/lft_file.hpp"
 
@@ -32,6 +31,45 @@ const Node* find_node(const Fabric& fabric, const NodeNameMap* names, const std:
   } catch (const TargetError&) {
     return nullptr;
   }
+}
+
+// The node's topology: its slice while that is valid and has it; else the whole topology (the
+// file, or a discovery when there is none); else, when no --cache names the topology (it may be
+// older than the node), one discovery. Throws TargetError when the node is still not found.
+void find_node_topology(const TopologySource& source, const std::string& text,
+                        const NodeNameMap* names, NodePoll& poll) {
+  if (std::optional<Topology> slice = source.load_slice(text)) {
+    poll.topology = std::move(*slice);
+    poll.node = find_node(poll.topology.fabric, names, text);
+    if (poll.node) return;
+  }
+  poll.topology = source.load(TopologyRefresh::discover_if_missing);
+  if (!find_node(poll.topology.fabric, names, text) && !source.cache_given()) {
+    poll.topology = source.load(TopologyRefresh::discover_now);
+    poll.rediscovered = true;
+  }
+  poll.node = &resolve_node(poll.topology.fabric, names, text);
+  source.save_slice(text, poll.topology.fabric, *poll.node);
+}
+
+// Polls the node's targets once into poll.results (each check keeps its own record of samples:
+// its rates cover its own interval). Discovery opens the umad port itself, so ours is open only
+// while polling (under libumad2sim, two ports open at once in one process do not survive the
+// first one closing).
+void poll_node_ports(const PortCheckOptions& options, const PollSettings& settings,
+                     const state::PortStore& store, bool single_port, NodePoll& poll) {
+  const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
+  PollSettings run_settings = settings;
+  run_settings.record_name =
+      single_port ? "port-" + format_guid(poll.node->guid) + "-" + std::to_string(options.port)
+                  : "node-" + format_guid(poll.node->guid);
+  mad::UmadPort umad(options.fabric.ca, options.fabric.port);
+  mad::MadEngine engine(umad);
+  PollRun run = poll_ports(engine, store, targets, run_settings);
+  accumulate(poll.mad_stats, engine.stats());
+  poll.results = std::move(run.results);
+  poll.notes = std::move(run.notes);
+  if (auto failure = save_record(run.pending, poll.results)) poll.notes.push_back(*failure);
 }
 
 bool any_stale(const std::vector<PortResult>& results) {
@@ -86,7 +124,8 @@ std::string add_route_impact(const PortCheckOptions& options, const NodePoll& po
   try {
     // The whole fabric: the run itself may have polled with a slice of it (the node and its
     // neighbours), and routes cross the whole fabric.
-    const Topology whole = load_topology(options.fabric, false);
+    const Topology whole =
+        topology_source(options.fabric).load(TopologyRefresh::discover_if_missing);
     const auto impacts = routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
                                                     poll.names ? &*poll.names : nullptr, cables,
                                                     options.jobs);
@@ -108,61 +147,25 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
 
   const PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
+  const TopologySource source = topology_source(options.fabric);
 
-  // Discovery opens the umad port itself, so ours is open only while polling (under
-  // libumad2sim, two ports open at once in one process do not survive the first one closing).
-  const SliceKey slice_key{options.fabric.state_dir, options.node,
-                           options.fabric.cache.empty() ? state_topology_path(options.fabric)
-                                                        : options.fabric.cache,
-                           options.fabric.node_name_map};
-  std::optional<Topology> slice = load_slice(slice_key);
-  poll.topology = slice ? std::move(*slice) : load_topology(options.fabric, false);
-  for (int pass = 0;; ++pass) {
-    try {
-      poll.node = &resolve_node(poll.topology.fabric, names, options.node);
-    } catch (const TargetError&) {
-      if (slice) {
-        slice.reset();  // an odd slice: the whole topology decides
-        poll.topology = load_topology(options.fabric, false);
-      }
-      if (!find_node(poll.topology.fabric, names, options.node) && options.fabric.cache.empty() &&
-          !poll.rediscovered) {
-        // The saved topology may be older than the node: learn the fabric again, once.
-        poll.topology = load_topology(options.fabric, true);
-        poll.rediscovered = true;
-      }
-      poll.node = &resolve_node(poll.topology.fabric, names, options.node);
-    }
-    if (!slice) save_slice(slice_key, poll.topology.fabric, *poll.node);
-    const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
-    // Each check keeps its own record of samples: its rates cover its own interval.
-    PollSettings run_settings = settings;
-    run_settings.record_name = single_port ? "port-" + format_guid(poll.node->guid) + "-" +
-                                                 std::to_string(options.port)
-                                           : "node-" + format_guid(poll.node->guid);
-    {
-      mad::UmadPort umad(options.fabric.ca, options.fabric.port);
-      mad::MadEngine engine(umad);
-      PollRun run = poll_ports(engine, store, targets, run_settings);
-      accumulate(poll.mad_stats, engine.stats());
-      poll.results = std::move(run.results);
-      poll.notes = std::move(run.notes);
-      if (auto failure = save_record(run.pending, poll.results)) poll.notes.push_back(*failure);
-    }
-    if (pass > 0 || !any_stale(poll.results)) break;
-    // The LID answers as another node, or not at all: learn the fabric again and retry once.
-    {
-      Topology fresh = discover(options.fabric);
-      // A node that only went silent is missing from the new discovery as well: keep this pass's
-      // results (unreachable) and the saved topology, which a partial discovery must not replace.
-      if (!find_node(fresh.fabric, names, options.node)) break;
-      save_state_topology(options.fabric, fresh.fabric);
-      poll.topology = std::move(fresh);
-    }
-    slice.reset();
-    poll.rediscovered = true;
-    if (!options.fabric.cache.empty()) poll.topology.origin += " (--cache was stale)";
-  }
+  find_node_topology(source, options.node, names, poll);
+  poll_node_ports(options, settings, store, single_port, poll);
+  if (!any_stale(poll.results)) return poll;
+
+  // The LID answers as another node, or not at all: learn the fabric again and poll once more.
+  Topology fresh = source.discover();
+  // A node that only went silent is missing from the new discovery as well: keep these results
+  // (unreachable) and the saved topology, which a partial discovery must not replace.
+  const Node* node = find_node(fresh.fabric, names, options.node);
+  if (!node) return poll;
+  source.save(fresh.fabric);
+  source.save_slice(options.node, fresh.fabric, *node);
+  poll.topology = std::move(fresh);
+  poll.node = &resolve_node(poll.topology.fabric, names, options.node);
+  poll.rediscovered = true;
+  if (source.cache_given()) poll.topology.origin += " (--cache was stale)";
+  poll_node_ports(options, settings, store, single_port, poll);
   return poll;
 }
 

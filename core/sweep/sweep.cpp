@@ -9,7 +9,7 @@
 
 #include "delegation/delegation_file.hpp"
 #include "mad/umad_port.hpp"
-#include "poll/state_topology.hpp"
+#include "poll/fabric_topology.hpp"
 
 namespace ibpm::sweep {
 
@@ -24,15 +24,15 @@ double seconds_since(Clock::time_point start) {
 // The topology to sweep: --cache as it is; the state topology, discovered again once it is
 // older than --rediscover-after (a failed discovery keeps the old one, and says so).
 Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
-  if (!options.fabric.cache.empty()) return load_topology_file(options.fabric.cache);
-  const std::string path = poll::state_topology_path(options.fabric);
+  const TopologySource source = poll::topology_source(options.fabric);
+  if (source.cache_given()) return source.load(TopologyRefresh::offline);
   std::error_code error;
-  const auto written = std::filesystem::last_write_time(path, error);
+  const auto written = std::filesystem::last_write_time(source.file(), error);
   if (!error && options.rediscover_after_s > 0 &&
       std::filesystem::file_time_type::clock::now() - written >
           std::chrono::seconds(options.rediscover_after_s)) {
     try {
-      Topology fresh = poll::load_topology(options.fabric, true);
+      Topology fresh = source.load(TopologyRefresh::discover_now);
       result.rediscovered = true;
       result.topology_note = "topology older than " + std::to_string(options.rediscover_after_s) +
                              " s: discovered again";
@@ -41,7 +41,7 @@ Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
       result.topology_note = std::string("discovery failed, swept the saved topology: ") + e.what();
     }
   }
-  return poll::load_topology(options.fabric, false);
+  return source.load(TopologyRefresh::discover_if_missing);
 }
 
 std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
@@ -203,7 +203,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
     // (this pass's record saved first: its locks would stand in the next pass's way).
     poll::save_record(result.pending, result.results);
-    result.topology = poll::load_topology(options.fabric, true);
+    result.topology = poll::topology_source(options.fabric).load(TopologyRefresh::discover_now);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";
   }

@@ -70,6 +70,10 @@ expect_failure --cache fabric.ibnetdiscover --no-history -o map.jpg
 printf 'hello\n' > broken.ibnetdiscover
 expect_failure --cache broken.ibnetdiscover --no-history -o map.svg
 expect_failure --cache fabric.ibnetdiscover --no-history -o "$tmp/no/such/dir/map.svg"
+# No topology saved and no --cache: never a discovery, the file to make named instead.
+expect_failure --state-dir "$empty_state" --no-history -o map.svg
+grep -qF "no topology file $empty_state/topology.ibnetdiscover: " err.txt ||
+  fail "without a topology: $(cat err.txt)"
 cmp -s map.svg before.svg || fail "a failed run changed map.svg"
 ls -a | grep -q '\.tmp' && fail "temporary files left: $(ls -a)"
 

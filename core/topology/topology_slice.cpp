@@ -1,4 +1,4 @@
-#include "poll/topology_slice.hpp"
+#include "topology/topology_slice.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include "dump/ibnetdiscover_writer.hpp"
 #include "base/atomic_file.hpp"
 
-namespace ibpm::poll {
+namespace ibpm {
 
 namespace fs = std::filesystem;
 
@@ -108,4 +108,4 @@ void save_slice(const SliceKey& key, const Fabric& fabric, const Node& node) {
   }
 }
 
-}  // namespace ibpm::poll
+}  // namespace ibpm

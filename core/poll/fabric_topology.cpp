@@ -1,0 +1,10 @@
+#include "poll/fabric_topology.hpp"
+
+namespace ibpm::poll {
+
+TopologySource topology_source(const plugin::FabricOptions& options) {
+  return TopologySource(TopologySourceOptions{options.cache, options.state_dir,
+                                              options.node_name_map, options.ca, options.port});
+}
+
+}  // namespace ibpm::poll

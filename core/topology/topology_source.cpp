@@ -1,0 +1,55 @@
+#include "topology/topology_source.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "dump/ibnetdiscover_writer.hpp"
+#include "base/atomic_file.hpp"
+#include "topology/topology_slice.hpp"
+
+namespace ibpm {
+
+std::string state_topology_path(const std::string& state_dir) {
+  return (std::filesystem::path(state_dir) / "topology.ibnetdiscover").string();
+}
+
+TopologySource::TopologySource(TopologySourceOptions options, Discover discover)
+    : options_(std::move(options)),
+      discover_(std::move(discover)),
+      file_(options_.cache.empty() ? state_topology_path(options_.state_dir) : options_.cache) {}
+
+Topology TopologySource::load(TopologyRefresh refresh) const {
+  if (refresh != TopologyRefresh::discover_now) {
+    if (cache_given() || std::filesystem::exists(file_)) return load_topology_file(file_);
+    if (refresh == TopologyRefresh::offline)
+      throw std::runtime_error("no topology file " + file_ +
+                               ": check_ib_fabric, check_ib_node or check_ib_port write it on "
+                               "their first run (so does ibpm-topology --write-dump " +
+                               file_ + "), or name one with --cache FILE");
+  }
+  Topology topology = discover();
+  save(topology.fabric);
+  return topology;
+}
+
+Topology TopologySource::discover() const {
+  return discover_(DiscoveryOptions{options_.ca, options_.port, 0, 0});
+}
+
+void TopologySource::save(const Fabric& fabric) const {
+  std::filesystem::create_directories(options_.state_dir);
+  base::replace_file_with(state_topology_path(options_.state_dir),
+                    [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+}
+
+std::optional<Topology> TopologySource::load_slice(const std::string& node_text) const {
+  return ibpm::load_slice(SliceKey{options_.state_dir, node_text, file_, options_.node_name_map});
+}
+
+void TopologySource::save_slice(const std::string& node_text, const Fabric& fabric,
+                                const Node& node) const {
+  ibpm::save_slice(SliceKey{options_.state_dir, node_text, file_, options_.node_name_map}, fabric,
+                   node);
+}
+
+}  // namespace ibpm

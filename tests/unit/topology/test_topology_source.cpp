@@ -1,0 +1,155 @@
+// TopologySource: which file wins (--cache over the state topology), when it discovers (never
+// offline, only without a file when asked to, always when told to) and the slices it keeps.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "../state/temp_dir.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
+#include "topology/topology_source.hpp"
+
+using namespace ibpm;
+using ibpm::state::test::TempDir;
+
+namespace {
+
+constexpr Guid kLeaf = 0x100, kHost = 0x300, kOther = 0x400;
+
+// A leaf with one host cabled to it; the host's GUID and description tell the fabrics apart.
+Fabric fabric_with_host(Guid host, const std::string& description) {
+  Fabric f;
+  f.add_node(kLeaf, NodeType::sw, "leaf01", 8);
+  f.port({kLeaf, 0}).lid = 2;
+  f.add_node(host, NodeType::ca, description, 1);
+  f.port({host, 1}).lid = 3;
+  f.connect({kLeaf, 1}, {host, 1});
+  return f;
+}
+
+void write_dump(const std::filesystem::path& path, const Fabric& fabric) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream out(path);
+  write_ibnetdiscover(out, fabric);
+}
+
+bool has_node(const Topology& topology, Guid guid) { return topology.fabric.find(guid) != nullptr; }
+
+// A discovery that counts its calls and finds the fabric with kOther.
+struct FakeDiscovery {
+  int calls = 0;
+  TopologySource::Discover discover() {
+    return [this](const DiscoveryOptions&) {
+      ++calls;
+      Topology topology;
+      topology.fabric = fabric_with_host(kOther, "discovered HCA-1");
+      topology.origin = "discovery";
+      return topology;
+    };
+  }
+};
+
+TopologySource::Discover no_discovery() {
+  return [](const DiscoveryOptions&) -> Topology {
+    FAIL("discovered");
+    return {};
+  };
+}
+
+}  // namespace
+
+TEST_CASE("offline without a topology file names the file and how to make it") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path / "state").string();
+  const std::string expected = state_topology_path(state_dir);
+  // The real libibnetdisc: were it asked, it would fail otherwise (no umad device here) or find
+  // a fabric; offline it is never asked.
+  const TopologySource source({.cache = "", .state_dir = state_dir});
+  CHECK_THROWS_WITH(source.load(TopologyRefresh::offline),
+                    Catch::StartsWith("no topology file " + expected + ": ") &&
+                        Catch::Contains("check_ib_fabric") && Catch::Contains("--cache"));
+  const TopologySource fake({.state_dir = state_dir}, no_discovery());
+  CHECK_THROWS_WITH(fake.load(TopologyRefresh::offline), Catch::Contains(expected));
+  CHECK_FALSE(std::filesystem::exists(expected));
+}
+
+TEST_CASE("offline with a missing --cache file says it cannot open it") {
+  TempDir dir("topology-source");
+  const std::string missing = (dir.path / "missing.ibnetdiscover").string();
+  const TopologySource source({.cache = missing, .state_dir = (dir.path / "state").string()},
+                              no_discovery());
+  CHECK_THROWS_WITH(source.load(TopologyRefresh::offline), Catch::Contains(missing));
+}
+
+TEST_CASE("a --cache file wins over the state topology, which wins over a discovery") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path / "state").string();
+  const std::filesystem::path cache = dir.path / "cache.ibnetdiscover";
+  write_dump(cache, fabric_with_host(kHost, "cached HCA-1"));
+  write_dump(state_topology_path(state_dir), fabric_with_host(kOther, "saved HCA-1"));
+
+  for (const TopologyRefresh refresh :
+       {TopologyRefresh::offline, TopologyRefresh::discover_if_missing}) {
+    const TopologySource with_cache({.cache = cache.string(), .state_dir = state_dir},
+                                    no_discovery());
+    CHECK(with_cache.cache_given());
+    CHECK(with_cache.file() == cache.string());
+    const Topology cached = with_cache.load(refresh);
+    CHECK(cached.origin == cache.string());
+    CHECK(has_node(cached, kHost));
+
+    const TopologySource saved({.state_dir = state_dir}, no_discovery());
+    CHECK_FALSE(saved.cache_given());
+    CHECK(saved.file() == state_topology_path(state_dir));
+    const Topology from_state = saved.load(refresh);
+    CHECK(from_state.origin == state_topology_path(state_dir));
+    CHECK(has_node(from_state, kOther));
+  }
+}
+
+TEST_CASE("without a file, discover_if_missing discovers once and saves the state topology") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path / "state").string();
+  FakeDiscovery discovery;
+  const TopologySource source({.state_dir = state_dir}, discovery.discover());
+  CHECK(source.load(TopologyRefresh::discover_if_missing).origin == "discovery");
+  CHECK(discovery.calls == 1);
+  REQUIRE(std::filesystem::exists(state_topology_path(state_dir)));
+  const Topology again = source.load(TopologyRefresh::discover_if_missing);
+  CHECK(discovery.calls == 1);
+  CHECK(again.origin == state_topology_path(state_dir));
+  CHECK(has_node(again, kOther));
+}
+
+TEST_CASE("discover_now discovers even with files at hand, and rewrites only the state topology") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path / "state").string();
+  const std::filesystem::path cache = dir.path / "cache.ibnetdiscover";
+  write_dump(cache, fabric_with_host(kHost, "cached HCA-1"));
+  write_dump(state_topology_path(state_dir), fabric_with_host(kHost, "saved HCA-1"));
+  FakeDiscovery discovery;
+  const TopologySource source({.cache = cache.string(), .state_dir = state_dir},
+                              discovery.discover());
+  CHECK(source.load(TopologyRefresh::discover_now).origin == "discovery");
+  CHECK(discovery.calls == 1);
+  CHECK(has_node(load_topology_file(state_topology_path(state_dir)), kOther));
+  CHECK(has_node(load_topology_file(cache.string()), kHost));
+}
+
+TEST_CASE("a slice is kept per node and goes stale with the file it was cut from") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path / "state").string();
+  const Fabric fabric = fabric_with_host(kHost, "cn0001 HCA-1");
+  write_dump(state_topology_path(state_dir), fabric);
+  const TopologySource source({.state_dir = state_dir}, no_discovery());
+  CHECK_FALSE(source.load_slice("cn0001"));
+  source.save_slice("cn0001", fabric, *fabric.find(kHost));
+  const auto slice = source.load_slice("cn0001");
+  REQUIRE(slice);
+  CHECK(has_node(*slice, kHost));
+  CHECK(has_node(*slice, kLeaf));
+  CHECK_FALSE(source.load_slice("cn0002"));
+
+  std::filesystem::last_write_time(
+      state_topology_path(state_dir),
+      std::filesystem::last_write_time(state_topology_path(state_dir)) + std::chrono::seconds(5));
+  CHECK_FALSE(source.load_slice("cn0001"));
+}
