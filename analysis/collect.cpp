@@ -7,10 +7,10 @@
 #include "locality/down_sets.hpp"
 #include "locality/node_set_file.hpp"
 #include "locality/slurm_topology.hpp"
-#include "topology/topology_source.hpp"
 #include "routes/job_routes.hpp"
 #include "routes/lft_file.hpp"
 #include "state/port_store.hpp"
+#include "topology/topology_source.hpp"
 #include "viz/degraded_links.hpp"
 #include "viz/history_annotations.hpp"
 
@@ -41,10 +41,12 @@ std::vector<locality::NodeSet> node_sets(const FabricAnalysis& data, const local
     for (auto& set : locality::load_node_set_file(file, fabric, down, data.name_map()))
       sets.push_back(std::move(set));
   if (!options.slurm_topology.empty())
-    for (auto& set : locality::load_slurm_topology(options.slurm_topology, fabric, down, data.name_map()))
+    for (auto& set :
+         locality::load_slurm_topology(options.slurm_topology, fabric, down, data.name_map()))
       sets.push_back(std::move(set));
   if (!options.job_sets.empty())
-    for (auto& set : locality::load_job_sets(options.job_sets, fabric, down, data.name_map(), warnings))
+    for (auto& set :
+         locality::load_job_sets(options.job_sets, fabric, down, data.name_map(), warnings))
       sets.push_back(std::move(set));
   if (options.level) std::erase_if(sets, [&](const auto& s) { return s.level != *options.level; });
   return sets;
@@ -90,7 +92,8 @@ void read_usage(FabricAnalysis& data, const std::string& state_dir, const Collec
   data.usage = history::link_usage(
       data.fabric(),
       [&](PortRef port) {
-        history::PortHistory read = data.reader->read(port.node, port.port, data.window, options.peaks);
+        history::PortHistory read =
+            data.reader->read(port.node, port.port, data.window, options.peaks);
         data.coverage.add(read);
         return read;
       },
@@ -99,7 +102,8 @@ void read_usage(FabricAnalysis& data, const std::string& state_dir, const Collec
 
 // Host pairs per cable direction and the jobs behind each, from STATE_DIR/routes.lft (written by
 // ibpm-routes --refresh); nothing when there is none.
-void read_routes(FabricAnalysis& data, const std::string& state_dir, const CollectOptions& options) {
+void read_routes(FabricAnalysis& data, const std::string& state_dir,
+                 const CollectOptions& options) {
   const std::string path = routes::lft_file_path(state_dir);
   if (!std::filesystem::exists(path)) {
     if (!options.route_jobs.empty())
@@ -150,7 +154,8 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
   }
   if (!options.baseline.empty()) data.baseline = load_topology_file(options.baseline);
   if (options.annotate) {
-    viz::mark_degraded_links(fabric, data.annotations, data.baseline ? &data.baseline->fabric : nullptr);
+    viz::mark_degraded_links(fabric, data.annotations,
+                             data.baseline ? &data.baseline->fabric : nullptr);
     viz::derive_node_health(fabric, data.annotations);
   }
   return data;

@@ -70,16 +70,16 @@ struct FabricAnalysis {
   history::Window window;
   history::WindowCoverage coverage;  // how much of the window the ports' files have
   std::time_t generated = 0;
-  std::optional<history::HistoryReader> reader;   // set when the history was read
-  std::vector<history::LinkUsage> usage;          // by link index; empty without history
-  std::map<PortRef, PortState> ports;             // ports with a file (port_records only)
+  std::optional<history::HistoryReader> reader;      // set when the history was read
+  std::vector<history::LinkUsage> usage;             // by link index; empty without history
+  std::map<PortRef, PortState> ports;                // ports with a file (port_records only)
   std::map<PortRef, link_quality::RecordedBer> ber;  // from the sample records (annotate only)
   std::map<PortRef, std::vector<std::string>> jobs_by_direction;  // by the port it leaves through
   std::vector<locality::NodeSet> sets;
-  std::vector<locality::SetTraffic> traffic;      // by set; empty without history
+  std::vector<locality::SetTraffic> traffic;  // by set; empty without history
   viz::MapAnnotations annotations;
-  std::optional<Topology> baseline;               // CollectOptions::baseline, loaded
-  std::vector<std::string> warnings;              // what could not be read, one line each
+  std::optional<Topology> baseline;   // CollectOptions::baseline, loaded
+  std::vector<std::string> warnings;  // what could not be read, one line each
 
   const Fabric& fabric() const { return topology.fabric; }
   const NodeNameMap* name_map() const { return names ? &*names : nullptr; }

@@ -1,17 +1,16 @@
 // ibpm-locality: traffic locality per subtree (and per operator-defined node set) over a window
 // of the RRD history the checks keep: how much of what a subtree's hosts send stays inside it.
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <optional>
 
 #include "analysis/collect.hpp"
+#include "base/atomic_file.hpp"
 #include "locality/locality_report.hpp"
 #include "locality/slurm_topology.hpp"
-#include "plugin/options.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/options.hpp"
 #include "plugin/report_format.hpp"
-#include "base/atomic_file.hpp"
 
 namespace {
 
@@ -40,13 +39,14 @@ void run(const Options& options) {
   collect_options.slurm_topology = options.slurm_in;
   collect_options.job_sets = options.jobs;
   collect_options.level = options.level;
-  const ibpm::analysis::FabricAnalysis data = ibpm::analysis::collect(options.fabric, collect_options);
+  const ibpm::analysis::FabricAnalysis data =
+      ibpm::analysis::collect(options.fabric, collect_options);
 
   if (!options.slurm_out.empty()) {
     std::vector<std::string> warnings;
     ibpm::base::replace_file_with(options.slurm_out, [&](std::ostream& out) {
-      warnings = ibpm::locality::write_slurm_topology(out, data.fabric(), *data.levels,
-                                                      data.name_map());
+      warnings =
+          ibpm::locality::write_slurm_topology(out, data.fabric(), *data.levels, data.name_map());
     });
     for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
   }
@@ -57,7 +57,7 @@ void run(const Options& options) {
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
   ibpm::locality::ReportContext context{window.start, window.end,
-                                       ibpm::history::describe_coverage(data.coverage)};
+                                        ibpm::history::describe_coverage(data.coverage)};
   ibpm::plugin::print_report(
       options.format, {.table = [&] { ibpm::locality::print_table(std::cout, rows, context); },
                        .csv = [&] { ibpm::locality::print_csv(std::cout, rows); },
@@ -67,11 +67,12 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Traffic locality per subtree of an InfiniBand fabric, from the counter history "
-               "in the state directory: gen/con are the data the set's hosts send/receive, "
-               "out/in the data crossing its border, l_gen = 1 - out/gen, l_con = 1 - in/con, "
-               "l = 1 - (out + in)/(gen + con).",
-               "ibpm-locality"};
+  CLI::App app{
+      "Traffic locality per subtree of an InfiniBand fabric, from the counter history "
+      "in the state directory: gen/con are the data the set's hosts send/receive, "
+      "out/in the data crossing its border, l_gen = 1 - out/gen, l_con = 1 - in/con, "
+      "l = 1 - (out + in)/(gen + con).",
+      "ibpm-locality"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
   ibpm::history::add_history_options(app, options.history);
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--write-slurm-topology", options.slurm_out,
                  "Write a Slurm topology.conf of this fabric (leaves, spines, cores)");
-  app.add_flag("--no-subtrees", options.no_subtrees, "Only the sets from --sets / --slurm-topology");
+  app.add_flag("--no-subtrees", options.no_subtrees,
+               "Only the sets from --sets / --slurm-topology");
   return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

@@ -6,7 +6,6 @@
 // down (in map-maps/ next to map.svg) and of each leaf's hosts two clicks down.
 //   ibpm-map --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm/map.svg
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <iostream>
 
@@ -61,9 +60,8 @@ void run(const Options& options) {
   map_options.map.url_prefix = options.url_prefix;
   map_options.map.names = data.name_map();
   map_options.maps_dir = options.maps_dir;
-  const viz::WrittenMaps written =
-      viz::write_map_set(fabric, *data.levels, data.annotations, map_options, *format,
-                         options.output);
+  const viz::WrittenMaps written = viz::write_map_set(fabric, *data.levels, data.annotations,
+                                                      map_options, *format, options.output);
   if (options.verbose) {
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -78,10 +76,11 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Draws the InfiniBand fabric as a health map (Graphviz): switches by level, links "
-               "coloured by utilization over the counter history, errors and degraded links "
-               "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
-               "ibpm-map"};
+  CLI::App app{
+      "Draws the InfiniBand fabric as a health map (Graphviz): switches by level, links "
+      "coloured by utilization over the counter history, errors and degraded links "
+      "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
+      "ibpm-map"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
   history::add_history_options(app, options.history);

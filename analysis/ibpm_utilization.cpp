@@ -2,7 +2,6 @@
 // (average and peak share of capacity, XmitWait %, errors), the busiest first, and utilization
 // profiles drawn from the RRD files for the links it lists.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -46,7 +45,8 @@ void run(const Options& options) {
   collect_options.history_needs_state_dir = false;
   collect_options.xmit_wait_tick_ns = options.xmit_wait_tick_ns;
   collect_options.subtrees = false;
-  const ibpm::analysis::FabricAnalysis data = ibpm::analysis::collect(options.fabric, collect_options);
+  const ibpm::analysis::FabricAnalysis data =
+      ibpm::analysis::collect(options.fabric, collect_options);
   const ibpm::Fabric& fabric = data.fabric();
   const ibpm::NodeNameMap* name_map = data.name_map();
   const ibpm::history::HistoryReader& reader = *data.reader;
@@ -61,9 +61,10 @@ void run(const Options& options) {
       options.format,
       {.table = [&] { ibpm::print_utilization_table(std::cout, rows, window.seconds(), covered); },
        .csv = [&] { ibpm::print_utilization_csv(std::cout, rows); },
-       .json = [&] {
-         ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
-       }});
+       .json =
+           [&] {
+             ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
+           }});
 
   if (options.graph_dir.empty()) return;
   ibpm::state::make_directories(options.graph_dir);
@@ -75,7 +76,8 @@ void run(const Options& options) {
     const std::string b = ibpm::port_name(fabric, link.b, name_map);
     const std::string file = options.graph_dir + "/" + graph_file(*row.link, options.graph_format);
     // Drawn under a temporary name and renamed, so a web server never serves half a picture.
-    const std::string part = options.graph_dir + "/.part-" + graph_file(*row.link, options.graph_format);
+    const std::string part =
+        options.graph_dir + "/.part-" + graph_file(*row.link, options.graph_format);
     ibpm::graphs::draw_utilization(reader, *row.link, a, b,
                                    {part, a + " <-> " + b, window.start, window.end});
     std::filesystem::rename(part, file);
@@ -85,10 +87,11 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Link utilization of an InfiniBand fabric from the counter history in the state "
-               "directory: per cable and direction, the average and peak share of the link's "
-               "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
-               "ibpm-utilization"};
+  CLI::App app{
+      "Link utilization of an InfiniBand fabric from the counter history in the state "
+      "directory: per cable and direction, the average and peak share of the link's "
+      "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
+      "ibpm-utilization"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
   ibpm::history::add_history_options(app, options.history);

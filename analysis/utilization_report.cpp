@@ -44,14 +44,20 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
   for (const auto& link : usage)
     for (const auto* d : {&link.a_to_b, &link.b_to_a})
       if (d->measured)
-        rows.push_back({&link, d, port_name(fabric, d->from, names), port_name(fabric, d->to, names)});
+        rows.push_back(
+            {&link, d, port_name(fabric, d->from, names), port_name(fabric, d->to, names)});
   auto key = [order](const DirectionRow& r) {
     switch (order) {
-      case UtilizationSort::utilization: return value(r.direction->average_util);
-      case UtilizationSort::peak: return value(r.direction->peak_util);
-      case UtilizationSort::wait: return value(r.direction->xmit_wait_pct);
-      case UtilizationSort::errors: return r.link->errors_s;
-      case UtilizationSort::fabric: break;
+      case UtilizationSort::utilization:
+        return value(r.direction->average_util);
+      case UtilizationSort::peak:
+        return value(r.direction->peak_util);
+      case UtilizationSort::wait:
+        return value(r.direction->xmit_wait_pct);
+      case UtilizationSort::errors:
+        return r.link->errors_s;
+      case UtilizationSort::fabric:
+        break;
     }
     return 0.0;
   };
@@ -81,10 +87,10 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
   for (const auto& r : rows) {
     const auto& d = *r.direction;
     std::snprintf(line, sizeof line, "%-*s -> %-*s %11s %7s %7s %6s%% %10.3g\n", w,
-                  safe(r.from).c_str(), w, safe(r.to).c_str(), base::format_rate(d.average_octets_s).c_str(),
-                  percent(d.average_util).c_str(), percent(d.peak_util).c_str(),
-                  d.xmit_wait_pct ? base::format_short(*d.xmit_wait_pct).c_str() : "-",
-                  d.errors_s);
+                  safe(r.from).c_str(), w, safe(r.to).c_str(),
+                  base::format_rate(d.average_octets_s).c_str(), percent(d.average_util).c_str(),
+                  percent(d.peak_util).c_str(),
+                  d.xmit_wait_pct ? base::format_short(*d.xmit_wait_pct).c_str() : "-", d.errors_s);
     out << line;
   }
 }

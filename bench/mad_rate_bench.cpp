@@ -3,7 +3,6 @@
 // port ROUNDS times.
 //   ibpm-bench-mad [-C CA] [-P PORT] [--window N] [--rounds N] [--class-port-info]
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -48,10 +47,11 @@ int main(int argc, char** argv) {
       for (const auto& reply : engine.run(queries, options)) answered += reply.ok();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("ports %zu rounds %d window %zu answered %zu/%zu in %.3f s: %.0f queries/s "
-                "(retries %zu, ignored %zu)\n",
-                queries.size(), rounds, window, answered, queries.size() * rounds, seconds,
-                answered / seconds, engine.stats().retries, engine.stats().ignored);
+    std::printf(
+        "ports %zu rounds %d window %zu answered %zu/%zu in %.3f s: %.0f queries/s "
+        "(retries %zu, ignored %zu)\n",
+        queries.size(), rounds, window, answered, queries.size() * rounds, seconds,
+        answered / seconds, engine.stats().retries, engine.stats().ignored);
     return answered == queries.size() * rounds ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ibpm-bench-mad: %s\n", e.what());

@@ -4,10 +4,10 @@
 // ports by both cable ends; perfdata gives fabric totals and the sweep's timing. State changes
 // go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
 // tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
-#include "sweep/route_impact.hpp"
-
 #include <CLI/CLI.hpp>
+
 #include "products/sweep_outputs.hpp"
+#include "sweep/route_impact.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace {
@@ -66,10 +66,12 @@ int main(int argc, char** argv) {
              ibpm::sweep::add_sweep_options(app, options);
              ibpm::products::add_output_options(app, outputs);
              const std::string report = "Report";
-             app.add_option("--worst", settings.worst, "Ports and unreachable nodes listed in the long output")
+             app.add_option("--worst", settings.worst,
+                            "Ports and unreachable nodes listed in the long output")
                  ->capture_default_str()
                  ->group(report);
-             app.add_option("--summary-ports", settings.summary_ports, "Worst ports named in the status line")
+             app.add_option("--summary-ports", settings.summary_ports,
+                            "Worst ports named in the status line")
                  ->capture_default_str()
                  ->group(report);
              ibpm::plugin::add_state_option(
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
                  ->group(report);
              ibpm::poll::add_poll_options(app, options);
            },
-       .body = [&](const ibpm::plugin::CommonOptions& common) {
-         return run(options, outputs, settings, common);
-       }});
+       .body =
+           [&](const ibpm::plugin::CommonOptions& common) {
+             return run(options, outputs, settings, common);
+           }});
 }

@@ -95,5 +95,6 @@ int main(int argc, char** argv) {
              app.add_option("--summary-ports", shown, "Worst ports named in the status line")
                  ->capture_default_str();
            },
-       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); }});
+       .body =
+           [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); }});
 }

@@ -1,8 +1,8 @@
 // check_ib_port: one port's counters as rates against thresholds, its link state, width and
 // speed; state kept in the port's RRD file between runs.
-#include "poll/port_check.hpp"
-
 #include <CLI/CLI.hpp>
+
+#include "poll/port_check.hpp"
 
 namespace {
 
@@ -22,9 +22,11 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
   if (!routes_problem.empty())
     check.subchecks.push_back({ibpm::plugin::State::ok, routes_problem, {}, {}});
   if (poll.rediscovered)
-    check.subchecks.push_back({ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
+    check.subchecks.push_back(
+        {ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
   if (common.verbosity > 0)
-    check.subchecks.push_back({ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
+    check.subchecks.push_back(
+        {ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds, "", options.ber);
   return check;
 }
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
            "utilization and XmitWait with thresholds. A port that is not active is CRITICAL, a "
            "link below its expected width or speed WARNING. The first run only collects a "
            "baseline.",
-       .add_options = [&](CLI::App& app) { ibpm::poll::add_port_check_options(app, options, true); },
+       .add_options =
+           [&](CLI::App& app) { ibpm::poll::add_port_check_options(app, options, true); },
        .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); }});
 }

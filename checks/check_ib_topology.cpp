@@ -22,9 +22,9 @@ struct Options {
   ibpm::plugin::FabricOptions fabric;
   std::string baseline;
   std::string write_baseline;
-  State lost = State::critical;      // nodes missing, links lost or moved
-  State degraded = State::warning;   // links below the expected width/speed
-  State added = State::warning;      // nodes or links that the baseline does not have
+  State lost = State::critical;     // nodes missing, links lost or moved
+  State degraded = State::warning;  // links below the expected width/speed
+  State added = State::warning;     // nodes or links that the baseline does not have
 };
 
 void add_state_option(CLI::App& app, const std::string& name, State& target,
@@ -38,10 +38,13 @@ State severity(const Options& options, ChangeKind kind) {
   switch (kind) {
     case ChangeKind::node_missing:
     case ChangeKind::link_lost:
-    case ChangeKind::link_moved: return options.lost;
-    case ChangeKind::link_degraded: return options.degraded;
+    case ChangeKind::link_moved:
+      return options.lost;
+    case ChangeKind::link_degraded:
+      return options.degraded;
     case ChangeKind::node_new:
-    case ChangeKind::link_new: return options.added;
+    case ChangeKind::link_new:
+      return options.added;
   }
   return State::unknown;
 }
@@ -74,8 +77,8 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
-  ibpm::Topology current = ibpm::acquire_topology(
-      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  ibpm::Topology current =
+      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
   std::optional<ibpm::Topology> baseline;
   if (!options.baseline.empty()) baseline = ibpm::load_topology_file(options.baseline);
 
@@ -102,15 +105,15 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   }
 
   const ibpm::Fabric& f = current.fabric;
-  check.perfdata = {count("switches", f.count(ibpm::NodeType::sw)),
-                    count("cas", f.count(ibpm::NodeType::ca)),
-                    count("routers", f.count(ibpm::NodeType::router)),
-                    count("links", f.links().size()),
-                    count("degraded_links", diff.count(ChangeKind::link_degraded)),
-                    count("missing_nodes", diff.count(ChangeKind::node_missing)),
-                    count("lost_links", diff.count(ChangeKind::link_lost) +
-                                            diff.count(ChangeKind::link_moved)),
-                    count("new_nodes", diff.count(ChangeKind::node_new))};
+  check.perfdata = {
+      count("switches", f.count(ibpm::NodeType::sw)),
+      count("cas", f.count(ibpm::NodeType::ca)),
+      count("routers", f.count(ibpm::NodeType::router)),
+      count("links", f.links().size()),
+      count("degraded_links", diff.count(ChangeKind::link_degraded)),
+      count("missing_nodes", diff.count(ChangeKind::node_missing)),
+      count("lost_links", diff.count(ChangeKind::link_lost) + diff.count(ChangeKind::link_moved)),
+      count("new_nodes", diff.count(ChangeKind::node_new))};
 
   if (!options.write_baseline.empty()) {
     ibpm::save_topology(current, options.write_baseline);

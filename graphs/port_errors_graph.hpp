@@ -6,8 +6,8 @@
 
 #include "counters/counter.hpp"
 #include "fabric/fabric.hpp"
-#include "history/port_history.hpp"
 #include "graphs/utilization_graph.hpp"
+#include "history/port_history.hpp"
 
 namespace ibpm::graphs {
 

@@ -29,13 +29,20 @@ bool file_exists(const std::string& path) {
 std::vector<std::string> graph_head(const ProfileGraph& graph, const std::string& vertical_label) {
   return {"graph",
           graph.output,
-          "--imgformat", image_format(graph.output),
-          "--start", std::to_string(graph.start),
-          "--end", std::to_string(graph.end),
-          "--width", std::to_string(graph.width),
-          "--height", std::to_string(graph.height),
-          "--title", graph_text(graph.title),
-          "--vertical-label", vertical_label,
+          "--imgformat",
+          image_format(graph.output),
+          "--start",
+          std::to_string(graph.start),
+          "--end",
+          std::to_string(graph.end),
+          "--width",
+          std::to_string(graph.width),
+          "--height",
+          std::to_string(graph.height),
+          "--title",
+          graph_text(graph.title),
+          "--vertical-label",
+          vertical_label,
           "--slope-mode"};
 }
 
@@ -57,9 +64,12 @@ std::string graph_text(const std::string& text) {
 std::string legend_text(const std::string& text) {
   std::string out;
   for (char c : base::valid_utf8(text)) {
-    if (c == ':') out += "\\:";
-    else if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '_';
-    else out += c;
+    if (c == ':')
+      out += "\\:";
+    else if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += '_';
+    else
+      out += c;
   }
   return out;
 }

@@ -6,15 +6,15 @@
 #include <vector>
 
 #include "fabric/fabric.hpp"
-#include "history/port_history.hpp"
 #include "graphs/utilization_graph.hpp"
+#include "history/port_history.hpp"
 
 namespace ibpm::graphs {
 
 struct PortGroup {
-  std::string label;            // "up (18 ports)": shown as it is in the legend
-  std::vector<PortRef> ports;   // the switch's ports in the group (their PortXmitData is summed)
-  double capacity_octets_s = 0; // of all of them
+  std::string label;             // "up (18 ports)": shown as it is in the legend
+  std::vector<PortRef> ports;    // the switch's ports in the group (their PortXmitData is summed)
+  double capacity_octets_s = 0;  // of all of them
 };
 
 // One line per group that has ports with files. Throws std::runtime_error with librrd's reason,

@@ -18,9 +18,8 @@ DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) : levels_(l
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].type == NodeType::sw && levels.level(i) >= kLeafLevel) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return levels.level(a) < levels.level(b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return levels.level(a) < levels.level(b); });
   for (std::size_t s : order) {
     const Node& node = nodes[s];
     node.for_each_port([&](const Port& port) {

@@ -2,8 +2,8 @@
 
 #include <charconv>
 
-#include "levels/fabric_levels.hpp"
 #include "jobs/hostlist.hpp"
+#include "levels/fabric_levels.hpp"
 
 namespace ibpm::locality {
 

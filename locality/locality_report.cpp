@@ -93,9 +93,9 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
               " directions without history";
     std::snprintf(line, sizeof line, "%-*s %5d %6zu %11s %11s %11s %11s %7s %7s %7s  %s%s\n",
                   static_cast<int>(width), names[i].c_str(), r.set->level, r.set->hosts.size(),
-                  format_rate(r.gen).c_str(), format_rate(r.con).c_str(), format_rate(r.out).c_str(),
-                  format_rate(r.in).c_str(), share_text(r.l_gen).c_str(),
-                  share_text(r.l_con).c_str(), share_text(r.l).c_str(),
+                  format_rate(r.gen).c_str(), format_rate(r.con).c_str(),
+                  format_rate(r.out).c_str(), format_rate(r.in).c_str(),
+                  share_text(r.l_gen).c_str(), share_text(r.l_con).c_str(), share_text(r.l).c_str(),
                   r.transit ? "TRANSIT: " : "", note.c_str());
     out << line;
   }
@@ -106,11 +106,11 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
          "l_gen,l_con,l,border_cables,unmeasured,transit,note\n";
   for (const auto& r : rows)
     out << base::csv_text(r.set->name) << ',' << kind(*r.set) << ',' << r.set->level << ','
-        << r.set->hosts.size() << ',' << format_fixed(r.gen, 3) << ',' << format_fixed(r.con, 3) << ','
-        << format_fixed(r.out, 3) << ',' << format_fixed(r.in, 3) << ',' << number_or_empty(r.l_gen) << ','
-        << number_or_empty(r.l_con) << ',' << number_or_empty(r.l) << ',' << r.border_cables
-        << ',' << r.unmeasured << ',' << (r.transit ? "yes" : "no") << ','
-        << base::csv_text(r.note) << '\n';
+        << r.set->hosts.size() << ',' << format_fixed(r.gen, 3) << ',' << format_fixed(r.con, 3)
+        << ',' << format_fixed(r.out, 3) << ',' << format_fixed(r.in, 3) << ','
+        << number_or_empty(r.l_gen) << ',' << number_or_empty(r.l_con) << ','
+        << number_or_empty(r.l) << ',' << r.border_cables << ',' << r.unmeasured << ','
+        << (r.transit ? "yes" : "no") << ',' << base::csv_text(r.note) << '\n';
 }
 
 void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
@@ -119,14 +119,13 @@ void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
       << ",\"coverage\":" << base::json_string(context.coverage) << "},\"sets\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    out << (i ? "," : "") << "\n{\"name\":" << base::json_string(r.set->name)
-        << ",\"kind\":\"" << kind(*r.set) << "\",\"level\":" << r.set->level
-        << ",\"hosts\":" << r.set->hosts.size() << ",\"gen\":" << base::json_number(r.gen)
-        << ",\"con\":" << base::json_number(r.con) << ",\"out\":" << base::json_number(r.out)
-        << ",\"in\":" << base::json_number(r.in) << ",\"l_gen\":" << json_or_null(r.l_gen)
-        << ",\"l_con\":" << json_or_null(r.l_con) << ",\"l\":" << json_or_null(r.l)
-        << ",\"border_cables\":" << r.border_cables << ",\"unmeasured\":" << r.unmeasured
-        << ",\"transit\":" << (r.transit ? "true" : "false")
+    out << (i ? "," : "") << "\n{\"name\":" << base::json_string(r.set->name) << ",\"kind\":\""
+        << kind(*r.set) << "\",\"level\":" << r.set->level << ",\"hosts\":" << r.set->hosts.size()
+        << ",\"gen\":" << base::json_number(r.gen) << ",\"con\":" << base::json_number(r.con)
+        << ",\"out\":" << base::json_number(r.out) << ",\"in\":" << base::json_number(r.in)
+        << ",\"l_gen\":" << json_or_null(r.l_gen) << ",\"l_con\":" << json_or_null(r.l_con)
+        << ",\"l\":" << json_or_null(r.l) << ",\"border_cables\":" << r.border_cables
+        << ",\"unmeasured\":" << r.unmeasured << ",\"transit\":" << (r.transit ? "true" : "false")
         << ",\"note\":" << base::json_string(r.note) << "}";
   }
   out << "\n]}\n";

@@ -23,8 +23,10 @@ struct ReportContext {
   std::string coverage;  // how much of the window has history (history::describe_coverage)
 };
 
-void print_table(std::ostream& out, const std::vector<SetTraffic>& rows, const ReportContext& context);
+void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
+                 const ReportContext& context);
 void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows);
-void print_json(std::ostream& out, const std::vector<SetTraffic>& rows, const ReportContext& context);
+void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
+                const ReportContext& context);
 
 }  // namespace ibpm::locality

@@ -5,10 +5,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "locality/host_index.hpp"
+#include "base/input_file.hpp"
 #include "jobs/hostlist.hpp"
 #include "jobs/jobs_file.hpp"
-#include "base/input_file.hpp"
+#include "locality/host_index.hpp"
 
 namespace ibpm::locality {
 

@@ -30,8 +30,8 @@ std::string set_name(const Fabric& fabric, const FabricLevels& levels,
   for (std::size_t r : roots) root_names.push_back(display_name(fabric.nodes()[r], names));
   std::sort(root_names.begin(), root_names.end());
   if (root_names.size() == 1) return root_names[0];
-  return root_names.front() + ".." + root_names.back() + " (" +
-         std::to_string(root_names.size()) + " " + levels.name(levels.level(roots[0])) + "s)";
+  return root_names.front() + ".." + root_names.back() + " (" + std::to_string(root_names.size()) +
+         " " + levels.name(levels.level(roots[0])) + "s)";
 }
 
 }  // namespace

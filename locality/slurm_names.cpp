@@ -4,10 +4,10 @@
 
 #include <cctype>
 
+#include "base/text.hpp"
 #include "fabric/unique_names.hpp"
 #include "jobs/hostlist.hpp"
 #include "locality/slurm_topology.hpp"
-#include "base/text.hpp"
 
 namespace ibpm::locality {
 namespace {

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "fabric/node_name_map.hpp"
-#include "locality/host_index.hpp"
-#include "jobs/hostlist.hpp"
-#include "locality/slurm_names.hpp"
 #include "base/input_file.hpp"
+#include "fabric/node_name_map.hpp"
+#include "jobs/hostlist.hpp"
+#include "locality/host_index.hpp"
+#include "locality/slurm_names.hpp"
 
 namespace ibpm::locality {
 

@@ -96,7 +96,8 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
     t.unmeasured += host_unmeasured;
     // Unknown is not zero: hosts with no rate in the window are not idle, they are unmeasured.
     t.no_history = host_directions > 0 && host_unmeasured == host_directions;
-    if (t.no_history) t.note = "no history in this window: none of its hosts' ports has a rate in it";
+    if (t.no_history)
+      t.note = "no history in this window: none of its hosts' ports has a rate in it";
 
     if (t.note.empty() && !connected_inside(fabric, set, inside)) {
       t.transit = true;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "sim/degrade.hpp"
 #include "sim/fat_tree.hpp"
@@ -23,7 +24,6 @@
 #include "sim/sim_programs.hpp"
 #include "sim/simulated_fabric.hpp"
 #include "sim/traffic_command.hpp"
-#include "base/atomic_file.hpp"
 
 namespace {
 
@@ -72,7 +72,8 @@ int generate(const GenerateArgs& args) {
   if (!args.dump.empty()) {
     // The same fabric as an ibnetdiscover dump, for --cache without starting ibsim.
     const Fabric fabric = net_fabric(tree.topology);
-    base::replace_file_with(args.dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+    base::replace_file_with(args.dump,
+                            [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
     (args.output == "-" ? std::cerr : std::cout)
         << "wrote " << args.dump << ": " << tree.summary() << '\n';
     if (args.output.empty()) return 0;

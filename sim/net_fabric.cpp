@@ -17,7 +17,7 @@ Guid net_node_guid(std::string_view name, NodeType type) {
 namespace {
 
 constexpr std::uint32_t kMellanoxVendor = 0x02c9;
-constexpr std::uint32_t kQuantumDevice = 0xd2f0;     // HDR switch ASIC
+constexpr std::uint32_t kQuantumDevice = 0xd2f0;    // HDR switch ASIC
 constexpr std::uint32_t kConnectX6Device = 0x101b;  // HDR HCA
 constexpr std::size_t kFirstMulticastLid = 0xc000;
 

@@ -13,7 +13,8 @@ void append_port_line(std::string& out, const NetTopology& t, NetPort port) {
   const std::string& peer_name = t.node(peer.node).name;
   const PortSetting& setting = t.setting(port);
   // ibsim 0.10 knows SDR..NDR and FDR10.
-  if (setting.speed == LinkSpeed::xdr) throw std::invalid_argument("ibsim cannot simulate XDR links");
+  if (setting.speed == LinkSpeed::xdr)
+    throw std::invalid_argument("ibsim cannot simulate XDR links");
   out += ibsim_port_link(port.port, peer_name, peer.port);
   out += "\t# ";
   out += ibsim_link_trailer(peer_name, setting.width, setting.speed);

@@ -86,10 +86,11 @@ std::vector<std::string> TrafficPattern::counter_commands(double seconds) const 
   constexpr std::uint64_t kMax32 = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::string> commands;
   auto set = [&](const PortKey& key, const char* field, double rate) {
-    const std::string port =
-        "PerformanceSet \"" + topology_.node(key.first).name + "\"[" + std::to_string(key.second) + "] ";
+    const std::string port = "PerformanceSet \"" + topology_.node(key.first).name + "\"[" +
+                             std::to_string(key.second) + "] ";
     const std::uint64_t value = words(rate * seconds);
-    commands.push_back(port + "PortCounters." + field + "=" + std::to_string(std::min(value, kMax32)));
+    commands.push_back(port + "PortCounters." + field + "=" +
+                       std::to_string(std::min(value, kMax32)));
     commands.push_back(port + "PortCountersExtended." + field + "=" + std::to_string(value));
   };
   for (const auto& [key, rate] : xmit_) set(key, "PortXmitData", rate);

@@ -15,16 +15,15 @@ namespace {
 std::string loads(const routes::SwitchBalance& row) {
   std::string text;
   for (const routes::UpPortLoad& up : row.up_ports)
-    text += (text.empty() ? "" : " ") + std::to_string(up.port) + ":" +
-            std::to_string(up.destinations);
+    text +=
+        (text.empty() ? "" : " ") + std::to_string(up.port) + ":" + std::to_string(up.destinations);
   return text;
 }
 
 std::string describe(const RouteNames& names, const routes::SwitchBalance& row) {
   return names.node(row.node) + ": " + std::to_string(row.up_ports.size()) + " up-ports carry " +
-         std::to_string(row.fewest) + ".." + std::to_string(row.most) +
-         " destinations (spread " + std::to_string(row.spread()) + "; port:destinations " +
-         loads(row) + ")";
+         std::to_string(row.fewest) + ".." + std::to_string(row.most) + " destinations (spread " +
+         std::to_string(row.spread()) + "; port:destinations " + loads(row) + ")";
 }
 
 }  // namespace
@@ -40,14 +39,14 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
       std::size_t width = 8;
       for (std::size_t i = 0; i < shown; ++i)
         width = std::max(width, base::one_line(names.node(rows[i].node)).size() + 2);
-      out << std::left << std::setw(static_cast<int>(width)) << "switch" << std::setw(8) << "level" << std::setw(8)
-          << "spread" << std::setw(8) << "fewest" << std::setw(8) << "most"
+      out << std::left << std::setw(static_cast<int>(width)) << "switch" << std::setw(8) << "level"
+          << std::setw(8) << "spread" << std::setw(8) << "fewest" << std::setw(8) << "most"
           << "up-port:destinations\n";
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
-        out << std::setw(static_cast<int>(width)) << base::one_line(names.node(r.node)) << std::setw(8)
-            << levels.name(r.level) << std::setw(8) << r.spread() << std::setw(8) << r.fewest
-            << std::setw(8) << r.most << loads(r) << '\n';
+        out << std::setw(static_cast<int>(width)) << base::one_line(names.node(r.node))
+            << std::setw(8) << levels.name(r.level) << std::setw(8) << r.spread() << std::setw(8)
+            << r.fewest << std::setw(8) << r.most << loads(r) << '\n';
       }
       return;
     }
@@ -67,9 +66,10 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
       for (std::size_t i = 0; i < shown; ++i) {
         const routes::SwitchBalance& r = rows[i];
         out << (i ? "," : "") << "\n{\"switch\":" << base::json_string(names.node(r.node))
-            << ",\"guid\":\"" << format_guid(r.node) << "\",\"level\":"
-            << base::json_string(levels.name(r.level)) << ",\"spread\":" << r.spread()
-            << ",\"fewest\":" << r.fewest << ",\"most\":" << r.most << ",\"up_ports\":[";
+            << ",\"guid\":\"" << format_guid(r.node)
+            << "\",\"level\":" << base::json_string(levels.name(r.level))
+            << ",\"spread\":" << r.spread() << ",\"fewest\":" << r.fewest << ",\"most\":" << r.most
+            << ",\"up_ports\":[";
         for (std::size_t p = 0; p < r.up_ports.size(); ++p)
           out << (p ? "," : "") << "{\"port\":" << unsigned{r.up_ports[p].port}
               << ",\"peer\":" << base::json_string(names.port(r.up_ports[p].peer))
@@ -81,8 +81,7 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
   }
 }
 
-plugin::Check balance_check(const RouteNames& names,
-                            const std::vector<routes::SwitchBalance>& rows,
+plugin::Check balance_check(const RouteNames& names, const std::vector<routes::SwitchBalance>& rows,
                             const plugin::Thresholds& thresholds, std::size_t listed) {
   plugin::Check check;
   std::size_t alerting = 0;
@@ -104,8 +103,11 @@ plugin::Check balance_check(const RouteNames& names,
       if (++skipped <= listed) continue;
       if (!worst_left) worst_left = state;
     }
-    check.subchecks.push_back({worst_left, "and " + std::to_string(alerting - listed) +
-                                               " more switches (--top 0 lists them all)", {}, {}});
+    check.subchecks.push_back(
+        {worst_left,
+         "and " + std::to_string(alerting - listed) + " more switches (--top 0 lists them all)",
+         {},
+         {}});
   }
   const std::size_t worst = rows.empty() ? 0 : rows.front().spread();
   if (rows.empty())
@@ -120,9 +122,8 @@ plugin::Check balance_check(const RouteNames& names,
                     std::to_string(worst) + " (" + names.node(rows.front().node) + ")";
   check.perfdata.push_back({"worst_spread", static_cast<double>(worst), "", thresholds.warning,
                             thresholds.critical, 0.0, std::nullopt});
-  check.perfdata.push_back({"unbalanced_switches", static_cast<double>(alerting), "",
-                            std::nullopt, std::nullopt, 0.0,
-                            static_cast<double>(rows.size())});
+  check.perfdata.push_back({"unbalanced_switches", static_cast<double>(alerting), "", std::nullopt,
+                            std::nullopt, 0.0, static_cast<double>(rows.size())});
   check.perfdata.push_back({"switches", static_cast<double>(rows.size()), "", std::nullopt,
                             std::nullopt, 0.0, std::nullopt});
   return check;

@@ -22,8 +22,7 @@ void print_balance(std::ostream& out, const RouteNames& names, const FabricLevel
 // OK/WARNING/CRITICAL by the worst spread against the thresholds; one subcheck per switch
 // whose spread alerts, the worst `listed` of them (0: all) and one line for the rest; perfdata
 // worst_spread, unbalanced_switches (spread alerting), switches.
-plugin::Check balance_check(const RouteNames& names,
-                            const std::vector<routes::SwitchBalance>& rows,
+plugin::Check balance_check(const RouteNames& names, const std::vector<routes::SwitchBalance>& rows,
                             const plugin::Thresholds& thresholds, std::size_t listed);
 
 }  // namespace ibpm

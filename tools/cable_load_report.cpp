@@ -29,14 +29,14 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const Rou
                    [](const Row& a, const Row& b) { return a.pairs > b.pairs; });
   if (top && rows.size() > top) rows.resize(top);
   switch (format) {
-    case ReportFormat::table:
-    {
+    case ReportFormat::table: {
       std::size_t width = 6;
       for (const Row& r : rows)
         width = std::max({width, base::one_line(names.port(r.from)).size() + 2,
                           base::one_line(names.port(r.to)).size() + 2});
       const int w = static_cast<int>(width);
-      out << std::left << std::setw(w) << "from" << std::setw(w) << "to" << "host pairs\n";
+      out << std::left << std::setw(w) << "from" << std::setw(w) << "to"
+          << "host pairs\n";
       for (const Row& r : rows)
         out << std::setw(w) << base::one_line(names.port(r.from)) << std::setw(w)
             << base::one_line(names.port(r.to)) << r.pairs << '\n';
@@ -45,8 +45,8 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const Rou
     case ReportFormat::csv:
       out << "from,to,pairs\n";
       for (const Row& r : rows)
-        out << base::csv_text(names.port(r.from)) << ',' << base::csv_text(names.port(r.to))
-            << ',' << r.pairs << '\n';
+        out << base::csv_text(names.port(r.from)) << ',' << base::csv_text(names.port(r.to)) << ','
+            << r.pairs << '\n';
       return;
     case ReportFormat::json:
       out << "{\"directions\":[";

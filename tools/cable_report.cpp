@@ -13,7 +13,9 @@ namespace ibpm {
 
 namespace {
 
-std::vector<std::size_t> sorted(const std::set<std::size_t>& set) { return {set.begin(), set.end()}; }
+std::vector<std::size_t> sorted(const std::set<std::size_t>& set) {
+  return {set.begin(), set.end()};
+}
 
 DirectionImpact direction(const routes::RouteMap& map, PortRef from, PortRef to,
                           const std::vector<JobEndpoints>& jobs) {
@@ -64,8 +66,8 @@ void print_groups_table(std::ostream& out, const char* role, const RouteNames& n
 void print_table(std::ostream& out, const RouteNames& names,
                  const std::vector<DirectionImpact>& impact, PairListing listing) {
   for (const DirectionImpact& d : impact) {
-    out << base::one_line(names.port(d.from)) << " -> " << base::one_line(names.port(d.to))
-        << ": " << d.pairs.size() << " host pairs, " << d.sources.size() << " sources, "
+    out << base::one_line(names.port(d.from)) << " -> " << base::one_line(names.port(d.to)) << ": "
+        << d.pairs.size() << " host pairs, " << d.sources.size() << " sources, "
         << d.destinations.size() << " destinations\n";
     print_groups_table(out, "sources", names, d.sources);
     print_groups_table(out, "destinations", names, d.destinations);
@@ -90,9 +92,9 @@ void print_csv(std::ostream& out, const RouteNames& names,
     out << "from,to,source,destination\n";
     for (const DirectionImpact& d : impact)
       for (const auto& [s, t] : d.pairs)
-        out << base::csv_text(names.port(d.from)) << ',' << base::csv_text(names.port(d.to))
-            << ',' << base::csv_text(names.endpoint(s)) << ','
-            << base::csv_text(names.endpoint(t)) << '\n';
+        out << base::csv_text(names.port(d.from)) << ',' << base::csv_text(names.port(d.to)) << ','
+            << base::csv_text(names.endpoint(s)) << ',' << base::csv_text(names.endpoint(t))
+            << '\n';
     return;
   }
   out << "from,to,role,leaf,name,pairs\n";
@@ -100,7 +102,8 @@ void print_csv(std::ostream& out, const RouteNames& names,
     const std::string from = base::csv_text(names.port(d.from));
     const std::string to = base::csv_text(names.port(d.to));
     out << from << ',' << to << ",cable,,," << d.pairs.size() << '\n';
-    for (const auto& [role, list] : {std::pair{"source", &d.sources}, {"destination", &d.destinations}})
+    for (const auto& [role, list] :
+         {std::pair{"source", &d.sources}, {"destination", &d.destinations}})
       for (std::size_t e : *list)
         out << from << ',' << to << ',' << role << ',' << base::csv_text(names.leaf(e)) << ','
             << base::csv_text(names.endpoint(e)) << ",\n";
@@ -142,8 +145,8 @@ void print_json(std::ostream& out, const RouteNames& names,
     if (listing == PairListing::every_pair) {
       out << ",\"pair_list\":[";
       for (std::size_t p = 0; p < d.pairs.size(); ++p)
-        out << (p ? "," : "") << '[' << base::json_string(names.endpoint(d.pairs[p].first))
-            << ',' << base::json_string(names.endpoint(d.pairs[p].second)) << ']';
+        out << (p ? "," : "") << '[' << base::json_string(names.endpoint(d.pairs[p].first)) << ','
+            << base::json_string(names.endpoint(d.pairs[p].second)) << ']';
       out << ']';
     }
     out << '}';
@@ -156,8 +159,7 @@ void print_json(std::ostream& out, const RouteNames& names,
 std::vector<DirectionImpact> cable_impact(const routes::RouteMap& map, PortRef port,
                                           const std::vector<JobEndpoints>& jobs) {
   const auto peer = map.fabric().remote(port);
-  if (!peer)
-    throw std::invalid_argument(port_name(map.fabric(), port, nullptr) + " has no cable");
+  if (!peer) throw std::invalid_argument(port_name(map.fabric(), port, nullptr) + " has no cable");
   return {direction(map, port, *peer, jobs), direction(map, *peer, port, jobs)};
 }
 
@@ -165,9 +167,15 @@ void print_cable_impact(std::ostream& out, const RouteNames& names,
                         const std::vector<DirectionImpact>& impact, ReportFormat format,
                         PairListing listing) {
   switch (format) {
-    case ReportFormat::table: print_table(out, names, impact, listing); return;
-    case ReportFormat::csv: print_csv(out, names, impact, listing); return;
-    case ReportFormat::json: print_json(out, names, impact, listing); return;
+    case ReportFormat::table:
+      print_table(out, names, impact, listing);
+      return;
+    case ReportFormat::csv:
+      print_csv(out, names, impact, listing);
+      return;
+    case ReportFormat::json:
+      print_json(out, names, impact, listing);
+      return;
   }
 }
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "routes/job_endpoints.hpp"
 #include "route_names.hpp"
 #include "route_path_report.hpp"
 #include "routes/cable_pairs.hpp"
+#include "routes/job_endpoints.hpp"
 
 namespace ibpm {
 

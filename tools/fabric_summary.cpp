@@ -23,18 +23,20 @@ void print_fabric_summary(std::ostream& out, const Topology& topology) {
     const Node& a = f.node(link.a.node);
     const Node& b = f.node(link.b.node);
     if (a.guid == b.guid) ++self_loops;
-    if (a.type == NodeType::sw && b.type == NodeType::sw) ++switch_links;
-    else ++ca_links;
+    if (a.type == NodeType::sw && b.type == NodeType::sw)
+      ++switch_links;
+    else
+      ++ca_links;
     LinkRate rate = active_rate(f, link);
     ++rates[rate_name(rate)];
     if (rate.width && rate.speed) capacity += link_capacity_bps(*rate.width, *rate.speed);
     degraded += static_cast<bool>(check_link_rate(f, link, std::nullopt));
   }
   out << "Fabric from " << topology.origin << "\n"
-      << "  switches " << f.count(NodeType::sw) << ", CAs " << f.count(NodeType::ca)
-      << ", routers " << f.count(NodeType::router) << "\n"
-      << "  links " << f.links().size() << " (switch-switch " << switch_links
-      << ", to CAs/routers " << ca_links << ", self-loops " << self_loops << ")\n"
+      << "  switches " << f.count(NodeType::sw) << ", CAs " << f.count(NodeType::ca) << ", routers "
+      << f.count(NodeType::router) << "\n"
+      << "  links " << f.links().size() << " (switch-switch " << switch_links << ", to CAs/routers "
+      << ca_links << ", self-loops " << self_loops << ")\n"
       << "  link rates:";
   for (const auto& [name, n] : rates) out << " " << name << " " << n;
   out << "\n  capacity " << capacity / 1'000'000'000 << " Gb/s per direction\n"

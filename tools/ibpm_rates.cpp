@@ -4,7 +4,6 @@
 // of those ports after reading them, recorded in their state as check_ib_port --reset-counters
 // does.
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -53,22 +52,24 @@ void run(const Options& options) {
     std::size_t cleared = 0;
     for (const auto& r : sweep.results) cleared += r.cleared != 0;
     if (options.sweep.clear_counters)
-      std::cout << "cleared the error counters of " << cleared << " ports (recorded in their state)\n";
+      std::cout << "cleared the error counters of " << cleared
+                << " ports (recorded in their state)\n";
   };
   // --format takes no csv here.
-  ibpm::plugin::print_report(
-      options.format,
-      {.table = table, .csv = nullptr, .json = [&] { ibpm::tools::print_rates_json(std::cout, ports); }});
+  ibpm::plugin::print_report(options.format, {.table = table, .csv = nullptr, .json = [&] {
+                                                ibpm::tools::print_rates_json(std::cout, ports);
+                                              }});
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Prints the current rates of InfiniBand ports: of the nodes given with --node, "
-               "of a node type, or of the whole fabric. Rates are against the last sample in "
-               "the state directory (the checks' RRD files), or against a sample taken "
-               "--interval seconds earlier; each run stores its sample there too.",
-               "ibpm-rates"};
+  CLI::App app{
+      "Prints the current rates of InfiniBand ports: of the nodes given with --node, "
+      "of a node type, or of the whole fabric. Rates are against the last sample in "
+      "the state directory (the checks' RRD files), or against a sample taken "
+      "--interval seconds earlier; each run stores its sample there too.",
+      "ibpm-rates"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.sweep.fabric);
   app.add_option("-n,--node", options.sweep.nodes,
@@ -82,8 +83,8 @@ int main(int argc, char** argv) {
   app.add_flag("--clear-counters", options.sweep.clear_counters,
                "After reading, clear the error counters (and 32-bit data counters) of these "
                "ports; recorded in their state");
-  ibpm::plugin::add_format_option(app, options.format,
-                                  {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
+  ibpm::plugin::add_format_option(
+      app, options.format, {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
   app.add_option("--sort", options.sort, "fabric (topology order), errors or traffic")
       ->check(CLI::IsMember({"fabric", "errors", "traffic"}))
       ->capture_default_str();

@@ -7,7 +7,6 @@
 //   --balance            destinations per up-port of every switch, worst spread first;
 //                        with --check a Nagios check of it (exit 0/1/2/3)
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iostream>
 #include <optional>
@@ -15,12 +14,12 @@
 #include <vector>
 
 #include "balance_report.hpp"
+#include "cable_load_report.hpp"
 #include "cable_report.hpp"
 #include "fabric/graph.hpp"
 #include "jobs/jobs_file.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "cable_load_report.hpp"
 #include "route_path_report.hpp"
 #include "route_targets.hpp"
 #include "routes_source.hpp"
@@ -125,9 +124,11 @@ RoutesSource load(Options& options) {
 
 void run_report(Options& options) {
   require_one_action(options);
-  options.source.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout);
+  options.source.deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout);
   const RoutesSource source = load(options);
-  for (const std::string& problem : source.problems) std::cerr << "ibpm-routes: " << problem << '\n';
+  for (const std::string& problem : source.problems)
+    std::cerr << "ibpm-routes: " << problem << '\n';
   const bool only_refresh =
       options.cable.empty() && !options.cables && options.path.empty() && !options.balance;
   if (options.refresh)
@@ -175,8 +176,8 @@ void run_report(Options& options) {
 plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
   require_one_action(options);
   if (common.timeout > 0)
-    options.source.deadline = std::chrono::steady_clock::now() +
-                              std::chrono::milliseconds(common.timeout * 900);
+    options.source.deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(common.timeout * 900);
   const RoutesSource source = load(options);
   const Fabric& fabric = source.topology.fabric;
   const routes::RouteMap map(fabric, source.tables);
@@ -190,7 +191,8 @@ plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
 }
 
 bool wants_check(int argc, char** argv) {
-  return std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string(a) == "--check"; });
+  return std::any_of(argv + 1, argv + argc,
+                     [](const char* a) { return std::string(a) == "--check"; });
 }
 
 const char* const kDescription =

@@ -2,10 +2,10 @@
 // it as a libibnetdisc cache file, an ibnetdiscover dump or an ibsim net file (so any real dump can
 // be simulated).
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <optional>
 
+#include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ibsim_net_writer.hpp"
 #include "fabric/node_name_map.hpp"
@@ -13,7 +13,6 @@
 #include "levels_report.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "base/atomic_file.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -43,19 +42,22 @@ void run(const Options& options) {
     ibpm::save_topology(topology, options.write_cache);
   }
   if (!options.write_dump.empty())
-    ibpm::base::replace_file_with(options.write_dump,
-               [&](std::ostream& out) { ibpm::write_ibnetdiscover(out, topology.fabric); });
+    ibpm::base::replace_file_with(options.write_dump, [&](std::ostream& out) {
+      ibpm::write_ibnetdiscover(out, topology.fabric);
+    });
   if (!options.write_net.empty())
-    ibpm::base::replace_file_with(options.write_net,
-               [&](std::ostream& out) { ibpm::write_ibsim_net(out, topology.fabric, {}); });
+    ibpm::base::replace_file_with(options.write_net, [&](std::ostream& out) {
+      ibpm::write_ibsim_net(out, topology.fabric, {});
+    });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Reads an InfiniBand fabric (live discovery or --cache FILE) and prints its "
-               "summary; optionally saves it in other formats.",
-               "ibpm-topology"};
+  CLI::App app{
+      "Reads an InfiniBand fabric (live discovery or --cache FILE) and prints its "
+      "summary; optionally saves it in other formats.",
+      "ibpm-topology"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
   app.add_option("--write-cache", options.write_cache, "Save as a libibnetdisc cache file");

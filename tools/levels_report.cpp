@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "base/text.hpp"
 #include "fabric/graph.hpp"
 #include "fabric/node_name_map.hpp"
 #include "levels/fabric_levels.hpp"
-#include "base/text.hpp"
 
 namespace ibpm {
 

@@ -54,15 +54,14 @@ std::string status_text(const sweep::PortVerdict& v) {
 
 }  // namespace
 
-std::vector<const sweep::PortVerdict*> ordered_ports(const std::vector<sweep::PortVerdict>& verdicts,
-                                                     RatesSort sort, std::size_t top) {
+std::vector<const sweep::PortVerdict*> ordered_ports(
+    const std::vector<sweep::PortVerdict>& verdicts, RatesSort sort, std::size_t top) {
   std::vector<const sweep::PortVerdict*> ports;
   for (const sweep::PortVerdict& v : verdicts) ports.push_back(&v);
   if (sort == RatesSort::errors)
-    std::stable_sort(ports.begin(), ports.end(),
-                     [](auto* a, auto* b) {
-                       return sweep::error_rate(*a->result) > sweep::error_rate(*b->result);
-                     });
+    std::stable_sort(ports.begin(), ports.end(), [](auto* a, auto* b) {
+      return sweep::error_rate(*a->result) > sweep::error_rate(*b->result);
+    });
   if (sort == RatesSort::traffic)
     std::stable_sort(ports.begin(), ports.end(),
                      [](auto* a, auto* b) { return traffic(*a) > traffic(*b); });
@@ -75,21 +74,20 @@ void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVer
   for (const auto* v : ports) width = std::max(width, products::log_safe(v->cable).size());
   char header[256];
   std::snprintf(header, sizeof header, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  %s\n",
-                static_cast<int>(width), "PORT", "STATE", "XMIT MB/s", "RCV MB/s", "XMIT%",
-                "RCV%", "WAIT%", "ERRORS / STATUS");
+                static_cast<int>(width), "PORT", "STATE", "XMIT MB/s", "RCV MB/s", "XMIT%", "RCV%",
+                "WAIT%", "ERRORS / STATUS");
   out << header;
   for (const auto* v : ports) {
     const poll::PortRates& rates = v->result->rates;
     const bool has_rates = v->result->sample.answered && !rates.baseline;
     char line[512];
-    std::snprintf(line, sizeof line, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  ",
-                  static_cast<int>(width), products::log_safe(v->cable).c_str(),
-                  std::string(plugin::to_string(v->state)).c_str(),
-                  has_rates ? fixed("%.3f", rate(*v, Counter::xmit_data) / 1e6).c_str() : "-",
-                  has_rates ? fixed("%.3f", rate(*v, Counter::rcv_data) / 1e6).c_str() : "-",
-                  optional_percent(rates.xmit_util_pct).c_str(),
-                  optional_percent(rates.rcv_util_pct).c_str(),
-                  optional_percent(rates.xmit_wait_pct).c_str());
+    std::snprintf(
+        line, sizeof line, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  ", static_cast<int>(width),
+        products::log_safe(v->cable).c_str(), std::string(plugin::to_string(v->state)).c_str(),
+        has_rates ? fixed("%.3f", rate(*v, Counter::xmit_data) / 1e6).c_str() : "-",
+        has_rates ? fixed("%.3f", rate(*v, Counter::rcv_data) / 1e6).c_str() : "-",
+        optional_percent(rates.xmit_util_pct).c_str(), optional_percent(rates.rcv_util_pct).c_str(),
+        optional_percent(rates.xmit_wait_pct).c_str());
     out << line << products::log_safe(status_text(*v)) << "\n";
   }
 }
@@ -101,8 +99,10 @@ void print_rates_json(std::ostream& out, const std::vector<const sweep::PortVerd
   bool first_port = true;
   for (const auto* v : ports) {
     const poll::PortResult& r = *v->result;
-    out << (first_port ? "\n" : ",\n") << "{\"node_guid\":" << json_string(format_guid(r.target.node))
-        << ",\"port\":" << static_cast<int>(r.target.port) << ",\"name\":" << json_string(r.target.name)
+    out << (first_port ? "\n" : ",\n")
+        << "{\"node_guid\":" << json_string(format_guid(r.target.node))
+        << ",\"port\":" << static_cast<int>(r.target.port)
+        << ",\"name\":" << json_string(r.target.name)
         << ",\"remote\":" << json_string(r.target.remote_name)
         << ",\"state\":" << json_string(plugin::to_string(v->state))
         << ",\"status\":" << json_string(status_text(*v)) << ",\"interval\":"

@@ -14,8 +14,8 @@ enum class RatesSort { fabric, errors, traffic };
 
 // Ports in the order asked for (fabric: as the topology lists them; errors: the highest error
 // rate first; traffic: the most octets sent and received first), at most `top` (0: all).
-std::vector<const sweep::PortVerdict*> ordered_ports(const std::vector<sweep::PortVerdict>& verdicts,
-                                                     RatesSort sort, std::size_t top);
+std::vector<const sweep::PortVerdict*> ordered_ports(
+    const std::vector<sweep::PortVerdict>& verdicts, RatesSort sort, std::size_t top);
 
 // Fabric-derived text is made safe for a terminal (no control characters).
 void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVerdict*>& ports);

@@ -18,10 +18,14 @@ std::string hex_guid(Guid guid) {
 
 const char* type_word(const Node& node) {
   switch (node.type) {
-    case NodeType::ca: return "ca";
-    case NodeType::sw: return "switch";
-    case NodeType::router: return "router";
-    default: return "???";
+    case NodeType::ca:
+      return "ca";
+    case NodeType::sw:
+      return "switch";
+    case NodeType::router:
+      return "router";
+    default:
+      return "???";
   }
 }
 
@@ -66,8 +70,8 @@ void print_table(std::ostream& out, const routes::RouteMap& map, const RouteName
 }
 
 std::string json_port(const RouteNames& names, PortRef port) {
-  return "{\"node\":" + base::json_string(names.node(port.node)) +
-         ",\"guid\":\"" + hex_guid(port.node) + "\",\"port\":" + std::to_string(port.port) + "}";
+  return "{\"node\":" + base::json_string(names.node(port.node)) + ",\"guid\":\"" +
+         hex_guid(port.node) + "\",\"port\":" + std::to_string(port.port) + "}";
 }
 
 }  // namespace
@@ -94,8 +98,7 @@ void print_route(std::ostream& out, const routes::RouteMap& map, const RouteName
       out << "{\"source\":" << json_port(names, source)
           << ",\"destination\":" << json_port(names, destination) << ",\"dlid\":" << dlid
           << ",\"end\":" << base::json_string(routes::to_string(route.end))
-          << ",\"stopped_at\":" << base::json_string(names.node(route.stopped_at))
-          << ",\"hops\":[";
+          << ",\"stopped_at\":" << base::json_string(names.node(route.stopped_at)) << ",\"hops\":[";
       for (std::size_t i = 0; i < route.hops.size(); ++i)
         out << (i ? "," : "") << "{\"from\":" << json_port(names, route.hops[i].from)
             << ",\"to\":" << json_port(names, route.hops[i].to) << '}';

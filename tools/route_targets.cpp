@@ -8,7 +8,8 @@
 
 namespace ibpm {
 
-NodePort resolve_node_port(const Fabric& fabric, const NodeNameMap* names, const std::string& text) {
+NodePort resolve_node_port(const Fabric& fabric, const NodeNameMap* names,
+                           const std::string& text) {
   const std::size_t open = text.rfind('[');
   if (open != std::string::npos && open > 0 && text.back() == ']') {
     const std::string digits = text.substr(open + 1, text.size() - open - 2);

@@ -17,9 +17,8 @@ const std::string& pick(const std::vector<ColorBin>& scale, double value) {
 
 const std::vector<ColorBin>& utilization_scale() {
   static const std::vector<ColorBin> scale = {
-      {0.05, "#2b83ba", "< 5 %"},     {0.25, "#4daf4a", "5-25 %"},
-      {0.50, "#d4b300", "25-50 %"},   {0.75, "#fd8d3c", "50-75 %"},
-      {0.90, "#e31a1c", "75-90 %"},   {INFINITY, "#67000d", ">= 90 %"},
+      {0.05, "#2b83ba", "< 5 %"},   {0.25, "#4daf4a", "5-25 %"},  {0.50, "#d4b300", "25-50 %"},
+      {0.75, "#fd8d3c", "50-75 %"}, {0.90, "#e31a1c", "75-90 %"}, {INFINITY, "#67000d", ">= 90 %"},
   };
   return scale;
 }
@@ -30,9 +29,8 @@ std::string utilization_color(std::optional<double> utilization) {
 
 const std::vector<ColorBin>& locality_scale() {
   static const std::vector<ColorBin> scale = {
-      {0.2, "#af8dc3", "l < 0.2"},     {0.4, "#e7d4e8", "0.2-0.4"},
-      {0.6, "#f7f7f7", "0.4-0.6"},     {0.8, "#d9f0d3", "0.6-0.8"},
-      {INFINITY, "#7fbf7b", ">= 0.8"},
+      {0.2, "#af8dc3", "l < 0.2"}, {0.4, "#e7d4e8", "0.2-0.4"},     {0.6, "#f7f7f7", "0.4-0.6"},
+      {0.8, "#d9f0d3", "0.6-0.8"}, {INFINITY, "#7fbf7b", ">= 0.8"},
   };
   return scale;
 }
@@ -43,10 +41,13 @@ std::string locality_color(std::optional<double> locality) {
 
 HealthStyle health_style(Health health) {
   switch (health) {
-    case Health::warning: return {"#ff7f00", 3.5};
-    case Health::critical: return {"#e31a1c", 4.5};
+    case Health::warning:
+      return {"#ff7f00", 3.5};
+    case Health::critical:
+      return {"#e31a1c", 4.5};
     case Health::ok:
-    case Health::unknown: break;
+    case Health::unknown:
+      break;
   }
   return {"#404040", 1.0};
 }

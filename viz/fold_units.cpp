@@ -10,10 +10,14 @@ namespace ibpm::viz {
 
 std::string_view to_string(UnitKind kind) {
   switch (kind) {
-    case UnitKind::pod: return "pod";
-    case UnitKind::chassis: return "chassis";
-    case UnitKind::group: return "group";
-    case UnitKind::leaf: break;
+    case UnitKind::pod:
+      return "pod";
+    case UnitKind::chassis:
+      return "chassis";
+    case UnitKind::group:
+      return "group";
+    case UnitKind::leaf:
+      break;
   }
   return "leaf";
 }
@@ -120,9 +124,8 @@ class UnitFinder {
     }
     std::vector<const decltype(roots_by_set)::value_type*> sets;
     for (const auto& entry : roots_by_set) sets.push_back(&entry);
-    std::stable_sort(sets.begin(), sets.end(), [](auto* a, auto* b) {
-      return a->first.count() > b->first.count();
-    });
+    std::stable_sort(sets.begin(), sets.end(),
+                     [](auto* a, auto* b) { return a->first.count() > b->first.count(); });
     for (const auto* set : sets) {
       const auto& [bits, roots] = *set;
       if (std::any_of(roots.begin(), roots.end(), [&](std::size_t r) { return placed(r); }))
@@ -141,7 +144,8 @@ class UnitFinder {
 
   void add_chassis() {
     for (const Chassis& c : chassis(fabric_)) {
-      if (std::any_of(c.switches.begin(), c.switches.end(), [&](std::size_t s) { return placed(s); }))
+      if (std::any_of(c.switches.begin(), c.switches.end(),
+                      [&](std::size_t s) { return placed(s); }))
         continue;
       std::string name = name_of(c.switches.front());
       // Director ASICs are usually described "NAME/L05/U1": the chassis is NAME.
@@ -156,7 +160,8 @@ class UnitFinder {
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i)
       if (is_switch(i) && !placed(i) && levels_.level(i) <= kLeafLevel) leaves.push_back(i);
     if (leaves.size() <= kMaxLeafUnits) {
-      for (std::size_t leaf : leaves) add_unit(UnitKind::leaf, {leaf}, name_of(leaf), name_of(leaf));
+      for (std::size_t leaf : leaves)
+        add_unit(UnitKind::leaf, {leaf}, name_of(leaf), name_of(leaf));
       return;
     }
     group_by(leaves, [&](std::size_t s) { return neighbours_[s]; });
@@ -169,7 +174,8 @@ class UnitFinder {
     const auto by_switch = [&](std::size_t s) { return neighbours_[s]; };
     const auto by_unit = [&](std::size_t s) {
       std::vector<std::size_t> units;
-      for (std::size_t n : neighbours_[s]) units.push_back(placed(n) ? result_.unit_of[n] : kNoUnit - 1 - n);
+      for (std::size_t n : neighbours_[s])
+        units.push_back(placed(n) ? result_.unit_of[n] : kNoUnit - 1 - n);
       std::sort(units.begin(), units.end());
       units.erase(std::unique(units.begin(), units.end()), units.end());
       return units;
@@ -200,7 +206,8 @@ class UnitFinder {
     std::sort(found.begin(), found.end());  // fabric order of their first switch
     for (auto& members : found) {
       const int level = levels_.level(members.front());
-      const UnitKind kind = members.size() == 1 && level <= kLeafLevel ? UnitKind::leaf : UnitKind::group;
+      const UnitKind kind =
+          members.size() == 1 && level <= kLeafLevel ? UnitKind::leaf : UnitKind::group;
       std::string name = range_name(members, level);
       std::string label = range_label(members);
       if (members.size() > 1) name = levels_.name(level) + " group " + name;

@@ -37,9 +37,9 @@ struct FoldUnit {
 
 struct FoldUnits {
   std::vector<FoldUnit> units;
-  std::vector<std::size_t> unit_of;    // by node index: unit, kNoUnit for unplaced nodes
-  std::vector<std::size_t> home_of;    // by node index: a host's home switch, the node itself
-                                       // for a switch, kNoUnit when it has none
+  std::vector<std::size_t> unit_of;  // by node index: unit, kNoUnit for unplaced nodes
+  std::vector<std::size_t> home_of;  // by node index: a host's home switch, the node itself
+                                     // for a switch, kNoUnit when it has none
 };
 
 // Throws nothing; a fabric without switches has no units.

@@ -4,8 +4,8 @@
 #include <graphviz/gvc.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -61,10 +61,14 @@ constexpr double kMinNodePitchPt = (0.3 + 0.12) * 72;
 
 const char* format_name(MapFormat format) {
   switch (format) {
-    case MapFormat::svg: return "svg";
-    case MapFormat::png: return "png";
-    case MapFormat::pdf: return "pdf";
-    case MapFormat::dot: break;
+    case MapFormat::svg:
+      return "svg";
+    case MapFormat::png:
+      return "png";
+    case MapFormat::pdf:
+      return "pdf";
+    case MapFormat::dot:
+      break;
   }
   return "dot";
 }
@@ -192,18 +196,29 @@ class GraphvizMap {
     };
     for (const auto& [name, value] : graph_attrs) agattr(graph_, AGRAPH, c(name), c(value));
     const std::pair<const char*, const char*> node_attrs[] = {
-        {"shape", "box"},  {"style", "filled"},         {"fontname", "Helvetica"},
-        {"fontsize", "10"}, {"margin", "0.05,0.03"},    {"height", "0.3"},
-        {"width", "0.3"},  {"penwidth", "1"},           {"color", "#404040"},
-        {"fillcolor", "#ffffff"}, {"label", ""},        {"tooltip", ""},
-        {"URL", ""},       {"id", ""},
+        {"shape", "box"},
+        {"style", "filled"},
+        {"fontname", "Helvetica"},
+        {"fontsize", "10"},
+        {"margin", "0.05,0.03"},
+        {"height", "0.3"},
+        {"width", "0.3"},
+        {"penwidth", "1"},
+        {"color", "#404040"},
+        {"fillcolor", "#ffffff"},
+        {"label", ""},
+        {"tooltip", ""},
+        {"URL", ""},
+        {"id", ""},
     };
     for (const auto& [name, value] : node_attrs) agattr(graph_, AGNODE, c(name), c(value));
     const std::pair<const char*, const char*> edge_attrs[] = {
-        {"dir", "none"},   {"color", kNoDataColor.c_str()}, {"penwidth", "1"},
-        {"style", "solid"}, {"xlabel", ""},                 {"fontname", "Helvetica"},
-        {"fontsize", "9"}, {"fontcolor", "#000000"},        {"tooltip", ""},
-        {"URL", ""},       {"id", ""},
+        {"dir", "none"},   {"color", kNoDataColor.c_str()},
+        {"penwidth", "1"}, {"style", "solid"},
+        {"xlabel", ""},    {"fontname", "Helvetica"},
+        {"fontsize", "9"}, {"fontcolor", "#000000"},
+        {"tooltip", ""},   {"URL", ""},
+        {"id", ""},
     };
     for (const auto& [name, value] : edge_attrs) agattr(graph_, AGEDGE, c(name), c(value));
   }
@@ -242,9 +257,15 @@ class GraphvizMap {
       agset(n, c("id"), c(node.id));
       if (!node.url.empty()) agset(n, c("URL"), c(url_text(node.url)));
       switch (node.kind) {
-        case MapNodeKind::switch_node: agset(n, c("style"), c("filled,rounded")); break;
-        case MapNodeKind::host_group: agset(n, c("shape"), c("folder")); break;
-        case MapNodeKind::host: agset(n, c("shape"), c("ellipse")); break;
+        case MapNodeKind::switch_node:
+          agset(n, c("style"), c("filled,rounded"));
+          break;
+        case MapNodeKind::host_group:
+          agset(n, c("shape"), c("folder"));
+          break;
+        case MapNodeKind::host:
+          agset(n, c("shape"), c("ellipse"));
+          break;
         case MapNodeKind::unit:
           agset(n, c("shape"), c("box3d"));
           if (node.marks > 0) agset(n, c("fontcolor"), c(kErrorColor));
@@ -253,7 +274,9 @@ class GraphvizMap {
           agset(n, c("shape"), c("point"));
           agset(n, c("width"), c("0.25"));
           break;
-        case MapNodeKind::other: agset(n, c("shape"), c("hexagon")); break;
+        case MapNodeKind::other:
+          agset(n, c("shape"), c("hexagon"));
+          break;
       }
     }
     add_rows(ranks);
@@ -266,13 +289,15 @@ class GraphvizMap {
     for (const auto& [rank, members] : ranks) {
       const std::size_t width = row_width_ == 0 ? members.size() : row_width_;
       for (std::size_t start = 0; start < members.size(); start += width) {
-        Agraph_t* row = agsubg(graph_, c("rank_" + std::to_string(rank) + "_" + std::to_string(start)), 1);
+        Agraph_t* row =
+            agsubg(graph_, c("rank_" + std::to_string(rank) + "_" + std::to_string(start)), 1);
         agsafeset(row, c("rank"), c("same"), c(""));
         for (std::size_t k = start; k < members.size() && k < start + width; ++k)
           agsubnode(row, members[k], 1);
         if (previous_row && row_width_ != 0) {
-          Agedge_t* order = agedge(graph_, previous_row, members[start],
-                                   c("row" + std::to_string(rank) + "_" + std::to_string(start)), 1);
+          Agedge_t* order =
+              agedge(graph_, previous_row, members[start],
+                     c("row" + std::to_string(rank) + "_" + std::to_string(start)), 1);
           agsafeset(order, c("style"), c("invis"), c(""));
           agsafeset(order, c("weight"), c("0"), c(""));
         }
@@ -315,7 +340,6 @@ class GraphvizMap {
     agset(legend, c("label"), agstrdup_html(graph_, c(legend_html(map_))));
     agset(legend, c("tooltip"), c("legend"));
   }
-
 
   const MapGraph& map_;
   std::size_t row_width_ = 0;

@@ -10,8 +10,8 @@
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
 #include "link_quality/recorded_ber.hpp"
-#include "routes/route_map.hpp"
 #include "locality/traffic_locality.hpp"
+#include "routes/route_map.hpp"
 #include "viz/map_model.hpp"
 
 namespace ibpm::viz {

@@ -21,10 +21,14 @@ std::optional<FoldMode> parse_fold_mode(std::string_view text) {
 
 std::string_view to_string(FoldMode mode) {
   switch (mode) {
-    case FoldMode::automatic: return "auto";
-    case FoldMode::hosts: return "hosts";
-    case FoldMode::pods: return "pods";
-    case FoldMode::none: break;
+    case FoldMode::automatic:
+      return "auto";
+    case FoldMode::hosts:
+      return "hosts";
+    case FoldMode::pods:
+      return "pods";
+    case FoldMode::none:
+      break;
   }
   return "none";
 }
@@ -80,9 +84,12 @@ class MapBuilder {
   bool fold_hosts() const {
     switch (options_.fold) {
       case FoldMode::hosts:
-      case FoldMode::pods: return true;
-      case FoldMode::none: return false;
-      case FoldMode::automatic: break;
+      case FoldMode::pods:
+        return true;
+      case FoldMode::none:
+        return false;
+      case FoldMode::automatic:
+        break;
     }
     return fabric_.nodes().size() > options_.fold_above;
   }
@@ -137,7 +144,8 @@ class MapBuilder {
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i) {
       if (fabric_.nodes()[i].type != NodeType::sw) continue;
       const int level = levels_.level(i);
-      MapNode node = device_node(i, MapNodeKind::switch_node, level == kNoLevel ? kLeafLevel : level);
+      MapNode node =
+          device_node(i, MapNodeKind::switch_node, level == kNoLevel ? kLeafLevel : level);
       if (auto c = chassis_of_.find(i); c != chassis_of_.end()) node.chassis = c->second;
       add_node(std::move(node), i);
     }
@@ -152,7 +160,8 @@ class MapBuilder {
         continue;
       }
       const MapNodeKind kind = is_host(n) ? MapNodeKind::host : MapNodeKind::other;
-      const std::size_t home = map_.folded && kind == MapNodeKind::host ? home_switch(fabric_, i) : kNone;
+      const std::size_t home =
+          map_.folded && kind == MapNodeKind::host ? home_switch(fabric_, i) : kNone;
       if (home == kNone) {
         add_node(device_node(i, kind, kHostLevel), i);
         continue;
@@ -203,7 +212,8 @@ class MapBuilder {
 
   void add_to_edge(std::size_t a, std::size_t b, std::size_t link,
                    std::unordered_map<std::uint64_t, std::size_t>& by_pair) {
-    if (map_.nodes[a].rank < map_.nodes[b].rank || (map_.nodes[a].rank == map_.nodes[b].rank && b < a))
+    if (map_.nodes[a].rank < map_.nodes[b].rank ||
+        (map_.nodes[a].rank == map_.nodes[b].rank && b < a))
       std::swap(a, b);
     std::size_t edge = kNone;
     if (map_.folded) {
@@ -305,10 +315,12 @@ class MapBuilder {
       overview = false;
       const bool is_switch = nodes[i].type == NodeType::sw;
       const int level = levels_.level(i);
-      const MapNodeKind kind = is_switch         ? MapNodeKind::switch_node
+      const MapNodeKind kind = is_switch           ? MapNodeKind::switch_node
                                : is_host(nodes[i]) ? MapNodeKind::host
-                                                 : MapNodeKind::other;
-      add_node(device_node(i, kind, is_switch ? (level == kNoLevel ? kLeafLevel : level) : kHostLevel), i);
+                                                   : MapNodeKind::other;
+      add_node(
+          device_node(i, kind, is_switch ? (level == kNoLevel ? kLeafLevel : level) : kHostLevel),
+          i);
     }
     std::map<std::size_t, std::size_t> hosts_on;  // switch drawn as itself -> hosts folded in
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -333,12 +345,14 @@ class MapBuilder {
         if (drawn_[b] != kNone && drawn_[a] == kNone && units.unit_of[a] != kNoUnit)
           wanted[units.unit_of[a]] = true;
       }
-    const std::vector<UnitSummary> summaries = summarize_units(fabric_, levels_, units, annotations_);
+    const std::vector<UnitSummary> summaries =
+        summarize_units(fabric_, levels_, units, annotations_);
     std::vector<std::size_t> unit_node(units.units.size(), kNone);
     for (std::size_t u = 0; u < units.units.size(); ++u)
       if (wanted[u]) unit_node[u] = add_node(unit_map_node(units.units[u], summaries[u]), kNone);
     for (std::size_t i = 0; i < nodes.size(); ++i)
-      if (drawn_[i] == kNone && units.unit_of[i] != kNoUnit) drawn_[i] = unit_node[units.unit_of[i]];
+      if (drawn_[i] == kNone && units.unit_of[i] != kNoUnit)
+        drawn_[i] = unit_node[units.unit_of[i]];
     if (overview) add_hub_if_dense(units.units.size());
   }
 
@@ -357,18 +371,20 @@ class MapBuilder {
                            ? std::string()
                            : std::to_string(unit.switches.size()) + " switches";
     if (unit.hosts > 0)
-      size += (size.empty() ? "" : ", ") + std::to_string(unit.hosts) + (unit.hosts == 1 ? " host" : " hosts");
+      size += (size.empty() ? "" : ", ") + std::to_string(unit.hosts) +
+              (unit.hosts == 1 ? " host" : " hosts");
     if (!size.empty()) node.lines.push_back(size);
     std::string load;
     if (s.hottest) load = "hottest " + format_percent(*s.hottest);
-    if (s.traffic_octets_s) load += (load.empty() ? "" : ", ") + base::format_rate(*s.traffic_octets_s);
+    if (s.traffic_octets_s)
+      load += (load.empty() ? "" : ", ") + base::format_rate(*s.traffic_octets_s);
     if (s.locality)
       load += (load.empty() ? "" : ", ") + std::string("l ") + base::format_fixed(*s.locality, 2) +
               (s.transit ? " (transit)" : "");
     if (!load.empty()) node.lines.push_back(load);
     if (s.marks() > 0) node.lines.push_back(s.marks_text());
-    node.tooltip = {unit.name, std::string(to_string(unit.kind)) + ": " +
-                                   (size.empty() ? "1 switch" : size)};
+    node.tooltip = {unit.name,
+                    std::string(to_string(unit.kind)) + ": " + (size.empty() ? "1 switch" : size)};
     node.tooltip.push_back("health: " + std::string(to_string(s.health)) + " (worst inside)");
     if (s.marks() > 0) node.tooltip.push_back(s.marks_text());
     node.tooltip.push_back(s.hottest ? "hottest cable " + format_percent(*s.hottest)
@@ -377,7 +393,8 @@ class MapBuilder {
       node.tooltip.push_back("hosts' traffic " + base::format_rate(*s.traffic_octets_s) +
                              " (sent + received, " + std::to_string(s.measured_host_cables) +
                              " host cables measured)");
-    if (s.locality) node.tooltip.push_back("subtree locality l " + base::format_fixed(*s.locality, 2));
+    if (s.locality)
+      node.tooltip.push_back("subtree locality l " + base::format_fixed(*s.locality, 2));
     node.tooltip.push_back("click: the map of what it holds");
     if (options_.urls) node.url = view.maps_url + unit_map_name(unit, view.extension);
     return node;
@@ -422,7 +439,8 @@ class MapBuilder {
       for (std::size_t k = 0; k < members.size() && k < kGroupNamesShown; ++k)
         g.tooltip.push_back(display_name(fabric_.nodes()[members[k]], options_.names));
       if (members.size() > kGroupNamesShown)
-        g.tooltip.push_back("... and " + std::to_string(members.size() - kGroupNamesShown) + " more");
+        g.tooltip.push_back("... and " + std::to_string(members.size() - kGroupNamesShown) +
+                            " more");
     }
   }
 
@@ -446,11 +464,11 @@ class MapBuilder {
   const MapAnnotations& annotations_;
   const MapOptions& options_;
   MapGraph map_;
-  std::size_t hub_ = kNone;     // the hub's map node (add_hub_if_dense)
+  std::size_t hub_ = kNone;  // the hub's map node (add_hub_if_dense)
   int hub_rank_ = 0;
-  std::vector<std::size_t> drawn_;                       // fabric node -> map node
+  std::vector<std::size_t> drawn_;                           // fabric node -> map node
   std::unordered_map<std::size_t, std::size_t> chassis_of_;  // switch -> chassis index
-  std::map<std::size_t, std::size_t> groups_;            // home switch -> host group map node
+  std::map<std::size_t, std::size_t> groups_;                // home switch -> host group map node
   std::unordered_map<std::size_t, std::vector<std::size_t>> group_members_;  // by group map node
 };
 

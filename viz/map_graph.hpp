@@ -35,12 +35,12 @@ inline constexpr std::size_t kFoldBudget = 400;
 // What a folded map draws as itself; every other node with a unit is drawn as its unit.
 struct FoldView {
   const FoldUnits* units = nullptr;
-  std::vector<bool> itself;       // by node index; a host not drawn as itself goes with its home
-                                  // switch when that is drawn as itself
-  std::string maps_url;           // URL prefix of the units' and leaves' maps ("map-maps/")
-  std::string extension = ".svg"; // of those maps
-  std::string title;              // what this map shows ("pod of spine01..spine18 (18 spines)")
-  std::string up_url;             // the map one level up; empty on the overview
+  std::vector<bool> itself;        // by node index; a host not drawn as itself goes with its home
+                                   // switch when that is drawn as itself
+  std::string maps_url;            // URL prefix of the units' and leaves' maps ("map-maps/")
+  std::string extension = ".svg";  // of those maps
+  std::string title;               // what this map shows ("pod of spine01..spine18 (18 spines)")
+  std::string up_url;              // the map one level up; empty on the overview
 };
 
 // The file name of a unit's map and of a leaf's map, inside the maps folder.
@@ -71,19 +71,19 @@ struct MapNode {
   std::string url;                     // empty: none
   std::string fill;                    // "#rrggbb"
   Health health = Health::unknown;
-  std::size_t hosts = 1;               // host_group: how many hosts it stands for
-  std::size_t marks = 0;               // unit: cables with errors or degraded, and sick switches
+  std::size_t hosts = 1;  // host_group: how many hosts it stands for
+  std::size_t marks = 0;  // unit: cables with errors or degraded, and sick switches
 };
 
 struct MapEdge {
   std::size_t upper = 0;  // MapGraph::nodes index of the end drawn above (the higher rank)
   std::size_t lower = 0;
-  std::vector<std::size_t> links;        // Fabric::links() indices drawn as this edge
-  std::optional<double> utilization;     // the highest of the links measured; nullopt: none
-  std::optional<double> capacity_bps;    // sum over the links whose width and speed are known
+  std::vector<std::size_t> links;      // Fabric::links() indices drawn as this edge
+  std::optional<double> utilization;   // the highest of the links measured; nullopt: none
+  std::optional<double> capacity_bps;  // sum over the links whose width and speed are known
   double errors_s = 0;
-  std::size_t degraded = 0;              // links running below what both ends enable
-  std::string label;                     // "x4", errors, degradation; empty: none
+  std::size_t degraded = 0;  // links running below what both ends enable
+  std::string label;         // "x4", errors, degradation; empty: none
   std::vector<std::string> tooltip;
   std::string url;
 };
@@ -91,13 +91,13 @@ struct MapEdge {
 struct MapGraph {
   std::vector<MapNode> nodes;
   std::vector<MapEdge> edges;
-  std::vector<std::string> chassis;   // cluster labels of director chassis
-  std::map<int, std::string> ranks;   // rank -> "core", "spine", "leaf", "hosts"
+  std::vector<std::string> chassis;  // cluster labels of director chassis
+  std::map<int, std::string> ranks;  // rank -> "core", "spine", "leaf", "hosts"
   bool folded = false;
   std::size_t hidden_aggregation_nodes = 0;
-  std::string title;                  // "666 switches, 4341 hosts, ..."
-  std::string window;                 // MapAnnotations::window
-  std::string up_url;                 // FoldView::up_url
+  std::string title;   // "666 switches, 4341 hosts, ..."
+  std::string window;  // MapAnnotations::window
+  std::string up_url;  // FoldView::up_url
 };
 
 MapGraph build_map(const Fabric& fabric, const FabricLevels& levels,

@@ -6,10 +6,14 @@ namespace ibpm::viz {
 
 std::string_view to_string(Health health) {
   switch (health) {
-    case Health::ok: return "ok";
-    case Health::warning: return "warning";
-    case Health::critical: return "critical";
-    case Health::unknown: break;
+    case Health::ok:
+      return "ok";
+    case Health::warning:
+      return "warning";
+    case Health::critical:
+      return "critical";
+    case Health::unknown:
+      break;
   }
   return "unknown";
 }

@@ -24,34 +24,34 @@ struct DirectionLoad {
 };
 
 struct LinkAnnotation {
-  std::optional<double> utilization;   // 0..1, the busier direction; nullopt: no data
-  std::optional<double> octets_s;      // both directions together, average
-  DirectionLoad a_to_b;                // Link::a transmits
+  std::optional<double> utilization;  // 0..1, the busier direction; nullopt: no data
+  std::optional<double> octets_s;     // both directions together, average
+  DirectionLoad a_to_b;               // Link::a transmits
   DirectionLoad b_to_a;
-  double errors_s = 0;                 // error counters of both ends, per second
-  bool degraded = false;               // running below the width/speed both ends enable
-  std::string degradation;             // "1x HDR, expected 4x HDR"
+  double errors_s = 0;                       // error counters of both ends, per second
+  bool degraded = false;                     // running below the width/speed both ends enable
+  std::string degradation;                   // "1x HDR, expected 4x HDR"
   std::optional<std::size_t> routed_a_to_b;  // host pairs the forwarding tables route through
   std::optional<std::size_t> routed_b_to_a;  // it (STATE_DIR/routes.lft); nullopt: not known
-  std::string ber;                     // the worst BER window of its ends: "symbol_ber 2e-11 over
-                                       // 12 min at leaf01[2]"; "" when none saw errors
+  std::string ber;  // the worst BER window of its ends: "symbol_ber 2e-11 over
+                    // 12 min at leaf01[2]"; "" when none saw errors
 };
 
 struct NodeAnnotation {
   Health health = Health::unknown;
-  std::string health_reason;           // "2 links with errors", ...
+  std::string health_reason;  // "2 links with errors", ...
   // Traffic locality of the subtree this switch roots (locality.hpp: l, l_gen, l_con), 0..1.
   std::optional<double> locality;
   std::optional<double> locality_gen;
   std::optional<double> locality_con;
-  bool transit = false;                // the locality formula does not hold for this subtree
+  bool transit = false;  // the locality formula does not hold for this subtree
   std::string locality_note;
 };
 
 struct MapAnnotations {
-  std::vector<LinkAnnotation> links;   // by index into Fabric::links(); empty: no link data
-  std::vector<NodeAnnotation> nodes;   // by index into Fabric::nodes(); empty: no node data
-  std::string window;                  // what the data covers, for the legend ("last 1 h ...")
+  std::vector<LinkAnnotation> links;  // by index into Fabric::links(); empty: no link data
+  std::vector<NodeAnnotation> nodes;  // by index into Fabric::nodes(); empty: no node data
+  std::string window;                 // what the data covers, for the legend ("last 1 h ...")
 
   const LinkAnnotation* link(std::size_t index) const {
     return index < links.size() ? &links[index] : nullptr;

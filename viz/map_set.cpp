@@ -17,10 +17,14 @@ constexpr const char* kMarker = ".ibpm-map";
 
 std::string extension_of(MapFormat format) {
   switch (format) {
-    case MapFormat::svg: return ".svg";
-    case MapFormat::png: return ".png";
-    case MapFormat::pdf: return ".pdf";
-    case MapFormat::dot: break;
+    case MapFormat::svg:
+      return ".svg";
+    case MapFormat::png:
+      return ".png";
+    case MapFormat::pdf:
+      return ".pdf";
+    case MapFormat::dot:
+      break;
   }
   return ".dot";
 }
@@ -32,8 +36,8 @@ bool relative_url(const std::string& prefix) {
 class DrillDownWriter {
  public:
   DrillDownWriter(const Fabric& fabric, const FabricLevels& levels,
-                  const MapAnnotations& annotations, const MapSetOptions& options,
-                  MapFormat format, const fs::path& overview)
+                  const MapAnnotations& annotations, const MapSetOptions& options, MapFormat format,
+                  const fs::path& overview)
       : fabric_(fabric),
         levels_(levels),
         annotations_(annotations),
@@ -50,8 +54,8 @@ class DrillDownWriter {
     written.fold = FoldMode::pods;
     FoldView view = blank_view();
     view.maps_url = maps_dir_ + "/";
-    view.title = "overview, folded by pods and groups (" + std::to_string(units_.units.size()) +
-                 " units)";
+    view.title =
+        "overview, folded by pods and groups (" + std::to_string(units_.units.size()) + " units)";
     const MapGraph overview = build(view, options_.map.url_prefix);
     written.overview_nodes = overview.nodes.size();
     written.overview_edges = overview.edges.size();
@@ -92,7 +96,8 @@ class DrillDownWriter {
       part.title = short_name(fabric_.nodes()[leaf], options_.map.names) + " and its hosts";
       part.up_url = unit.kind == UnitKind::leaf ? up : unit_map_name(unit, extension_);
       render_map(build(part, part_prefix), format_,
-                 (fs::path(staged.path()) / leaf_map_name(fabric_.nodes()[leaf].guid, extension_)).string());
+                 (fs::path(staged.path()) / leaf_map_name(fabric_.nodes()[leaf].guid, extension_))
+                     .string());
       ++written.drill_down_maps;
     }
     // The overview last: its links then lead to maps that exist.
@@ -123,7 +128,9 @@ class DrillDownWriter {
     for (const Port& p : fabric_.nodes()[sw].ports) {
       if (!p.present || !p.link) continue;
       const Link& link = fabric_.links()[*p.link];
-      const Guid far = link.a.node == fabric_.nodes()[sw].guid && link.a.port == p.number ? link.b.node : link.a.node;
+      const Guid far = link.a.node == fabric_.nodes()[sw].guid && link.a.port == p.number
+                           ? link.b.node
+                           : link.a.node;
       const std::size_t n = fabric_.index_of(far);
       if (units_.home_of[n] == sw && n != sw) return true;
     }
@@ -137,7 +144,8 @@ class DrillDownWriter {
     for (const Port& p : node.ports) {
       if (!p.present || !p.link) continue;
       const Link& link = fabric_.links()[*p.link];
-      out.push_back(fabric_.index_of(link.a.node == node.guid && link.a.port == p.number ? link.b.node : link.a.node));
+      out.push_back(fabric_.index_of(
+          link.a.node == node.guid && link.a.port == p.number ? link.b.node : link.a.node));
     }
     return out;
   }

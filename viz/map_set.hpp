@@ -26,7 +26,7 @@ struct WrittenMaps {
   std::size_t overview_nodes = 0;  // the overview's nodes and edges (no legend)
   std::size_t overview_edges = 0;
   std::size_t drill_down_maps = 0;
-  std::string maps_dir;            // the folder's path, when written
+  std::string maps_dir;  // the folder's path, when written
 };
 
 // FoldMode::automatic resolved for this fabric (MapOptions::fold otherwise).

@@ -91,16 +91,16 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
     std::string line = port_name(fabric, link.a, names) + " - " + port_name(fabric, link.b, names);
     const LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
-      line += "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));
+      line +=
+          "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));
     const LinkAnnotation* folded = links.size() > 1 ? annotations.link(links[i]) : nullptr;
     if (folded && folded->degraded) line += "  degraded: " + folded->degradation;
     if (folded && folded->errors_s > 0) line += "  errors " + format_short(folded->errors_s) + "/s";
     lines.push_back(line);
     if (links.size() != 1) continue;
     if (const LinkAnnotation* a = annotations.link(links[i])) {
-      for (const std::string& d :
-           {direction_text(fabric, link.a, link.b, a->a_to_b, names),
-            direction_text(fabric, link.b, link.a, a->b_to_a, names)})
+      for (const std::string& d : {direction_text(fabric, link.a, link.b, a->a_to_b, names),
+                                   direction_text(fabric, link.b, link.a, a->b_to_a, names)})
         if (!d.empty()) lines.push_back(d);
       if (a->degraded) lines.push_back("degraded: " + a->degradation);
       if (!a->ber.empty()) lines.push_back(a->ber);
@@ -113,10 +113,9 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
   if (links.size() > max_cables)
     lines.push_back("... and " + std::to_string(links.size() - max_cables) + " more");
   if (summary.capacity_bps) lines.push_back("capacity " + format_bps(*summary.capacity_bps));
-  lines.push_back(summary.utilization
-                      ? "utilization " + format_percent(*summary.utilization) +
-                            (links.size() > 1 ? " (busiest cable)" : "")
-                      : std::string("utilization: no data"));
+  lines.push_back(summary.utilization ? "utilization " + format_percent(*summary.utilization) +
+                                            (links.size() > 1 ? " (busiest cable)" : "")
+                                      : std::string("utilization: no data"));
   if (summary.errors_s > 0) lines.push_back("errors " + format_short(summary.errors_s) + "/s");
   if (summary.degraded > 0 && links.size() > 1)
     lines.push_back(std::to_string(summary.degraded) + " degraded");

@@ -70,7 +70,8 @@ std::vector<UnitSummary> summarize_units(const Fabric& fabric, const FabricLevel
   for (std::size_t n = 0; n < units.unit_of.size(); ++n) {
     const std::size_t u = units.unit_of[n];
     if (u == kNoUnit || units.home_of[n] == n) continue;
-    if (const NodeAnnotation* note = annotations.node(n)) out[u].health = std::max(out[u].health, note->health);
+    if (const NodeAnnotation* note = annotations.node(n))
+      out[u].health = std::max(out[u].health, note->health);
   }
   return out;
 }

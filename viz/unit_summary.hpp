@@ -18,11 +18,11 @@ struct UnitSummary {
   Health health = Health::unknown;
   std::size_t cables_with_errors = 0;  // cables with an end inside the unit
   std::size_t degraded_cables = 0;
-  std::size_t sick_switches = 0;       // switches whose own health is warning or worse
-  std::optional<double> hottest;       // the busiest cable's utilization, 0..1
+  std::size_t sick_switches = 0;           // switches whose own health is warning or worse
+  std::optional<double> hottest;           // the busiest cable's utilization, 0..1
   std::optional<double> traffic_octets_s;  // the hosts' cables, sent + received
   std::size_t measured_host_cables = 0;
-  std::optional<double> locality;      // of the subtree its highest switches root
+  std::optional<double> locality;  // of the subtree its highest switches root
   bool transit = false;
 
   std::size_t marks() const { return cables_with_errors + degraded_cables + sick_switches; }
@@ -32,7 +32,6 @@ struct UnitSummary {
 
 // Summaries of every unit, by unit index.
 std::vector<UnitSummary> summarize_units(const Fabric& fabric, const FabricLevels& levels,
-                                         const FoldUnits& units,
-                                         const MapAnnotations& annotations);
+                                         const FoldUnits& units, const MapAnnotations& annotations);
 
 }  // namespace ibpm::viz

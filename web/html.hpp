@@ -24,15 +24,15 @@ struct Cell {
   std::string css;       // extra class, e.g. "state critical"
 };
 
-Cell text_cell(std::string_view text);                          // escaped
+Cell text_cell(std::string_view text);                             // escaped
 Cell number_cell(std::optional<double> value, std::string shown);  // shown as it is
-Cell state_cell(std::string_view state);                        // "OK", "CRITICAL", ...
+Cell state_cell(std::string_view state);                           // "OK", "CRITICAL", ...
 
 struct Table {
   std::string id;
   std::vector<std::string> headers;  // plain text
   std::vector<std::vector<Cell>> rows;
-  std::string empty_note;            // shown instead of an empty table body's rows
+  std::string empty_note;  // shown instead of an empty table body's rows
 };
 
 std::string render(const Table& table);

@@ -1,12 +1,11 @@
 // ibpm-web: the dashboard as a static site for cron. Works from any web server or file://.
 //   ibpm-web --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <iostream>
 
-#include "plugin/cli.hpp"
 #include "history/history_options.hpp"
+#include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "site_data.hpp"
 #include "site_writer.hpp"
@@ -35,10 +34,12 @@ void run(Options& options) {
   const web::SiteData data = web::collect_site_data(options.fabric, options.site);
   const web::WriteReport report = web::write_site(data, options.write);
   if (options.verbose) {
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "wrote " << options.write.output << ": " << report.pages << " pages, "
               << report.graphs << " graphs";
-    if (report.failed_graphs > 0) std::cout << " (" << report.failed_graphs << " could not be drawn)";
+    if (report.failed_graphs > 0)
+      std::cout << " (" << report.failed_graphs << " could not be drawn)";
     std::cout << " in " << took << " s\n";
   }
 }
@@ -46,15 +47,17 @@ void run(Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Writes the fabric's dashboard as a static web site: the last sweep's summary, the "
-               "health map, the worst ports, the busiest cables, traffic locality per subtree, "
-               "utilization profiles, and a page per node and per cable. The output folder is "
-               "replaced whole, so readers never see half a site.",
-               "ibpm-web"};
+  CLI::App app{
+      "Writes the fabric's dashboard as a static web site: the last sweep's summary, the "
+      "health map, the worst ports, the busiest cables, traffic locality per subtree, "
+      "utilization profiles, and a page per node and per cable. The output folder is "
+      "replaced whole, so readers never see half a site.",
+      "ibpm-web"};
   Options options;
   plugin::add_fabric_options(app, options.fabric);
   history::add_history_options(app, options.site.history);
-  app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")->required();
+  app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")
+      ->required();
   app.add_option("--baseline", options.site.baseline,
                  "Topology file to compare with (check_ib_topology --write-baseline)");
   app.add_option("--jobs", options.site.jobs,
@@ -64,8 +67,9 @@ int main(int argc, char** argv) {
   app.add_option("--busiest", options.write.busiest, "Rows of the busiest cables table")
       ->check(CLI::Range(1UL, 10000UL))
       ->capture_default_str();
-  app.add_option("--graphs", options.graphs,
-                 "Which cables get a utilization profile: all, busiest (as many as --busiest) or none")
+  app.add_option(
+         "--graphs", options.graphs,
+         "Which cables get a utilization profile: all, busiest (as many as --busiest) or none")
       ->check(CLI::IsMember({"all", "busiest", "none"}))
       ->capture_default_str();
   app.add_option("--graph-format", options.write.graphs.format, "Graph images: png or svg")

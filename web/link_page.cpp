@@ -1,8 +1,8 @@
 // links/0xGUID-PORT.html: one cable, both directions over the window, its profile and errors.
+#include "base/number.hpp"
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "base/number.hpp"
 
 namespace ibpm::web {
 
@@ -16,8 +16,9 @@ std::vector<Cell> direction_row(const SiteData& data, const history::DirectionUs
           rate_cell(d.measured ? std::optional<double>(d.average_octets_s) : std::nullopt),
           percent_cell(d.measured ? d.average_util : std::nullopt),
           percent_cell(d.measured ? d.peak_util : std::nullopt),
-          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
-                          : number_cell(std::nullopt, "-"),
+          d.xmit_wait_pct
+              ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
+              : number_cell(std::nullopt, "-"),
           per_second_cell(d.errors_s)};
 }
 
@@ -36,7 +37,9 @@ Table ber_table(const SiteData& data, const Link& cable) {
         row[1].html += ": not judged";
         row.push_back(number_cell(w.ber.errors, base::format_fixed(w.ber.errors, 0)));
         row.push_back({"history for " + escape(link_quality::format_window(w.covered)) + " only",
-                       {}, false, {}});
+                       {},
+                       false,
+                       {}});
         row.push_back(number_cell(std::nullopt, "-"));
       } else {
         row[1].html += " " + escape(link_quality::format_ber(w.ber.ratio));
@@ -45,7 +48,9 @@ Table ber_table(const SiteData& data, const Link& cable) {
         row.push_back(w.ber.errors > 0
                           ? Cell{escape(link_quality::format_ber(w.ber.lower) + " .. " +
                                         link_quality::format_ber(w.ber.upper)),
-                                 {}, false, {}}
+                                 {},
+                                 false,
+                                 {}}
                           : number_cell(std::nullopt, "-"));
       }
       table.rows.push_back(std::move(row));
@@ -65,16 +70,17 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
                      " to " + port_link(data, cable.b, kDepth);
   const Port* a = data.fabric().find_port(cable.a);
   if (a && a->width && a->speed)
-    body += ", " + escape(std::string(to_string(*a->width)) + " " + std::string(to_string(*a->speed)));
+    body +=
+        ", " + escape(std::string(to_string(*a->width)) + " " + std::string(to_string(*a->speed)));
   if (const viz::LinkAnnotation* note = data.annotations.link(link_index); note && note->degraded)
     body += " <span class=\"state warning\">degraded: " + escape(note->degradation) + "</span>";
   if (const viz::LinkAnnotation* note = data.annotations.link(link_index);
       note && note->routed_a_to_b && note->routed_b_to_a)
-    body += "<br>The switches' forwarding tables route " +
-            std::to_string(*note->routed_a_to_b) + " host pairs from " +
-            escape(data.port_name(cable.a)) + " and " + std::to_string(*note->routed_b_to_a) +
-            " from " + escape(data.port_name(cable.b)) + " through this cable (ibpm-routes --cable " +
-            escape(data.port_name(cable.a)) + " lists them).";
+    body += "<br>The switches' forwarding tables route " + std::to_string(*note->routed_a_to_b) +
+            " host pairs from " + escape(data.port_name(cable.a)) + " and " +
+            std::to_string(*note->routed_b_to_a) + " from " + escape(data.port_name(cable.b)) +
+            " through this cable (ibpm-routes --cable " + escape(data.port_name(cable.a)) +
+            " lists them).";
   for (const PortRef& from : {cable.a, cable.b})
     if (const auto jobs = data.jobs_by_direction.find(from); jobs != data.jobs_by_direction.end()) {
       std::string ids;
@@ -83,7 +89,8 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
               escape(ids) + "</span>";
     }
   body += "</p>\n";
-  Table table{"directions", {"From", "To", "Rate", "Utilization", "Peak", "XmitWait", "Errors"}, {}, {}};
+  Table table{
+      "directions", {"From", "To", "Rate", "Utilization", "Peak", "XmitWait", "Errors"}, {}, {}};
   if (const history::LinkUsage* usage = data.link_usage(link_index)) {
     table.rows.push_back(direction_row(data, usage->a_to_b));
     table.rows.push_back(direction_row(data, usage->b_to_a));

@@ -2,10 +2,10 @@
 // raw counters and its graphs.
 #include <ctime>
 
+#include "base/number.hpp"
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "base/number.hpp"
 
 namespace ibpm::web {
 
@@ -34,13 +34,15 @@ std::string facts(const SiteContext& site, std::size_t node_index) {
   if (!lids.empty()) html += fact("LID", lids);
   html += fact("Ports", std::to_string(node.port_count));
   if (const viz::NodeAnnotation* note = data.annotations.node(node_index)) {
-    std::string health = "<span class=\"" + escape("state " + std::string(viz::to_string(note->health))) +
-                         "\">" + escape(std::string(viz::to_string(note->health))) + "</span>";
+    std::string health = "<span class=\"" +
+                         escape("state " + std::string(viz::to_string(note->health))) + "\">" +
+                         escape(std::string(viz::to_string(note->health))) + "</span>";
     if (!note->health_reason.empty()) health += " " + escape(note->health_reason);
     html += fact("Health", health);
     if (note->locality)
-      html += fact("Subtree locality", "l " + base::format_fixed(*note->locality, 2) +
-                                           (note->transit ? " (transit: " + escape(note->locality_note) + ")" : ""));
+      html += fact("Subtree locality",
+                   "l " + base::format_fixed(*note->locality, 2) +
+                       (note->transit ? " (transit: " + escape(note->locality_note) + ")" : ""));
   }
   return html + "</table>\n";
 }
@@ -66,7 +68,8 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
   Table table{"ports",
               {"Port", "State", "Link", "Remote", "Sent", "Received", "Sent util.", "XmitWait",
                "Errors", "Last counters", "Cable"},
-              {}, {}};
+              {},
+              {}};
   table.empty_note = "No cabled port.";
   node.for_each_port([&](const Port& port) {
     if (!port.link) return;
@@ -93,18 +96,21 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
          text_cell(std::string(to_string(port.state))),
          {escape(link_text), {}, false, note && note->degraded ? "state warning" : ""},
          {remote ? port_link(data, *remote, kDepth) : "-", {}, false, {}},
-         rate_cell(measured_rate(out)), rate_cell(measured_rate(in)),
+         rate_cell(measured_rate(out)),
+         rate_cell(measured_rate(in)),
          percent_cell(out && out->measured ? out->average_util : std::nullopt),
          out && out->xmit_wait_pct
              ? number_cell(*out->xmit_wait_pct, base::format_fixed(*out->xmit_wait_pct, 1) + " %")
              : number_cell(std::nullopt, "-"),
-         state ? per_second_cell(history::error_rate(state->history)) : number_cell(std::nullopt, "-"),
+         state ? per_second_cell(history::error_rate(state->history))
+               : number_cell(std::nullopt, "-"),
          {escape(last_counters(state)), {}, false, {}},
          {cable_link(data, ref, kDepth, "cable"), {}, false, {}}});
     const std::string caption = "port " + std::to_string(port.number) + " - " +
                                 (remote ? port_link(data, *remote, kDepth) : std::string("?"));
     if (auto g = site.graphs.links.find(*port.link); g != site.graphs.links.end())
-      graphs += figure(g->second, "utilization of port " + std::to_string(port.number), caption, kDepth);
+      graphs +=
+          figure(g->second, "utilization of port " + std::to_string(port.number), caption, kDepth);
     if (auto g = site.graphs.port_errors.find(ref); g != site.graphs.port_errors.end())
       graphs += figure(g->second, "errors of port " + std::to_string(port.number),
                        "errors of port " + std::to_string(port.number), kDepth);
@@ -159,7 +165,8 @@ std::string hosts_section(const SiteContext& site, std::size_t node_index) {
     if (!remote) return;
     const std::size_t r = fabric.index_of(remote->node);
     if (fabric.nodes()[r].type != NodeType::ca) return;
-    items += "<li>" + node_link(data, r, kDepth) + " (port " + std::to_string(port.number) + ")</li>";
+    items +=
+        "<li>" + node_link(data, r, kDepth) + " (port " + std::to_string(port.number) + ")</li>";
   });
   if (items.empty()) return {};
   return "<h2 id=\"hosts\">Hosts</h2>\n<ul class=\"hosts\">" + items + "</ul>\n";
@@ -174,9 +181,10 @@ std::string node_page_html(const SiteContext& site, std::size_t node_index) {
   if (auto g = site.graphs.switches.find(node_index); g != site.graphs.switches.end())
     body += "<div class=\"graphs\">" +
             figure(g->second, "utilization of the switch", "sent up and down", kDepth) + "</div>\n";
-  body += "<h2>Ports</h2>\n<p class=\"note\">Rates are averages over the window; the last "
-          "counters are the raw values of the last sample.</p>\n" +
-          ports_section(site, node_index, graphs);
+  body +=
+      "<h2>Ports</h2>\n<p class=\"note\">Rates are averages over the window; the last "
+      "counters are the raw values of the last sample.</p>\n" +
+      ports_section(site, node_index, graphs);
   body += raw_counters_section(site, node_index);
   body += hosts_section(site, node_index);
   if (!graphs.empty()) body += "<h2>History</h2>\n<div class=\"graphs\">\n" + graphs + "</div>\n";

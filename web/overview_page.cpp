@@ -4,11 +4,11 @@
 #include <ctime>
 #include <set>
 
+#include "base/number.hpp"
 #include "busiest.hpp"
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "base/number.hpp"
 #include "site_paths.hpp"
 
 namespace ibpm::web {
@@ -41,11 +41,15 @@ std::string summary_section(const SiteContext& site) {
   if (const auto& sweep = data.sweep) {
     html += card("last sweep", age(static_cast<double>(data.generated) - sweep->started), "",
                  "took " + base::format_fixed(sweep->duration, 2) + " s");
-    html += card("ports polled", std::to_string(sweep->polled) + " / " + std::to_string(sweep->ports));
-    html += card("ports in error", std::to_string(sweep->in_error), count_css(sweep->in_error, "critical"));
-    html += card("ports saturated", std::to_string(sweep->saturated), count_css(sweep->saturated, "warning"));
-    html += card("unreachable", std::to_string(sweep->unreachable) + " ports, " +
-                                    std::to_string(sweep->unreachable_nodes) + " nodes",
+    html +=
+        card("ports polled", std::to_string(sweep->polled) + " / " + std::to_string(sweep->ports));
+    html += card("ports in error", std::to_string(sweep->in_error),
+                 count_css(sweep->in_error, "critical"));
+    html += card("ports saturated", std::to_string(sweep->saturated),
+                 count_css(sweep->saturated, "warning"));
+    html += card("unreachable",
+                 std::to_string(sweep->unreachable) + " ports, " +
+                     std::to_string(sweep->unreachable_nodes) + " nodes",
                  count_css(sweep->unreachable, "warning"));
     html += card("sent, all ports", base::format_rate(sweep->xmit_octets_s));
   } else {
@@ -55,8 +59,8 @@ std::string summary_section(const SiteContext& site) {
   const std::size_t degraded = data.diff.count(ChangeKind::link_degraded);
   const std::size_t changes = data.diff.changes.size() - degraded;
   if (data.has_baseline)
-    html += card("topology changes", std::to_string(changes),
-                 changes > 0 ? "critical" : "ok", "against the baseline");
+    html += card("topology changes", std::to_string(changes), changes > 0 ? "critical" : "ok",
+                 "against the baseline");
   else
     html += card("topology changes", "no baseline", "", "ibpm-web --baseline FILE compares");
   html += card("degraded links", std::to_string(degraded), degraded > 0 ? "warning" : "ok");
@@ -71,7 +75,8 @@ std::string summary_section(const SiteContext& site) {
     html += "<p class=\"note\">" + escape(warning) + "</p>\n";
   if (site.graphs.failed > 0)
     html += "<p class=\"note\">" + std::to_string(site.graphs.failed) +
-            " graphs could not be drawn, the first: " + escape(site.graphs.first_failure) + "</p>\n";
+            " graphs could not be drawn, the first: " + escape(site.graphs.first_failure) +
+            "</p>\n";
   return html;
 }
 
@@ -96,8 +101,9 @@ std::string worst_ports_section(const SiteContext& site) {
     for (const products::PortNotOk& p : data.sweep->ports_not_ok) {
       const PortRef ref{p.node, static_cast<PortNumber>(p.port)};
       const PortState* state = data.port(ref);
-      rows.push_back({ref, p.name, p.remote, p.state, p.reason,
-                      state ? std::optional<double>(history::error_rate(state->history)) : std::nullopt});
+      rows.push_back(
+          {ref, p.name, p.remote, p.state, p.reason,
+           state ? std::optional<double>(history::error_rate(state->history)) : std::nullopt});
       listed.insert(ref);
     }
   for (const auto& [ref, state] : data.ports) {
@@ -108,12 +114,15 @@ std::string worst_ports_section(const SiteContext& site) {
                     "errors in the window, none in the last sweep", errors});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (state_rank(a.state) != state_rank(b.state)) return state_rank(a.state) > state_rank(b.state);
+    if (state_rank(a.state) != state_rank(b.state))
+      return state_rank(a.state) > state_rank(b.state);
     return a.errors.value_or(0) > b.errors.value_or(0);
   });
-  Table table{"worst-ports", {"State", "Port", "Remote", "Reason", "Errors (window)", "Cable"}, {}, {}};
-  table.empty_note = data.sweep ? "Every port was OK in the last sweep and had no errors in the window."
-                                : "No sweep summary: run check_ib_fabric with this --state-dir.";
+  Table table{
+      "worst-ports", {"State", "Port", "Remote", "Reason", "Errors (window)", "Cable"}, {}, {}};
+  table.empty_note = data.sweep
+                         ? "Every port was OK in the last sweep and had no errors in the window."
+                         : "No sweep summary: run check_ib_fabric with this --state-dir.";
   for (const Row& r : rows) {
     const bool known = data.fabric().find(r.port.node) != nullptr;
     const auto remote = data.fabric().remote(r.port);
@@ -130,28 +139,34 @@ std::string worst_ports_section(const SiteContext& site) {
 std::string busiest_section(const SiteContext& site) {
   const SiteData& data = site.data;
   Table table{"busiest-links",
-              {"From", "To", "Utilization", "Peak", "Rate", "XmitWait", "Errors", "Cable"}, {}, {}};
+              {"From", "To", "Utilization", "Peak", "Rate", "XmitWait", "Errors", "Cable"},
+              {},
+              {}};
   table.empty_note = "No cable has data in the window.";
   for (const BusyDirection& busy : busiest_directions(data.usage, site.busiest)) {
     const history::DirectionUsage& d = *busy.direction;
-    table.rows.push_back({{port_link(data, d.from, 0), {}, false, {}},
-                          {port_link(data, d.to, 0), {}, false, {}},
-                          percent_cell(d.average_util),
-                          percent_cell(d.peak_util),
-                          rate_cell(d.average_octets_s),
-                          d.xmit_wait_pct ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
-                                          : number_cell(std::nullopt, "-"),
-                          per_second_cell(d.errors_s),
-                          {link(link_page(data.fabric().links()[busy.link]), "cable"), {}, false, {}}});
+    table.rows.push_back(
+        {{port_link(data, d.from, 0), {}, false, {}},
+         {port_link(data, d.to, 0), {}, false, {}},
+         percent_cell(d.average_util),
+         percent_cell(d.peak_util),
+         rate_cell(d.average_octets_s),
+         d.xmit_wait_pct
+             ? number_cell(*d.xmit_wait_pct, base::format_fixed(*d.xmit_wait_pct, 1) + " %")
+             : number_cell(std::nullopt, "-"),
+         per_second_cell(d.errors_s),
+         {link(link_page(data.fabric().links()[busy.link]), "cable"), {}, false, {}}});
   }
-  std::string html = "<h2>Busiest cables</h2>\n<p class=\"note\">Average over the window, per direction.</p>\n" +
-                     render(table) + "<div class=\"graphs\">\n";
+  std::string html =
+      "<h2>Busiest cables</h2>\n<p class=\"note\">Average over the window, per direction.</p>\n" +
+      render(table) + "<div class=\"graphs\">\n";
   for (std::size_t l : busiest_links(data.usage, std::min<std::size_t>(site.busiest, 8))) {
     auto graph = site.graphs.links.find(l);
     if (graph == site.graphs.links.end()) continue;
     const Link& cable = data.fabric().links()[l];
-    html += figure(graph->second, "utilization of " + data.port_name(cable.a),
-                   link(link_page(cable), data.port_name(cable.a) + " - " + data.port_name(cable.b)), 0);
+    html += figure(
+        graph->second, "utilization of " + data.port_name(cable.a),
+        link(link_page(cable), data.port_name(cable.a) + " - " + data.port_name(cable.b)), 0);
   }
   return html + "</div>\n";
 }
@@ -170,13 +185,14 @@ double svg_width_pt(const std::string& svg) {
 std::string overview_page(const SiteContext& site, const std::string& map_svg) {
   std::string body = "<h1>InfiniBand fabric</h1>\n" + summary_section(site);
   const bool natural = svg_width_pt(map_svg) > kFitWidthPt;
-  body += "<h2>Health map</h2>\n<p class=\"note\">Click a switch or a cable for its page, a "
-          "folded pod or group (a box) for its map. "
-          "Cable colour: utilization; red dashes: errors or a degraded link; subtree roots "
-          "filled by traffic locality. <button id=\"map-zoom\" type=\"button\">Actual size</button> "
-          "<a href=\"map.svg\">Open the map alone</a>.</p>\n"
-          "<div id=\"map\"" + std::string(natural ? " class=\"natural\"" : "") + ">\n" + map_svg +
-          "</div>\n";
+  body +=
+      "<h2>Health map</h2>\n<p class=\"note\">Click a switch or a cable for its page, a "
+      "folded pod or group (a box) for its map. "
+      "Cable colour: utilization; red dashes: errors or a degraded link; subtree roots "
+      "filled by traffic locality. <button id=\"map-zoom\" type=\"button\">Actual size</button> "
+      "<a href=\"map.svg\">Open the map alone</a>.</p>\n"
+      "<div id=\"map\"" +
+      std::string(natural ? " class=\"natural\"" : "") + ">\n" + map_svg + "</div>\n";
   body += worst_ports_section(site);
   body += busiest_section(site);
   return page({"Fabric overview", 0, site.generated, "map.js"}, body);

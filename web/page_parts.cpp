@@ -1,7 +1,7 @@
 #include "page_parts.hpp"
 
-#include "page.hpp"
 #include "base/number.hpp"
+#include "page.hpp"
 #include "site_paths.hpp"
 
 namespace ibpm::web {
@@ -44,8 +44,8 @@ std::string cable_link(const SiteData& data, PortRef port, int depth, const std:
   return link(root_path(depth, link_page(data.fabric().links()[*p->link])), text);
 }
 
-std::string figure(const std::string& image, const std::string& alt, const std::string& caption_html,
-                   int depth) {
+std::string figure(const std::string& image, const std::string& alt,
+                   const std::string& caption_html, int depth) {
   return "<figure><img class=\"graph\" src=\"" + escape(root_path(depth, image)) + "\" alt=\"" +
          escape(alt) + "\"><figcaption>" + caption_html + "</figcaption></figure>\n";
 }

@@ -23,7 +23,7 @@ std::string port_link(const SiteData& data, PortRef port, int depth);
 std::string cable_link(const SiteData& data, PortRef port, int depth, const std::string& text);
 
 // <figure><img class="graph" ...><figcaption>caption_html</figcaption></figure>
-std::string figure(const std::string& image, const std::string& alt, const std::string& caption_html,
-                   int depth);
+std::string figure(const std::string& image, const std::string& alt,
+                   const std::string& caption_html, int depth);
 
 }  // namespace ibpm::web

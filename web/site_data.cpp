@@ -4,7 +4,8 @@
 
 namespace ibpm::web {
 
-SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options) {
+SiteData collect_site_data(const plugin::FabricOptions& fabric_options,
+                           const SiteOptions& options) {
   plugin::FabricOptions fabric = fabric_options;
   fabric.state_dir = options.state_dir;
   analysis::CollectOptions collect_options;

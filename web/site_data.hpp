@@ -8,16 +8,16 @@
 
 #include "analysis/collect.hpp"
 #include "plugin/options.hpp"
-#include "topology/topology_diff.hpp"
 #include "products/sweep_summary.hpp"
+#include "topology/topology_diff.hpp"
 
 namespace ibpm::web {
 
 struct SiteOptions {
   std::string state_dir;
   history::HistoryOptions history;
-  std::string baseline;  // a topology file to compare with (empty: degraded links only)
-  std::string jobs;      // JOBID HOSTLIST lines: the jobs behind each cable (with routes.lft)
+  std::string baseline;      // a topology file to compare with (empty: degraded links only)
+  std::string jobs;          // JOBID HOSTLIST lines: the jobs behind each cable (with routes.lft)
   bool read_history = true;  // false: the topology alone (no RRD files read)
 };
 
@@ -27,13 +27,12 @@ using analysis::PortState;
 // the dashboard shows: the last sweep's summary and the changes against the baseline.
 struct SiteData : analysis::FabricAnalysis {
   std::optional<products::SweepSummary> sweep;
-  std::optional<std::string> sweep_error;         // why the summary could not be read
+  std::optional<std::string> sweep_error;  // why the summary could not be read
   TopologyDiff diff;
   bool has_baseline = false;
 };
 
 // Throws std::runtime_error with a one-line reason (topology, baseline or node-name-map).
 SiteData collect_site_data(const plugin::FabricOptions& fabric_options, const SiteOptions& options);
-
 
 }  // namespace ibpm::web

@@ -9,9 +9,9 @@
 
 namespace ibpm::web {
 
-std::string node_page(Guid node);            // "nodes/0x0002c90300a1b2c3.html"
-PortRef link_key(const Link& link);          // the cable's lower end
-std::string link_name(const Link& link);     // "0x0002c90300a1b2c3-7"
-std::string link_page(const Link& link);     // "links/0x0002c90300a1b2c3-7.html"
+std::string node_page(Guid node);         // "nodes/0x0002c90300a1b2c3.html"
+PortRef link_key(const Link& link);       // the cable's lower end
+std::string link_name(const Link& link);  // "0x0002c90300a1b2c3-7"
+std::string link_page(const Link& link);  // "links/0x0002c90300a1b2c3-7.html"
 
 }  // namespace ibpm::web

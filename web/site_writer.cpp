@@ -5,9 +5,9 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "base/atomic_dir.hpp"
 #include "pages.hpp"
 #include "site_paths.hpp"
-#include "base/atomic_dir.hpp"
 #include "viz/maps.hpp"
 #include "web_assets.hpp"
 
@@ -70,7 +70,8 @@ WriteReport write_site(const SiteData& data, const WriteOptions& options) {
   base::StagedFolder staged(options.output, replaceable);
   const fs::path root(staged.path());
   WriteReport report;
-  write_file(root / kMarker, "A site written by ibpm-web: the folder is replaced whole at each run.\n");
+  write_file(root / kMarker,
+             "A site written by ibpm-web: the folder is replaced whole at each run.\n");
   write_file(root / "style.css", assets::style_css);
   write_file(root / "sort.js", assets::sort_js);
   write_file(root / "map.js", assets::map_js);

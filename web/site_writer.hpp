@@ -9,10 +9,10 @@
 namespace ibpm::web {
 
 struct WriteOptions {
-  std::string output;          // the site's folder
+  std::string output;  // the site's folder
   GraphOptions graphs;
-  std::size_t busiest = 20;    // rows of the busiest cables table
-  std::string fold = "auto";   // the map's folding (ibpm-map --fold)
+  std::size_t busiest = 20;   // rows of the busiest cables table
+  std::string fold = "auto";  // the map's folding (ibpm-map --fold)
 };
 
 struct WriteReport {

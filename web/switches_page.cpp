@@ -1,10 +1,10 @@
 // switches.html: every switch, its level, health and utilization, with its profile.
 #include <algorithm>
 
+#include "base/number.hpp"
 #include "page.hpp"
 #include "page_parts.hpp"
 #include "pages.hpp"
-#include "base/number.hpp"
 
 namespace ibpm::web {
 
@@ -25,7 +25,8 @@ SwitchLoad load_of(const SiteData& data, std::size_t node_index) {
     ++load.cabled;
     const PortRef ref{node.guid, port.number};
     if (const history::LinkUsage* usage = data.link_usage(*port.link)) {
-      const history::DirectionUsage& out = usage->a_to_b.from == ref ? usage->a_to_b : usage->b_to_a;
+      const history::DirectionUsage& out =
+          usage->a_to_b.from == ref ? usage->a_to_b : usage->b_to_a;
       if (out.measured) {
         load.sent += out.average_octets_s;
         if (out.average_util) load.busiest = std::max(load.busiest.value_or(0), *out.average_util);
@@ -42,7 +43,9 @@ std::string switches_page(const SiteContext& site) {
   const SiteData& data = site.data;
   const Fabric& fabric = data.fabric();
   Table table{"switches",
-              {"Switch", "Level", "Cabled ports", "Health", "Sent", "Busiest port", "Errors"}, {}, {}};
+              {"Switch", "Level", "Cabled ports", "Health", "Sent", "Busiest port", "Errors"},
+              {},
+              {}};
   std::string graphs;
   std::vector<std::size_t> switches;
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
@@ -57,18 +60,22 @@ std::string switches_page(const SiteContext& site) {
     const viz::Health health = note ? note->health : viz::Health::unknown;
     Cell health_cell = state_cell(std::string(viz::to_string(health)));
     if (note && !note->health_reason.empty()) health_cell.html += " " + escape(note->health_reason);
-    table.rows.push_back({{node_link(data, i, 0), {}, false, {}},
-                          text_cell(data.levels->name(data.levels->level(i))),
-                          number_cell(static_cast<double>(load.cabled), std::to_string(load.cabled)),
-                          health_cell, rate_cell(load.sent), percent_cell(load.busiest),
-                          per_second_cell(load.errors)});
+    table.rows.push_back(
+        {{node_link(data, i, 0), {}, false, {}},
+         text_cell(data.levels->name(data.levels->level(i))),
+         number_cell(static_cast<double>(load.cabled), std::to_string(load.cabled)),
+         health_cell,
+         rate_cell(load.sent),
+         percent_cell(load.busiest),
+         per_second_cell(load.errors)});
     if (auto graph = site.graphs.switches.find(i); graph != site.graphs.switches.end())
       graphs += figure(graph->second, "utilization of " + data.name(i), node_link(data, i, 0), 0);
   }
   std::string body = "<h1>Switches</h1>\n" + render(table) +
                      "<h2>Utilization profiles</h2>\n<p class=\"note\">What each switch sent "
                      "towards the core (up) and towards the hosts (down), as a share of the "
-                     "capacity of those cables.</p>\n<div class=\"graphs\">\n" + graphs + "</div>\n";
+                     "capacity of those cables.</p>\n<div class=\"graphs\">\n" +
+                     graphs + "</div>\n";
   return page({"Switches", 0, site.generated, {}}, body);
 }
 

@@ -23,7 +23,8 @@ std::string format_fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   // A value that rounds to zero is "0.00", never "-0.00" (noise around an exact 0).
-  if (buffer[0] == '-' && std::strspn(buffer + 1, "0.") == std::strlen(buffer + 1)) return buffer + 1;
+  if (buffer[0] == '-' && std::strspn(buffer + 1, "0.") == std::strlen(buffer + 1))
+    return buffer + 1;
   return buffer;
 }
 

@@ -76,10 +76,9 @@ using CounterMask = std::uint32_t;
 constexpr CounterMask counter_bit(Counter counter) {
   return CounterMask{1} << static_cast<unsigned>(counter);
 }
-constexpr CounterMask kDataCounterMask = counter_bit(Counter::xmit_data) |
-                                         counter_bit(Counter::rcv_data) |
-                                         counter_bit(Counter::xmit_pkts) |
-                                         counter_bit(Counter::rcv_pkts);
+constexpr CounterMask kDataCounterMask =
+    counter_bit(Counter::xmit_data) | counter_bit(Counter::rcv_data) |
+    counter_bit(Counter::xmit_pkts) | counter_bit(Counter::rcv_pkts);
 
 // "symbol_errors, link_downed": the keys of the counters in `mask`, in table order.
 std::string describe_counters(CounterMask mask);

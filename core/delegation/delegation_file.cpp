@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "base/input_file.hpp"
 #include "delegation/port_list.hpp"
 #include "delegation/shard_spec.hpp"
-#include "base/input_file.hpp"
 #include "poll/target.hpp"
 
 namespace ibpm::delegation {

@@ -17,7 +17,6 @@ namespace {
 
 using ibnd::LineKind;
 
-
 std::string node_id(char prefix, Guid guid) {
   return std::string(1, prefix) + "-" + format_guid(guid).substr(2);
 }
@@ -64,8 +63,8 @@ class Builder {
   Speed width_speed(std::string_view text);
   Node& node(Guid guid) { return *fabric_.find(guid); }
   std::string ref_name(PortRef ref) {
-    return node_id(ibnd::id_prefix(node(ref.node).type), ref.node) + "[" + std::to_string(ref.port) +
-           "]";
+    return node_id(ibnd::id_prefix(node(ref.node).type), ref.node) + "[" +
+           std::to_string(ref.port) + "]";
   }
 
   Fabric& fabric_;

@@ -327,19 +327,26 @@ LinkTrailer parse_link_trailer(std::string_view text) {
 
 NodeType type_of_id_prefix(char prefix) {
   switch (prefix) {
-    case 'S': return NodeType::sw;
-    case 'H': return NodeType::ca;
-    case 'R': return NodeType::router;
-    default: return NodeType::unknown;
+    case 'S':
+      return NodeType::sw;
+    case 'H':
+      return NodeType::ca;
+    case 'R':
+      return NodeType::router;
+    default:
+      return NodeType::unknown;
   }
 }
 
 char id_prefix(NodeType type) {
   switch (type) {
-    case NodeType::sw: return 'S';
-    case NodeType::router: return 'R';
+    case NodeType::sw:
+      return 'S';
+    case NodeType::router:
+      return 'R';
     case NodeType::ca:
-    case NodeType::unknown: break;
+    case NodeType::unknown:
+      break;
   }
   return 'H';
 }

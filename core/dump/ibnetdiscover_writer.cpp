@@ -8,7 +8,6 @@
 namespace ibpm {
 namespace {
 
-
 bool needs_cleaning(std::string_view text) {
   return text.find_first_of("\"\n\r") != std::string_view::npos;
 }

@@ -13,7 +13,6 @@ bool safe_char(char c) {
   return c >= 0x20 && c <= 0x7e && c != '"' && c != '#' && c != '@' && c != '=';
 }
 
-
 std::string sanitized(std::string_view text, std::size_t max_size) {
   std::string out;
   for (char c : text) out += safe_char(c) ? c : '_';

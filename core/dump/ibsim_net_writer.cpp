@@ -68,8 +68,7 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOpti
       << "# Run: ibsim -N "
       << std::max(nodes.size(), static_cast<std::size_t>(kIbsimDefaultLimits.nodes)) << " -S "
       << std::max(switches, static_cast<std::size_t>(kIbsimDefaultLimits.switches)) << " -P "
-      << std::max(ports, static_cast<std::size_t>(kIbsimDefaultLimits.ports))
-      << " -s <this file>\n"
+      << std::max(ports, static_cast<std::size_t>(kIbsimDefaultLimits.ports)) << " -s <this file>\n"
       << "# Node ids are unique names; the NodeDescription follows '#'.\n";
 
   std::string s;

@@ -31,7 +31,7 @@ struct Port {
   std::optional<LinkSpeed> speed;  // active
   WidthSet widths_enabled;         // empty when unknown (text dumps carry only active values)
   SpeedSet speeds_enabled;
-  std::string label;                 // external label, e.g. "1/2/1" on Quantum-2 cages
+  std::string label;                // external label, e.g. "1/2/1" on Quantum-2 cages
   std::optional<std::size_t> link;  // index into Fabric::links()
 };
 

@@ -9,8 +9,8 @@ FabricGraph make_graph(const Fabric& fabric) {
   FabricGraph graph(fabric.nodes().size());
   const auto& links = fabric.links();
   for (std::size_t i = 0; i < links.size(); ++i) {
-    boost::add_edge(fabric.index_of(links[i].a.node), fabric.index_of(links[i].b.node),
-                    LinkEdge{i}, graph);
+    boost::add_edge(fabric.index_of(links[i].a.node), fabric.index_of(links[i].b.node), LinkEdge{i},
+                    graph);
   }
   return graph;
 }
@@ -19,12 +19,11 @@ std::vector<int> hop_distances(const FabricGraph& graph, std::size_t from) {
   std::vector<int> distance(boost::num_vertices(graph), -1);
   distance[from] = 0;
   // Record distances with a BFS visitor; unreached vertices keep -1.
-  boost::breadth_first_search(
-      graph, boost::vertex(from, graph),
-      boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-          boost::make_iterator_property_map(distance.begin(),
-                                            boost::get(boost::vertex_index, graph)),
-          boost::on_tree_edge()))));
+  boost::breadth_first_search(graph, boost::vertex(from, graph),
+                              boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                  boost::make_iterator_property_map(
+                                      distance.begin(), boost::get(boost::vertex_index, graph)),
+                                  boost::on_tree_edge()))));
   return distance;
 }
 

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::array<std::string_view, 5> kWidthNames{"1x", "2x", "4x", "8x", "12x"};
 constexpr std::array<int, 5> kLanes{1, 2, 4, 8, 12};
-constexpr std::array<std::string_view, 9> kSpeedNames{"SDR", "DDR", "QDR",  "FDR10", "FDR",
+constexpr std::array<std::string_view, 9> kSpeedNames{"SDR", "DDR", "QDR", "FDR10", "FDR",
                                                       "EDR", "HDR", "NDR", "XDR"};
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -26,21 +26,30 @@ bool iequals(std::string_view a, std::string_view b) {
 
 std::string_view to_string(NodeType type) {
   switch (type) {
-    case NodeType::ca: return "CA";
-    case NodeType::sw: return "Switch";
-    case NodeType::router: return "Router";
-    case NodeType::unknown: break;
+    case NodeType::ca:
+      return "CA";
+    case NodeType::sw:
+      return "Switch";
+    case NodeType::router:
+      return "Router";
+    case NodeType::unknown:
+      break;
   }
   return "Unknown";
 }
 
 std::string_view to_string(PortState state) {
   switch (state) {
-    case PortState::down: return "Down";
-    case PortState::init: return "Initialize";
-    case PortState::armed: return "Armed";
-    case PortState::active: return "Active";
-    case PortState::unknown: break;
+    case PortState::down:
+      return "Down";
+    case PortState::init:
+      return "Initialize";
+    case PortState::armed:
+      return "Armed";
+    case PortState::active:
+      return "Active";
+    case PortState::unknown:
+      break;
   }
   return "Unknown";
 }
@@ -64,15 +73,24 @@ int lanes(LinkWidth width) { return kLanes.at(static_cast<int>(width)); }
 
 std::uint64_t lane_signalling_rate_bps(LinkSpeed speed) {
   switch (speed) {
-    case LinkSpeed::sdr: return 2'500'000'000ull;
-    case LinkSpeed::ddr: return 5'000'000'000ull;
-    case LinkSpeed::qdr: return 10'000'000'000ull;
-    case LinkSpeed::fdr10: return 10'312'500'000ull;
-    case LinkSpeed::fdr: return 14'062'500'000ull;
-    case LinkSpeed::edr: return 25'781'250'000ull;
-    case LinkSpeed::hdr: return 51'562'500'000ull;
-    case LinkSpeed::ndr: return 103'125'000'000ull;
-    case LinkSpeed::xdr: return 206'250'000'000ull;
+    case LinkSpeed::sdr:
+      return 2'500'000'000ull;
+    case LinkSpeed::ddr:
+      return 5'000'000'000ull;
+    case LinkSpeed::qdr:
+      return 10'000'000'000ull;
+    case LinkSpeed::fdr10:
+      return 10'312'500'000ull;
+    case LinkSpeed::fdr:
+      return 14'062'500'000ull;
+    case LinkSpeed::edr:
+      return 25'781'250'000ull;
+    case LinkSpeed::hdr:
+      return 51'562'500'000ull;
+    case LinkSpeed::ndr:
+      return 103'125'000'000ull;
+    case LinkSpeed::xdr:
+      return 206'250'000'000ull;
   }
   return 0;
 }
@@ -99,7 +117,8 @@ std::string format_guid(Guid guid) {
 }
 
 std::optional<Guid> parse_guid(std::string_view text) {
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    text.remove_prefix(2);
   if (text.empty() || text.size() > 16) return std::nullopt;
   Guid value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);

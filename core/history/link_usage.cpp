@@ -39,9 +39,8 @@ DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
     }
   }
   if (auto wait = sender.average_of(Counter::xmit_wait); wait && capacity_octets_s) {
-    const double tick = options.xmit_wait_tick_ns
-                            ? *options.xmit_wait_tick_ns * 1e-9
-                            : default_xmit_wait_tick(*capacity_octets_s * 8);
+    const double tick = options.xmit_wait_tick_ns ? *options.xmit_wait_tick_ns * 1e-9
+                                                  : default_xmit_wait_tick(*capacity_octets_s * 8);
     d.xmit_wait_pct = *wait * tick * 100.0;
   }
   d.errors_s = error_rate(sender);
@@ -60,7 +59,8 @@ std::optional<double> LinkUsage::utilization() const {
 std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
                                   const Window& window, const UsageOptions& options) {
   return link_usage(
-      fabric, [&](PortRef port) { return reader.read(port.node, port.port, window, options.peaks); },
+      fabric,
+      [&](PortRef port) { return reader.read(port.node, port.port, window, options.peaks); },
       options);
 }
 
@@ -75,7 +75,8 @@ std::vector<LinkUsage> link_usage(const Fabric& fabric,
     usage.link = i;
     LinkRate rate = active_rate(fabric, link);
     if (rate.width && rate.speed)
-      usage.capacity_octets_s = static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;
+      usage.capacity_octets_s =
+          static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;
     const PortHistory a = history_of(link.a);
     const PortHistory b = history_of(link.b);
     usage.a_to_b = direction(link.a, link.b, a, b, usage.capacity_octets_s, options);

@@ -23,7 +23,8 @@ struct DirectionUsage {
   std::optional<double> average_util;  // 0..1 of capacity (nullopt: capacity unknown)
   std::optional<double> peak_util;
   std::optional<double> xmit_wait_pct;  // share of the window `from` waited to send (0..100)
-  double errors_s = 0;  // error counters of `from` (receive errors of the link's far end count there)
+  double errors_s =
+      0;  // error counters of `from` (receive errors of the link's far end count there)
 };
 
 struct LinkUsage {

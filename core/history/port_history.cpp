@@ -1,10 +1,10 @@
 #include "history/port_history.hpp"
 
 #include <rrd.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <sys/stat.h>
 
 #include "state/rrd_layout.hpp"
 #include "state/state_error.hpp"

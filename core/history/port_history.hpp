@@ -24,7 +24,7 @@ struct Window {
 Window window_ending_now(std::time_t seconds);
 
 struct PortHistory {
-  bool found = false;  // the port has an RRD file with at least one rate inside the window
+  bool found = false;       // the port has an RRD file with at least one rate inside the window
   std::time_t covered = 0;  // seconds of the window with a rate (rows known x step)
   std::time_t step = 0;     // the RRD step of the rows read (0: nothing read)
   // Per second, in counter units (data counters in 4-octet words). nullopt: no rate in the window.

@@ -13,8 +13,10 @@ std::string span(std::time_t seconds) {
   if (minutes < 120) return std::to_string(minutes) + " min";
   const std::time_t hours = minutes / 60;
   if (hours < 48)
-    return std::to_string(hours) + " h" + (minutes % 60 ? " " + std::to_string(minutes % 60) + " min" : "");
-  return std::to_string(hours / 24) + " d" + (hours % 24 ? " " + std::to_string(hours % 24) + " h" : "");
+    return std::to_string(hours) + " h" +
+           (minutes % 60 ? " " + std::to_string(minutes % 60) + " min" : "");
+  return std::to_string(hours / 24) + " d" +
+         (hours % 24 ? " " + std::to_string(hours % 24) + " h" : "");
 }
 
 }  // namespace
@@ -44,8 +46,8 @@ std::string describe_coverage(const WindowCoverage& coverage) {
   // Rows are whole steps: a window that is not a multiple of the step still counts as covered.
   if (coverage.covered + coverage.step >= length)
     return "history for all of the last " + span(length) + " (" + step + ")";
-  return "history for " + span(std::min(coverage.covered, length)) + " of the last " + span(length) +
-         " (" + step + ")";
+  return "history for " + span(std::min(coverage.covered, length)) + " of the last " +
+         span(length) + " (" + step + ")";
 }
 
 }  // namespace ibpm::history

@@ -62,7 +62,8 @@ void expand_name(std::string_view whole, std::string_view name, std::vector<std:
   std::size_t at = 0;
   while (at < name.size()) {
     const std::size_t open = name.find('[', at);
-    const std::string_view literal = name.substr(at, open == std::string_view::npos ? name.npos : open - at);
+    const std::string_view literal =
+        name.substr(at, open == std::string_view::npos ? name.npos : open - at);
     if (literal.find(']') != std::string_view::npos) fail(whole, "']' without '['");
     for (std::string& p : partial) p += literal;
     if (open == std::string_view::npos) break;

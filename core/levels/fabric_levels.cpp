@@ -163,12 +163,18 @@ std::vector<std::size_t> FabricLevels::switches_at(int level) const {
 
 std::string FabricLevels::name(int level) const {
   switch (level) {
-    case kNoLevel: return "unplaced";
-    case kHostLevel: return "hosts";
-    case kLeafLevel: return "leaf";
-    case 2: return "spine";
-    case 3: return "core";
-    default: return "level " + std::to_string(level);
+    case kNoLevel:
+      return "unplaced";
+    case kHostLevel:
+      return "hosts";
+    case kLeafLevel:
+      return "leaf";
+    case 2:
+      return "spine";
+    case 3:
+      return "core";
+    default:
+      return "level " + std::to_string(level);
   }
 }
 

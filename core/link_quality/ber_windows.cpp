@@ -26,8 +26,8 @@ std::string format_window(double seconds) {
 }
 
 std::vector<BerWindow> ber_windows(const state::ErrorHistory& history, double now,
-                                   std::optional<LinkWidth> width,
-                                   std::optional<LinkSpeed> speed, const BerSettings& settings) {
+                                   std::optional<LinkWidth> width, std::optional<LinkSpeed> speed,
+                                   const BerSettings& settings) {
   std::vector<BerWindow> result;
   if (!width || !speed || now <= 0) return result;
   const double bps = static_cast<double>(link_signalling_bps(*width, *speed));
@@ -55,7 +55,8 @@ std::string describe(const BerWindow& w, double confidence) {
   char errors[32];
   std::snprintf(errors, sizeof errors, "%.0f", w.ber.errors);
   std::string text = ber_metric(w.counter) + " " + format_ber(w.ber.ratio) + " over " +
-                     format_window(w.window) + " (" + errors + " errors in " + format_ber(w.ber.bits) + " bits";
+                     format_window(w.window) + " (" + errors + " errors in " +
+                     format_ber(w.ber.bits) + " bits";
   if (w.ber.errors > 0) {
     char level[16];
     std::snprintf(level, sizeof level, "%g", confidence * 100);

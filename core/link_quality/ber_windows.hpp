@@ -43,8 +43,8 @@ std::string format_window(double seconds);
 // Every kept counter over every window, windows in settings order within each counter. Empty when
 // the link's rate is unknown (not active).
 std::vector<BerWindow> ber_windows(const state::ErrorHistory& history, double now,
-                                   std::optional<LinkWidth> width,
-                                   std::optional<LinkSpeed> speed, const BerSettings& settings);
+                                   std::optional<LinkWidth> width, std::optional<LinkSpeed> speed,
+                                   const BerSettings& settings);
 
 // "symbol_ber 3.2e-11 over 12 min (57 errors in 1.8e+12 bits, 95 % bounds 2.5e-11..4e-11)".
 std::string describe(const BerWindow& window, double confidence);

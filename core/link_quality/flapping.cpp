@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "link_quality/ber_windows.hpp"
 #include "base/number.hpp"
+#include "link_quality/ber_windows.hpp"
 
 namespace ibpm::link_quality {
 
@@ -20,8 +20,8 @@ double downs_within(const state::ErrorHistory& near, const state::ErrorHistory* 
 
 }  // namespace
 
-FlapStatus flap_status(const state::ErrorHistory& near, const state::ErrorHistory* far,
-                       double now, const FlapSettings& settings) {
+FlapStatus flap_status(const state::ErrorHistory& near, const state::ErrorHistory* far, double now,
+                       const FlapSettings& settings) {
   // The times a down was seen (the end of its interval), within the recovery period: a window
   // ending at any of them with `count` downs keeps the cable flapping until `recovery` later.
   std::vector<double> downs;
@@ -57,7 +57,8 @@ std::string describe(const FlapStatus& status, const FlapSettings& settings) {
   std::string text = "flapping: went down " + std::to_string(status.downs) + " times in " +
                      format_window(settings.window);
   if (status.first > 0)
-    text += ", from " + base::format_utc(status.first, "%H:%M:%S") + " to " + base::format_utc(status.last, "%H:%M:%S") + " UTC";
+    text += ", from " + base::format_utc(status.first, "%H:%M:%S") + " to " +
+            base::format_utc(status.last, "%H:%M:%S") + " UTC";
   return text + " (held until clean for " + format_window(settings.recovery) + ")";
 }
 

@@ -17,9 +17,9 @@
 namespace ibpm::link_quality {
 
 struct FlapSettings {
-  int count = 3;            // downs within the window that make a flap
-  double window = 3600;     // seconds
-  double recovery = 3600;   // clean seconds before the state clears
+  int count = 3;           // downs within the window that make a flap
+  double window = 3600;    // seconds
+  double recovery = 3600;  // clean seconds before the state clears
   plugin::State between_switches = plugin::State::critical;
   plugin::State to_host = plugin::State::warning;
 
@@ -28,14 +28,14 @@ struct FlapSettings {
 
 struct FlapStatus {
   bool flapping = false;
-  int downs = 0;       // the most downs within one window, over the recovery period
-  double first = 0;    // epoch seconds of the first and the last down of that streak
+  int downs = 0;     // the most downs within one window, over the recovery period
+  double first = 0;  // epoch seconds of the first and the last down of that streak
   double last = 0;
 };
 
 // From the two ends' histories (`far` may be null: one end polled), at time `now`.
-FlapStatus flap_status(const state::ErrorHistory& near, const state::ErrorHistory* far,
-                       double now, const FlapSettings& settings);
+FlapStatus flap_status(const state::ErrorHistory& near, const state::ErrorHistory* far, double now,
+                       const FlapSettings& settings);
 
 // "flapping: went down 3 times in 60 min, from 12:01:07 to 12:09:45 UTC (held until clean for
 // 60 min)".

@@ -17,14 +17,14 @@ using Clock = std::chrono::steady_clock;
 
 // One query on its way: its packet, its retry schedule and where it stands in it.
 struct Outstanding {
-  std::size_t index = 0;                 // into the caller's queries
+  std::size_t index = 0;  // into the caller's queries
   MgmtClass mgmt_class = MgmtClass::performance;
-  std::vector<std::uint8_t> packet;      // umad header + MAD, built once
-  int length = 0;                        // MAD bytes to send
-  std::vector<Milliseconds> schedule;    // each try's wait
-  std::size_t attempt = 0;               // the try in flight
-  std::size_t send_failures = 0;         // tries the port refused to send
-  bool clipped = false;                  // the deadline shortened the schedule
+  std::vector<std::uint8_t> packet;    // umad header + MAD, built once
+  int length = 0;                      // MAD bytes to send
+  std::vector<Milliseconds> schedule;  // each try's wait
+  std::size_t attempt = 0;             // the try in flight
+  std::size_t send_failures = 0;       // tries the port refused to send
+  bool clipped = false;                // the deadline shortened the schedule
   Clock::time_point expires;
 };
 
@@ -74,7 +74,7 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
 
 void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
-  std::size_t next = 0;  // the first query not sent yet
+  std::size_t next = 0;                                      // the first query not sent yet
   std::unordered_map<std::uint32_t, Outstanding> in_flight;  // by transaction id (low 32 bits)
   const std::size_t window = std::max<std::size_t>(1, options.window);
   std::vector<std::uint8_t> received(umad_size() + kMadSize);
@@ -180,7 +180,8 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       item.schedule = backoff_schedule(options.backoff, options.jitter, budget);
       // A schedule always fills timeout x retries unless the deadline leaves less.
       const BackoffPolicy& policy = options.backoff;
-      const Milliseconds cap = policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
+      const Milliseconds cap =
+          policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
       item.clipped = budget && *budget < cap;
       if (item.schedule.empty()) {
         finish(item.index, ReplyStatus::cut, 0);

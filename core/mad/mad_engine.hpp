@@ -56,16 +56,16 @@ struct MadReply {
 };
 
 struct EngineOptions {
-  std::size_t window = 64;  // queries in flight at most
-  BackoffPolicy backoff;    // per-try timeout and retries
+  std::size_t window = 64;                                        // queries in flight at most
+  BackoffPolicy backoff;                                          // per-try timeout and retries
   std::optional<std::chrono::steady_clock::time_point> deadline;  // nothing runs past it
   std::function<Milliseconds()> jitter = random_jitter();
 };
 
 struct EngineStats {
-  std::size_t sent = 0;       // tries put on the wire
-  std::size_t retries = 0;    // tries after a query's first
-  std::size_t ignored = 0;    // replies matching no outstanding try
+  std::size_t sent = 0;     // tries put on the wire
+  std::size_t retries = 0;  // tries after a query's first
+  std::size_t ignored = 0;  // replies matching no outstanding try
 };
 
 class MadEngine {

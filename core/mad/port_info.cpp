@@ -51,20 +51,17 @@ void apply_port_info(Port& port, const std::uint8_t* info, const std::uint8_t* e
   WidthSet active_width = decode_width_mask(mad_get_field(pinfo, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
   port.widths_enabled = decode_width_mask(mad_get_field(pinfo, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
 
-  const bool ext_speeds =
-      mad_get_field(const_cast<std::uint8_t*>(cap_info), 0, IB_PORT_CAPMASK_F) &
-      kCapHasExtendedSpeeds;
+  const bool ext_speeds = mad_get_field(const_cast<std::uint8_t*>(cap_info), 0, IB_PORT_CAPMASK_F) &
+                          kCapHasExtendedSpeeds;
   SpeedSet active = decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
                                   std::begin(kSpeedBits), std::end(kSpeedBits));
   SpeedSet enabled = decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_ENABLED_F),
                                    std::begin(kSpeedBits), std::end(kSpeedBits));
   if (ext_speeds) {
-    SpeedSet ext_active =
-        decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F),
-                      std::begin(kExtSpeedBits), std::end(kExtSpeedBits));
-    SpeedSet ext_enabled =
-        decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F),
-                      std::begin(kExtSpeedBits), std::end(kExtSpeedBits));
+    SpeedSet ext_active = decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F),
+                                        std::begin(kExtSpeedBits), std::end(kExtSpeedBits));
+    SpeedSet ext_enabled = decode_speeds(mad_get_field(pinfo, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F),
+                                         std::begin(kExtSpeedBits), std::end(kExtSpeedBits));
     if (!ext_active.empty()) active = ext_active;
     for (LinkSpeed s : {LinkSpeed::fdr, LinkSpeed::edr, LinkSpeed::hdr, LinkSpeed::ndr})
       if (ext_enabled.contains(s)) enabled.insert(s);

@@ -19,10 +19,14 @@ MadQuery smp_query(unsigned lid, std::uint16_t attribute, std::uint32_t modifier
 
 NodeType node_type_of(unsigned code) {
   switch (code) {
-    case 1: return NodeType::ca;
-    case 2: return NodeType::sw;
-    case 3: return NodeType::router;
-    default: return NodeType::unknown;
+    case 1:
+      return NodeType::ca;
+    case 2:
+      return NodeType::sw;
+    case 3:
+      return NodeType::router;
+    default:
+      return NodeType::unknown;
   }
 }
 

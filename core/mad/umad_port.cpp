@@ -16,7 +16,8 @@ std::string requested(const std::string& ca, int port) {
 }  // namespace
 
 UmadPort::UmadPort(const std::string& ca, int port) {
-  if (umad_init() < 0) throw MadError("cannot initialise libibumad (is the ib_umad module loaded?)");
+  if (umad_init() < 0)
+    throw MadError("cannot initialise libibumad (is the ib_umad module loaded?)");
   const char* ca_arg = ca.empty() ? nullptr : ca.c_str();
 
   umad_port_t info{};

@@ -1,13 +1,11 @@
 #include "plugin/cli.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <sys/resource.h>
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <stdexcept>

@@ -10,11 +10,11 @@
 //   }
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <functional>
 #include <string>
 #include <string_view>
 
+#include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "plugin/render.hpp"
 #include "plugin/result.hpp"

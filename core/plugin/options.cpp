@@ -1,7 +1,6 @@
 #include "plugin/options.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <stdexcept>
 
 namespace ibpm::plugin {

@@ -1,10 +1,10 @@
 // Command-line options shared by the check_ib_* commands, so they all use one table.
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 
+#include "plugin/cli_fwd.hpp"
 #include "plugin/range.hpp"
 
 namespace ibpm::plugin {

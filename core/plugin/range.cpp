@@ -75,8 +75,8 @@ Range parse_range(std::string_view text) {
   }
 
   if (range.start > range.end) {
-    std::string reason =
-        "start " + base::format_number(range.start) + " is greater than end " + base::format_number(range.end);
+    std::string reason = "start " + base::format_number(range.start) + " is greater than end " +
+                         base::format_number(range.end);
     if (colon == std::string_view::npos) reason += " (a single number N means 0:N)";
     fail(text, reason);
   }

@@ -47,7 +47,8 @@ std::string render_json(const Check& check, std::string_view prefix) {
   std::string out = "{\"prefix\":" + base::json_string(prefix) +
                     ",\"state\":" + base::json_string(to_string(state)) +
                     ",\"exit_code\":" + std::to_string(exit_code(state)) +
-                    ",\"summary\":" + base::json_string(effective_summary(check)) + ",\"perfdata\":";
+                    ",\"summary\":" + base::json_string(effective_summary(check)) +
+                    ",\"perfdata\":";
   render_perfdata(check.perfdata, out);
   out += ",\"subchecks\":";
   render_subchecks(check.subchecks, out);

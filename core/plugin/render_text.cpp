@@ -1,5 +1,5 @@
-#include "plugin/render.hpp"
 #include "base/text.hpp"
+#include "plugin/render.hpp"
 
 namespace ibpm::plugin {
 namespace {

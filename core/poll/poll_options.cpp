@@ -1,7 +1,6 @@
 #include "poll/poll_options.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdint>
 
@@ -130,7 +129,8 @@ PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptio
   // one second (with -t 2, a tenth is too little for a loaded collector to finish in).
   if (common.timeout > 0) {
     const std::int64_t total_ms = static_cast<std::int64_t>(common.timeout) * 1000;
-    const std::int64_t reserve_ms = std::max(total_ms / 10, std::min<std::int64_t>(1000, total_ms / 4));
+    const std::int64_t reserve_ms =
+        std::max(total_ms / 10, std::min<std::int64_t>(1000, total_ms / 4));
     settings.engine.deadline = start + std::chrono::milliseconds(total_ms - reserve_ms);
   }
   if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;

@@ -3,7 +3,6 @@
 // become for the poller and the store.
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <chrono>
 #include <optional>
 #include <string>
@@ -11,6 +10,7 @@
 #include "link_quality/ber_windows.hpp"
 #include "link_quality/flapping.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "poll/port_poller.hpp"
 #include "state/port_store.hpp"
@@ -33,15 +33,15 @@ void add_mad_options(CLI::App& app, MadOptions& options, const std::string& grou
 struct PollOptions {
   plugin::FabricOptions fabric;
   RateThresholdOptions thresholds;
-  std::string rrdcached;           // empty: RRDCACHED_ADDRESS, else direct file writes
-  int rrd_step = 60;               // seconds per RRD row
-  state::RrdLayout rrd_history;    // archive lengths of new RRD files (its step is rrd_step)
+  std::string rrdcached;         // empty: RRDCACHED_ADDRESS, else direct file writes
+  int rrd_step = 60;             // seconds per RRD row
+  state::RrdLayout rrd_history;  // archive lengths of new RRD files (its step is rrd_step)
   MadOptions mad;
-  std::optional<double> reset_percent;   // clear counters at this % of their maximum
+  std::optional<double> reset_percent;  // clear counters at this % of their maximum
   std::optional<double> xmit_wait_tick_ns;
   plugin::State first_run = plugin::State::ok;
-  link_quality::BerSettings ber;   // the windows bit error ratios are judged over
-  link_quality::FlapSettings flap; // when a cable flaps, and how bad that is
+  link_quality::BerSettings ber;    // the windows bit error ratios are judged over
+  link_quality::FlapSettings flap;  // when a cable flaps, and how bad that is
 };
 
 // The "State" and "MAD" option groups and the thresholds (the fabric options are separate, so

@@ -126,9 +126,9 @@ std::string add_route_impact(const PortCheckOptions& options, const NodePoll& po
     // neighbours), and routes cross the whole fabric.
     const Topology whole =
         topology_source(options.fabric).load(TopologyRefresh::discover_if_missing);
-    const auto impacts = routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
-                                                    poll.names ? &*poll.names : nullptr, cables,
-                                                    options.jobs);
+    const auto impacts =
+        routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
+                                   poll.names ? &*poll.names : nullptr, cables, options.jobs);
     for (std::size_t k = 0; k < impacts.size(); ++k)
       hurt[k]->children.push_back({plugin::State::ok, routes::describe(impacts[k]), {}, {}});
   } catch (const std::exception& e) {

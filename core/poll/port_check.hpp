@@ -2,17 +2,17 @@
 // (re-discovering it when the topology turns out stale), polling its ports with state, and
 // turning the results into subchecks.
 //
-// The topology comes from --cache when given; otherwise from STATE_DIR/topology.ibnetdiscover, which is
-// written by a live discovery the first time and rewritten whenever a LID answers with another
-// GUID than the topology says, or stops answering.
+// The topology comes from --cache when given; otherwise from STATE_DIR/topology.ibnetdiscover,
+// which is written by a live discovery the first time and rewritten whenever a LID answers with
+// another GUID than the topology says, or stops answering.
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "plugin/cli.hpp"
+#include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "poll/poll_options.hpp"
 #include "poll/port_poller.hpp"
@@ -34,12 +34,12 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
 struct NodePoll {
   Topology topology;
   std::optional<NodeNameMap> names;
-  const Node* node = nullptr;     // into topology.fabric
+  const Node* node = nullptr;  // into topology.fabric
   std::vector<PortResult> results;
   std::vector<std::string> notes;  // the sample record ignored or not written: why
   RateThresholds thresholds;
-  bool rediscovered = false;      // the topology was stale and was discovered again
-  mad::EngineStats mad_stats;     // over the whole run
+  bool rediscovered = false;   // the topology was stale and was discovered again
+  mad::EngineStats mad_stats;  // over the whole run
 };
 
 // Polls the node's port (single_port) or all its cabled ports. Throws with a one-line reason

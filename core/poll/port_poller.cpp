@@ -15,7 +15,8 @@ using Clock = std::chrono::steady_clock;
 // Sample times as the RRD keeps them (milliseconds): rates are computed with the times as stored.
 double stored_time(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
-state::PortRecord record_of(const PortSample& sample, const std::optional<state::PortRecord>& previous) {
+state::PortRecord record_of(const PortSample& sample,
+                            const std::optional<state::PortRecord>& previous) {
   state::PortRecord record;
   record.time = stored_time(sample.time);
   // Strictly after the previous sample as stored (RRD refuses anything else), even when two
@@ -222,8 +223,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     }
   }
 
-  std::vector<PortSample> samples = sample_ports(engine, targets, known, settings.engine,
-                                                 settings.probe_nodes_first, hints);
+  std::vector<PortSample> samples =
+      sample_ports(engine, targets, known, settings.engine, settings.probe_nodes_first, hints);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
     r.sample = std::move(samples[i]);

@@ -18,12 +18,12 @@
 namespace ibpm::poll {
 
 struct PollSettings {
-  mad::EngineOptions engine;                 // window, backoff and the deadline of the run
-  std::optional<double> reset_fraction;      // clear counters at or above this share of max
-  std::optional<double> xmit_wait_tick;      // seconds per PortXmitWait tick (default: word time)
+  mad::EngineOptions engine;             // window, backoff and the deadline of the run
+  std::optional<double> reset_fraction;  // clear counters at or above this share of max
+  std::optional<double> xmit_wait_tick;  // seconds per PortXmitWait tick (default: word time)
   bool write_state = true;
-  bool probe_nodes_first = false;            // see sample_ports
-  std::vector<Guid> known_nodes;             // the topology's nodes: lets node locks merge
+  bool probe_nodes_first = false;  // see sample_ports
+  std::vector<Guid> known_nodes;   // the topology's nodes: lets node locks merge
   // The run's sample record (state/sample_record.hpp): STATE_DIR/samples/NAME.rec. Empty: the
   // previous samples come from the RRD files.
   std::string record_name;
@@ -37,14 +37,14 @@ struct PollSettings {
 struct PortResult {
   PortTarget target;
   PortSample sample;
-  std::optional<state::PortRecord> previous;  // what the last run left
-  state::PortRecord record;                   // this run's sample, as written
+  std::optional<state::PortRecord> previous;     // what the last run left
+  state::PortRecord record;                      // this run's sample, as written
   std::optional<state::PortRecord> after_reset;  // written after it when this run cleared counters
   PortRates rates;
-  CounterMask cleared = 0;                    // counters this run reset
-  std::string state_error;                    // reading or writing the RRD failed: why
-  std::optional<std::uint8_t> reported;       // the state last reported (from the record)
-  state::ErrorHistory errors;                 // physical-layer errors up to this sample
+  CounterMask cleared = 0;               // counters this run reset
+  std::string state_error;               // reading or writing the RRD failed: why
+  std::optional<std::uint8_t> reported;  // the state last reported (from the record)
+  state::ErrorHistory errors;            // physical-layer errors up to this sample
 };
 
 // A run's sample record, still to be saved (the caller may first set each result's `reported`),

@@ -7,7 +7,8 @@ CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCo
   CounterMask mask = 0;
   for (const CounterSpec& s : counter_specs()) {
     const auto& value = values[static_cast<std::size_t>(s.id)];
-    if (value && *value >= counter_max(state::sample_width(s.id, extended))) mask |= counter_bit(s.id);
+    if (value && *value >= counter_max(state::sample_width(s.id, extended)))
+      mask |= counter_bit(s.id);
   }
   return mask;
 }
@@ -27,8 +28,8 @@ PortRates compute_rates(const std::optional<state::PortRecord>& previous,
     const auto& before = previous->raw[i];
     const auto& now = current.raw[i];
     // A data counter read from the other attribute than last time is another counter.
-    const bool same_source = !(kDataCounterMask & counter_bit(s.id)) ||
-                             previous->extended == current.extended;
+    const bool same_source =
+        !(kDataCounterMask & counter_bit(s.id)) || previous->extended == current.extended;
     if (!before || !now || !same_source) continue;
     const CounterDelta delta =
         counter_delta(*before, *now, state::sample_width(s.id, current.extended));

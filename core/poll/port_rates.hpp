@@ -15,8 +15,8 @@ struct PortRates {
   bool baseline = false;  // no usable previous sample: nothing to compare with yet
   double interval = 0;    // seconds between the samples
   std::array<std::optional<Rate>, kCounterCount> rate;  // per second; nullopt when unknown
-  CounterMask saturated = 0;    // at their maximum now: their rates are lower bounds
-  CounterMask reset_seen = 0;   // lower than before, not reset by us: counted from zero
+  CounterMask saturated = 0;            // at their maximum now: their rates are lower bounds
+  CounterMask reset_seen = 0;           // lower than before, not reset by us: counted from zero
   std::optional<double> xmit_util_pct;  // PortXmitData / capacity
   std::optional<double> rcv_util_pct;
   std::optional<double> xmit_wait_pct;  // PortXmitWait ticks x tick / interval

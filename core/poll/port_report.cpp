@@ -53,9 +53,10 @@ void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
   if (state == State::ok) return;
   worst = plugin::worst(worst, state);
   port.children.push_back(Subcheck{state,
-                                   std::string(metric) + " " + (bound ? ">= " : "") + shown +
-                                       " (" + thresholds.describe(metric) + ")",
-                                   {}, {}});
+                                   std::string(metric) + " " + (bound ? ">= " : "") + shown + " (" +
+                                       thresholds.describe(metric) + ")",
+                                   {},
+                                   {}});
 }
 
 // Each BER window judged on the ratio's lower confidence bound; windows that saw errors (all of
@@ -76,11 +77,11 @@ void add_ber(Subcheck& port, State& worst, const PortResult& result,
     const State state = thresholds.evaluate(metric, w.ber.lower);
     if (state == State::ok && !(settings.ber_coverage_notes && w.ber.errors > 0)) continue;
     worst = plugin::worst(worst, state);
-    port.children.push_back(Subcheck{
-        state,
-        link_quality::describe(w, settings.ber.confidence) + " (" + thresholds.describe(metric) +
-            ", on the lower bound)",
-        {}, {}});
+    port.children.push_back(Subcheck{state,
+                                     link_quality::describe(w, settings.ber.confidence) + " (" +
+                                         thresholds.describe(metric) + ", on the lower bound)",
+                                     {},
+                                     {}});
   }
 }
 
@@ -232,21 +233,33 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
         port.children.push_back(std::move(*flap));
       }
     if (rates.saturated)
-      port.children.push_back(Subcheck{State::ok, "saturated counters (rates are lower bounds): " +
-                                                      describe_counters(rates.saturated), {}, {}});
+      port.children.push_back(Subcheck{
+          State::ok,
+          "saturated counters (rates are lower bounds): " + describe_counters(rates.saturated),
+          {},
+          {}});
     if (rates.reset_seen)
-      port.children.push_back(Subcheck{State::ok, "reset by someone else since the last run "
-                                                  "(counted from zero): " +
-                                                      describe_counters(rates.reset_seen), {}, {}});
+      port.children.push_back(Subcheck{State::ok,
+                                       "reset by someone else since the last run "
+                                       "(counted from zero): " +
+                                           describe_counters(rates.reset_seen),
+                                       {},
+                                       {}});
   }
   if (result.cleared)
-    port.children.push_back(Subcheck{State::ok, "cleared by this run (close to their maximum): " +
-                                                    describe_counters(result.cleared), {}, {}});
+    port.children.push_back(Subcheck{
+        State::ok,
+        "cleared by this run (close to their maximum): " + describe_counters(result.cleared),
+        {},
+        {}});
   else if (result.record.last_reset)
     port.children.push_back(
-        Subcheck{State::ok, "last cleared by ibpm at " +
-                                base::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") +
-                                ": " + describe_counters(result.record.reset_mask), {}, {}});
+        Subcheck{State::ok,
+                 "last cleared by ibpm at " +
+                     base::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") + ": " +
+                     describe_counters(result.record.reset_mask),
+                 {},
+                 {}});
   port.state = worst;
   port.output = line;
   return port;
@@ -258,8 +271,8 @@ std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThreshol
   std::vector<Perfdata> items;
   const PortRates& rates = result.rates;
   if (!result.sample.answered || rates.baseline) return items;
-  auto item = [&](std::string_view metric, double value, std::string uom,
-                  std::optional<double> max, bool rate) {
+  auto item = [&](std::string_view metric, double value, std::string uom, std::optional<double> max,
+                  bool rate) {
     Perfdata p{prefix + std::string(metric), value, std::move(uom), {}, {}, 0.0, max};
     if (const MetricThreshold* t = thresholds.find(metric)) {
       auto convert = [rate](const RateRange& r) { return rate ? to_per_second(r) : r.range; };
@@ -269,7 +282,8 @@ std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThreshol
     items.push_back(std::move(p));
   };
   for (const CounterSpec& s : counter_specs())
-    if (const auto r = rates.of(s.id)) item(s.key, reported_rate(s.id, r->per_second), "", {}, true);
+    if (const auto r = rates.of(s.id))
+      item(s.key, reported_rate(s.id, r->per_second), "", {}, true);
   if (rates.xmit_util_pct) item("xmit_util", *rates.xmit_util_pct, "%", 100.0, false);
   if (rates.rcv_util_pct) item("rcv_util", *rates.rcv_util_pct, "%", 100.0, false);
   if (rates.xmit_wait_pct) item("xmit_wait_pct", *rates.xmit_wait_pct, "%", 100.0, false);

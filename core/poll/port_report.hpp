@@ -53,11 +53,13 @@ struct PortReason {
   std::string text;
   bool from_children = false;
 };
-PortReason port_reason(const plugin::Subcheck& check, plugin::State state, const std::string& cable);
+PortReason port_reason(const plugin::Subcheck& check, plugin::State state,
+                       const std::string& cable);
 
 // Perfdata of every rate (per second; data in octets per second), utilization and XmitWait %,
 // with warn/crit from the thresholds. `prefix` goes before each label ("p3_" for a node check).
-std::vector<plugin::Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
+std::vector<plugin::Perfdata> port_perfdata(const PortResult& result,
+                                            const RateThresholds& thresholds,
                                             const std::string& prefix = "",
                                             const link_quality::BerSettings& ber = {});
 

@@ -10,7 +10,14 @@ using mad::MadQuery;
 using mad::MadReply;
 
 // What a query asks, and for whom (an agent for the per-LID queries, a target otherwise).
-enum class Ask : std::uint8_t { node_info, class_port_info, switch_port0, port_info, counters, extended };
+enum class Ask : std::uint8_t {
+  node_info,
+  class_port_info,
+  switch_port0,
+  port_info,
+  counters,
+  extended
+};
 struct Tag {
   Ask ask;
   std::size_t who;
@@ -26,8 +33,8 @@ struct Agent {
   bool caps_learnt = false;
   std::optional<MadReply> caps_failure;  // ClassPortInfo's failed reply
   bool port0_asked = false;
-  std::optional<mad::MadData> port0;     // PortInfo of port 0 (a switch's CapabilityMask)
-  bool verify = true;                    // NodeInfo asked up front
+  std::optional<mad::MadData> port0;  // PortInfo of port 0 (a switch's CapabilityMask)
+  bool verify = true;                 // NodeInfo asked up front
   bool node_info_asked = false;
 };
 
@@ -35,9 +42,14 @@ class Sampling {
  public:
   Sampling(const std::vector<PortTarget>& targets, const KnownCapabilities& known, bool probe,
            const std::vector<SampleHint>& hints)
-      : targets_(targets), hints_(hints), probe_(probe), samples_(targets.size()),
-        port_info_asked_(targets.size(), false), port_info_(targets.size()),
-        counters_(targets.size()), pending_extended_(targets.size()),
+      : targets_(targets),
+        hints_(hints),
+        probe_(probe),
+        samples_(targets.size()),
+        port_info_asked_(targets.size(), false),
+        port_info_(targets.size()),
+        counters_(targets.size()),
+        pending_extended_(targets.size()),
         agent_of_(targets.size()) {
     std::unordered_map<unsigned, std::size_t> by_lid;
     for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -65,9 +77,8 @@ class Sampling {
       if (agents_[a].verify) ask_node_info(a);
       if (!probe_ || !agents_[a].verify) start(a);
     }
-    engine.run(queries_, options, [this](std::size_t index, const MadReply& reply) {
-      on_reply(tags_[index], reply);
-    });
+    engine.run(queries_, options,
+               [this](std::size_t index, const MadReply& reply) { on_reply(tags_[index], reply); });
   }
 
   std::vector<PortSample> finish();
@@ -223,7 +234,8 @@ void fail(PortSample& sample, const std::string& what, const MadReply& reply) {
 std::vector<PortSample> Sampling::finish() {
   for (const Agent& agent : agents_) {
     std::optional<mad::NodeInfo> info;
-    if (agent.node_info && agent.node_info->ok()) info = mad::decode_node_info(agent.node_info->data);
+    if (agent.node_info && agent.node_info->ok())
+      info = mad::decode_node_info(agent.node_info->data);
     for (std::size_t t : agent.targets) {
       PortSample& sample = samples_[t];
       const PortTarget& target = targets_[t];

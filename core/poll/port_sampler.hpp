@@ -27,17 +27,17 @@
 namespace ibpm::poll {
 
 struct PortSample {
-  bool answered = false;   // counters read
-  bool cut = false;        // not read because the run's deadline came first
-  std::string error;       // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
+  bool answered = false;  // counters read
+  bool cut = false;       // not read because the run's deadline came first
+  std::string error;      // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
   std::optional<mad::NodeInfo> node_info;  // who answered at the LID
   std::optional<Port> live;                // state/width/speed from PortInfo
   bool live_read = false;                  // PortInfo read in this run (not remembered)
   mad::PmaCapabilities caps;
-  bool caps_queried = false;               // learnt in this run (not from the state)
+  bool caps_queried = false;  // learnt in this run (not from the state)
   mad::CounterValues values{};
-  bool extended = false;                   // data/packet counters from PortCountersExtended
-  double time = 0;                         // epoch seconds when the counters arrived
+  bool extended = false;  // data/packet counters from PortCountersExtended
+  double time = 0;        // epoch seconds when the counters arrived
 
   // The topology no longer describes this LID: another node answers, or nothing does.
   bool stale_topology(const PortTarget& target) const;
@@ -46,8 +46,8 @@ struct PortSample {
 // What an earlier run knew of a port, so that this one can skip queries whose answer cannot have
 // changed. The default asks everything.
 struct SampleHint {
-  std::optional<Port> live;              // PortInfo as last read; nullopt: ask it
-  bool ask_port_info = true;             // ask PortInfo whatever the counters say
+  std::optional<Port> live;   // PortInfo as last read; nullopt: ask it
+  bool ask_port_info = true;  // ask PortInfo whatever the counters say
   // Ask NodeInfo (is the node at this LID still the one the topology says?) whatever the counters
   // say. Without it NodeInfo is asked only when a counter is lower than in `previous` (another
   // node's counters, or a reset), so that an unverified sample never goes unchecked into the

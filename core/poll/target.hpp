@@ -31,9 +31,9 @@ struct PortTarget {
   NodeType type = NodeType::unknown;
   PortNumber port = 0;
   unsigned lid = 0;
-  std::string name;         // "leaf01[3]"
-  std::string remote_name;  // "spine02[1]", empty when not cabled in the topology
-  std::optional<PortRef> remote;            // the far end of the cable, when cabled
+  std::string name;               // "leaf01[3]"
+  std::string remote_name;        // "spine02[1]", empty when not cabled in the topology
+  std::optional<PortRef> remote;  // the far end of the cable, when cabled
   NodeType remote_type = NodeType::unknown;
   std::optional<LinkWidth> width;  // active width/speed the topology saw: the yardstick for
   std::optional<LinkSpeed> speed;  // a degraded link

@@ -56,10 +56,14 @@ int parse_syslog_facility(const std::string& name) {
 
 int syslog_level(const PortEvent& event) {
   switch (event.status.state) {
-    case plugin::State::critical: return LOG_CRIT;
-    case plugin::State::warning: return LOG_WARNING;
-    case plugin::State::unknown: return LOG_ERR;
-    case plugin::State::ok: break;
+    case plugin::State::critical:
+      return LOG_CRIT;
+    case plugin::State::warning:
+      return LOG_WARNING;
+    case plugin::State::unknown:
+      return LOG_ERR;
+    case plugin::State::ok:
+      break;
   }
   return LOG_NOTICE;
 }

@@ -17,16 +17,16 @@ constexpr int kPercentBins = 10;
 constexpr double kPercentBinWidth = 10;
 
 // 10^k exactly where a double can hold it: negative powers as a quotient of exact integers.
-double power_of_ten(int k) {
-  return k >= 0 ? std::pow(10.0, k) : 1.0 / std::pow(10.0, -k);
-}
+double power_of_ten(int k) { return k >= 0 ? std::pow(10.0, k) : 1.0 / std::pow(10.0, -k); }
 
 // k with 10^k <= value < 10^(k+1), for value > 0. log10 may round across an edge (exactly 1000
 // must land in [1000,10000)), so the guess is checked against the edges.
 int decade_of(double value) {
   int k = static_cast<int>(std::floor(std::log10(value)));
-  if (value < power_of_ten(k)) --k;
-  else if (value >= power_of_ten(k + 1)) ++k;
+  if (value < power_of_ten(k))
+    --k;
+  else if (value >= power_of_ten(k + 1))
+    ++k;
   return k;
 }
 
@@ -57,7 +57,8 @@ Histogram rate_histogram(const std::vector<MetricValue>& values) {
     for (int k = *lowest; k <= *highest; ++k)
       h.bins.push_back(HistogramBin{power_of_ten(k), power_of_ten(k + 1), 0});
   for (const MetricValue& v : values) {
-    const std::size_t bin = v.value <= 0 ? 0 : static_cast<std::size_t>(decade_of(v.value) - *lowest) + 1;
+    const std::size_t bin =
+        v.value <= 0 ? 0 : static_cast<std::size_t>(decade_of(v.value) - *lowest) + 1;
     ++h.bins[bin].count;
   }
   return h;
@@ -84,17 +85,19 @@ std::vector<Histogram> rate_histograms(const std::vector<poll::PortResult>& resu
     std::vector<MetricValue> values;
     std::size_t no_rate = 0;
     for (const poll::PortResult& result : results) {
-      if (const auto value = metric_value(metric, result)) values.push_back(*value);
-      else ++no_rate;
+      if (const auto value = metric_value(metric, result))
+        values.push_back(*value);
+      else
+        ++no_rate;
     }
     Histogram h = metric.percent() ? percent_histogram(values) : rate_histogram(values);
     h.metric = metric.name;
     h.unit = metric.unit;
     h.no_rate = no_rate;
-    h.lower_bounds = static_cast<std::size_t>(
-        std::count_if(values.begin(), values.end(), [](const MetricValue& v) { return v.lower_bound; }));
-    h.any_nonzero = std::any_of(values.begin(), values.end(),
-                                [](const MetricValue& v) { return v.value > 0; });
+    h.lower_bounds = static_cast<std::size_t>(std::count_if(
+        values.begin(), values.end(), [](const MetricValue& v) { return v.lower_bound; }));
+    h.any_nonzero =
+        std::any_of(values.begin(), values.end(), [](const MetricValue& v) { return v.value > 0; });
     histograms.push_back(std::move(h));
   }
   return histograms;

@@ -22,8 +22,8 @@ struct HistogramBin {
 };
 
 struct Histogram {
-  std::string metric;  // perfdata label: "symbol_errors", "xmit_util"
-  std::string unit;    // "/s", "octets/s" or "%"
+  std::string metric;              // perfdata label: "symbol_errors", "xmit_util"
+  std::string unit;                // "/s", "octets/s" or "%"
   std::vector<HistogramBin> bins;  // ascending; rates: the zero bin first
   std::size_t no_rate = 0;         // ports without a value: unanswered, baseline, not read
   std::size_t lower_bounds = 0;    // values (counted in their bins) from saturated counters

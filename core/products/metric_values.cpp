@@ -11,18 +11,24 @@ namespace {
 // The counter a percentage is computed from, whose saturation makes it a lower bound too.
 Counter underlying_counter(PercentMetric metric) {
   switch (metric) {
-    case PercentMetric::xmit_util: return Counter::xmit_data;
-    case PercentMetric::rcv_util: return Counter::rcv_data;
-    case PercentMetric::xmit_wait: break;
+    case PercentMetric::xmit_util:
+      return Counter::xmit_data;
+    case PercentMetric::rcv_util:
+      return Counter::rcv_data;
+    case PercentMetric::xmit_wait:
+      break;
   }
   return Counter::xmit_wait;
 }
 
 std::optional<double> percent_of(PercentMetric metric, const poll::PortRates& rates) {
   switch (metric) {
-    case PercentMetric::xmit_util: return rates.xmit_util_pct;
-    case PercentMetric::rcv_util: return rates.rcv_util_pct;
-    case PercentMetric::xmit_wait: break;
+    case PercentMetric::xmit_util:
+      return rates.xmit_util_pct;
+    case PercentMetric::rcv_util:
+      return rates.rcv_util_pct;
+    case PercentMetric::xmit_wait:
+      break;
   }
   return rates.xmit_wait_pct;
 }

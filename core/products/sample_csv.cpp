@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "base/csv.hpp"
-#include "base/number.hpp"
 #include "base/locked_append.hpp"
+#include "base/number.hpp"
 #include "products/metric_values.hpp"
 
 namespace ibpm::products {
@@ -28,10 +28,14 @@ std::string number(const std::optional<double>& value) {
 
 std::string node_type(NodeType type) {
   switch (type) {
-    case NodeType::sw: return "switch";
-    case NodeType::ca: return "ca";
-    case NodeType::router: return "router";
-    case NodeType::unknown: break;
+    case NodeType::sw:
+      return "switch";
+    case NodeType::ca:
+      return "ca";
+    case NodeType::router:
+      return "router";
+    case NodeType::unknown:
+      break;
   }
   return "unknown";
 }
@@ -51,17 +55,10 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
   const poll::PortRates& rates = result.rates;
   const bool has_rates = sample.answered && !rates.baseline;
   std::vector<std::string> fields{
-      milliseconds(sweep_start),
-      milliseconds(sample.time),
-      format_guid(target.node),
-      std::to_string(target.port),
-      node_type(target.type),
-      std::to_string(target.lid),
-      csv_text(target.name),
-      csv_text(target.remote_name),
-      sample.answered ? "1" : "0",
-      csv_text(error_text(result)),
-      sample.extended ? "1" : "0",
+      milliseconds(sweep_start),    milliseconds(sample.time),    format_guid(target.node),
+      std::to_string(target.port),  node_type(target.type),       std::to_string(target.lid),
+      csv_text(target.name),        csv_text(target.remote_name), sample.answered ? "1" : "0",
+      csv_text(error_text(result)), sample.extended ? "1" : "0",
   };
   for (const auto& value : sample.values)
     fields.push_back(sample.answered && value ? std::to_string(*value) : "");
@@ -103,15 +100,17 @@ void append_samples_csv(const std::string& path, double sweep_start_epoch,
                         const std::string& shard_label) {
   const std::string header = sample_csv_header() + '\n';
   std::string rows;
-  for (const poll::PortResult& result : results) rows += row(sweep_start_epoch, result, shard_label);
+  for (const poll::PortResult& result : results)
+    rows += row(sweep_start_epoch, result, shard_label);
 
   base::LockedAppend file(path);
   // Decided under the lock: of two collectors starting a file, only one writes the header.
   if (file.size() == 0) {
     rows.insert(0, header);
   } else if (file.head(header.size()) != header) {
-    throw std::runtime_error(path + ": not a sample CSV with this column set (its first line "
-                                    "differs from the header); not appending to it");
+    throw std::runtime_error(path +
+                             ": not a sample CSV with this column set (its first line "
+                             "differs from the header); not appending to it");
   }
   file.append(rows);
 }

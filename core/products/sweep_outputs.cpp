@@ -1,26 +1,25 @@
 #include "products/sweep_outputs.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 
+#include "base/atomic_file.hpp"
 #include "products/event_log.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
 #include "products/sweep_summary.hpp"
-#include "base/atomic_file.hpp"
 
 namespace ibpm::products {
 
 namespace {
 
+using plugin::State;
+using plugin::Subcheck;
 using sweep::PortVerdict;
 using sweep::SweepOptions;
 using sweep::SweepResult;
-using plugin::State;
-using plugin::Subcheck;
 
 void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& events) {
   if (events.empty()) return;
@@ -41,7 +40,8 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                  "(needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
       ->type_name("FILE")
       ->group(group);
-  app.add_flag("!--no-syslog", options.syslog, "Do not log port state changes to syslog")->group(group);
+  app.add_flag("!--no-syslog", options.syslog, "Do not log port state changes to syslog")
+      ->group(group);
   app.add_option("--syslog-facility", options.syslog_facility,
                  "Facility of the events: daemon, user, local0..local7")
       ->check([](const std::string& name) {
@@ -77,8 +77,12 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
     std::optional<State> remembered;
     if (result.reported && *result.reported <= static_cast<std::uint8_t>(State::unknown))
       remembered = static_cast<State>(*result.reported);
-    const PortStatus status{result.target.node, result.target.port, v.state,
-                            result.sample.answered && result.rates.baseline, v.cable, v.reason};
+    const PortStatus status{result.target.node,
+                            result.target.port,
+                            v.state,
+                            result.sample.answered && result.rates.baseline,
+                            v.cable,
+                            v.reason};
     if (auto event = state_change(status, remembered)) events.push_back(std::move(*event));
     if (remembered) result.reported = static_cast<std::uint8_t>(*remembered);
   }
@@ -86,7 +90,8 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
 }
 
 std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
-                                    const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
+                                    const SweepResult& sweep,
+                                    const std::vector<PortVerdict>& verdicts,
                                     const std::vector<PortEvent>& events) {
   std::vector<Subcheck> lines;
   auto failed = [&](const std::string& what, const std::exception& e) {
@@ -95,8 +100,10 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
   try {
     log_events(outputs, events);
     if (!events.empty())
-      lines.push_back({State::ok, std::to_string(events.size()) +
-                                      " port state changes logged as events", {}, {}});
+      lines.push_back({State::ok,
+                       std::to_string(events.size()) + " port state changes logged as events",
+                       {},
+                       {}});
   } catch (const std::exception& e) {
     failed("events", e);
   }

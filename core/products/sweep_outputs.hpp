@@ -7,10 +7,10 @@
 //   - --histograms: the rate histograms in the long output.
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <string>
 #include <vector>
 
+#include "plugin/cli_fwd.hpp"
 #include "plugin/result.hpp"
 #include "products/histogram.hpp"
 #include "products/port_events.hpp"
@@ -20,12 +20,12 @@
 namespace ibpm::products {
 
 struct OutputOptions {
-  bool syslog = true;                  // --no-syslog turns events to syslog off
+  bool syslog = true;  // --no-syslog turns events to syslog off
   std::string syslog_facility = "daemon";
-  std::string events_file;             // also append events here
-  std::string csv;                     // append samples here
-  bool histograms = false;             // print them in the long output
-  std::string jobs;                    // JOBID HOSTLIST lines: the jobs a port in trouble hurts
+  std::string events_file;  // also append events here
+  std::string csv;          // append samples here
+  bool histograms = false;  // print them in the long output
+  std::string jobs;         // JOBID HOSTLIST lines: the jobs a port in trouble hurts
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);

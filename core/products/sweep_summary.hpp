@@ -30,9 +30,9 @@ std::string summary_json(const sweep::SweepOptions& options, const sweep::SweepR
 struct PortNotOk {
   Guid node = 0;
   int port = 0;
-  std::string name;    // "leaf02[3]" as the sweep named it
+  std::string name;  // "leaf02[3]" as the sweep named it
   std::string remote;
-  std::string state;   // "WARNING", "CRITICAL", "UNKNOWN"
+  std::string state;  // "WARNING", "CRITICAL", "UNKNOWN"
   std::string reason;
 };
 
@@ -42,7 +42,7 @@ struct SweepSummary {
   double duration = 0;             // the longest shard's
   long fabric_ports = 0, ports = 0, polled = 0, in_error = 0, saturated = 0, unreachable = 0,
        unreachable_nodes = 0;
-  double xmit_octets_s = 0;        // the fabric's aggregate bandwidth (sum of PortXmitData rates)
+  double xmit_octets_s = 0;  // the fabric's aggregate bandwidth (sum of PortXmitData rates)
   std::vector<PortNotOk> ports_not_ok;
 };
 

@@ -15,7 +15,9 @@ enum class Crossing : std::uint8_t { unknown, on_walk, yes, no };
 class CrossingMemo {
  public:
   CrossingMemo(const RouteMap& map, std::size_t from_node, PortNumber from_port)
-      : map_(map), from_node_(from_node), from_port_(from_port),
+      : map_(map),
+        from_node_(from_node),
+        from_port_(from_port),
         state_(map.fabric().nodes().size(), Crossing::unknown) {}
 
   void reset(unsigned dlid) {

@@ -17,13 +17,20 @@ constexpr unsigned kMaxIndexedLmc = 4;
 
 std::string_view to_string(RouteEnd end) {
   switch (end) {
-    case RouteEnd::delivered: return "delivered";
-    case RouteEnd::no_route: return "no route";
-    case RouteEnd::dead_end: return "egress port without cable";
-    case RouteEnd::loop: return "loop";
-    case RouteEnd::no_table: return "forwarding table not read";
-    case RouteEnd::wrong_node: return "reached a node that does not own the LID";
-    case RouteEnd::no_cable: return "source port without cable";
+    case RouteEnd::delivered:
+      return "delivered";
+    case RouteEnd::no_route:
+      return "no route";
+    case RouteEnd::dead_end:
+      return "egress port without cable";
+    case RouteEnd::loop:
+      return "loop";
+    case RouteEnd::no_table:
+      return "forwarding table not read";
+    case RouteEnd::wrong_node:
+      return "reached a node that does not own the LID";
+    case RouteEnd::no_cable:
+      return "source port without cable";
   }
   return "?";
 }

@@ -35,9 +35,9 @@ std::vector<SwitchBalance> up_port_balance(const RouteMap& map, const FabricLeve
     balance.most = high->destinations;
     result.push_back(std::move(balance));
   }
-  std::stable_sort(result.begin(), result.end(), [](const SwitchBalance& a, const SwitchBalance& b) {
-    return a.spread() > b.spread();
-  });
+  std::stable_sort(
+      result.begin(), result.end(),
+      [](const SwitchBalance& a, const SwitchBalance& b) { return a.spread() > b.spread(); });
   return result;
 }
 

@@ -66,10 +66,9 @@ std::vector<GuidRange> lock_ranges(std::vector<Guid> nodes, std::vector<Guid> kn
       GuidRange& last = ranges.back();
       // Merge when the node follows at once, or when no known node lies in between.
       const auto between = std::upper_bound(known.begin(), known.end(), last.last);
-      const bool nothing_between =
-          std::binary_search(known.begin(), known.end(), last.last) &&
-          std::binary_search(known.begin(), known.end(), node) && between != known.end() &&
-          *between == node;
+      const bool nothing_between = std::binary_search(known.begin(), known.end(), last.last) &&
+                                   std::binary_search(known.begin(), known.end(), node) &&
+                                   between != known.end() && *between == node;
       if (node == last.last + 1 || nothing_between) {
         last.last = node;
         continue;

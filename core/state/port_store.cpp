@@ -46,8 +46,8 @@ std::string foreign_reason(const RrdHeader& header) {
 
 // The update was refused because another check stored a later sample of the port first: in a
 // central store, collectors on several hosts (no node locks between them) may sample the same
-// port within a moment. The history holds that sample, nothing is missing. librrd: "illegal attempt to update using time T when last update
-// time is L (minimum one second step)".
+// port within a moment. The history holds that sample, nothing is missing. librrd: "illegal attempt
+// to update using time T when last update time is L (minimum one second step)".
 bool overtaken(const std::string& reason) {
   static constexpr std::string_view kTime = "illegal attempt to update using time ";
   static constexpr std::string_view kLast = " when last update time is ";
@@ -229,7 +229,8 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
       }
     }
   } catch (const StateError& e) {
-    for (std::size_t i : owner) errors[i] = rrd_name(writes[i].node, writes[i].port) + ": " + e.what();
+    for (std::size_t i : owner)
+      errors[i] = rrd_name(writes[i].node, writes[i].port) + ": " + e.what();
   }
   return errors;
 }

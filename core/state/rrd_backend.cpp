@@ -26,9 +26,7 @@ namespace {
 // Where it says nothing (a full disk, often), the system's reason is the one to give.
 std::string take_rrd_error(const std::string& path, int err = errno) {
   const char* text = rrd_get_error();
-  std::string reason = text && *text ? text
-                       : err        ? std::strerror(err)
-                                    : "librrd gave no reason";
+  std::string reason = text && *text ? text : err ? std::strerror(err) : "librrd gave no reason";
   rrd_clear_error();
   // librrd often starts with the path itself; StateError puts it first anyway.
   if (reason.starts_with(path + ": ")) reason.erase(0, path.size() + 2);

@@ -1,7 +1,6 @@
 #include "state/rrd_layout.hpp"
 
 #include <algorithm>
-
 #include <array>
 #include <stdexcept>
 
@@ -20,7 +19,8 @@ void validate(const RrdLayout& layout) {
     throw std::invalid_argument("RRD step must divide an hour, not " + std::to_string(step) + " s");
   if (layout.heartbeat.count() <= 0) throw std::invalid_argument("RRD heartbeat must be positive");
   if (layout.full_hours <= 0 || layout.hourly_days < 0 || layout.daily_days < 0)
-    throw std::invalid_argument("RRD history: at least an hour at full resolution, no negative days");
+    throw std::invalid_argument(
+        "RRD history: at least an hour at full resolution, no negative days");
 }
 
 std::string_view source_name(std::size_t index) {
@@ -60,8 +60,8 @@ std::vector<std::string> create_definitions(const RrdLayout& layout) {
   for (const char* cf : {"AVERAGE", "MAX"})
     for (const Archive& a : archives)
       if (a.rows > 0)
-        args.push_back(std::string("RRA:") + cf + ":0.5:" + std::to_string(a.steps_per_row) +
-                       ":" + std::to_string(a.rows));
+        args.push_back(std::string("RRA:") + cf + ":0.5:" + std::to_string(a.steps_per_row) + ":" +
+                       std::to_string(a.rows));
   return args;
 }
 

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
-#include "base/atomic_file.hpp"
 
 namespace ibpm::state {
 
@@ -282,7 +282,8 @@ void SampleRecord::save(const std::string& path) const {
   w.put<std::uint64_t>(fnv1a(w.bytes, w.bytes.size()));
   make_directories(std::filesystem::path(path).parent_path().string());
   try {
-    base::replace_file_with(path, [&](std::ostream& out) { out.write(w.bytes.data(), w.bytes.size()); });
+    base::replace_file_with(path,
+                            [&](std::ostream& out) { out.write(w.bytes.data(), w.bytes.size()); });
   } catch (const std::runtime_error& e) {
     throw StateError(e.what());
   }

@@ -13,14 +13,18 @@ NodeFilter parse_node_filter(std::string_view text) {
 
 bool accepts(NodeFilter filter, NodeType type) {
   switch (filter) {
-    case NodeFilter::all: return true;
-    case NodeFilter::switches: return type == NodeType::sw;
-    case NodeFilter::cas: return type == NodeType::ca;
+    case NodeFilter::all:
+      return true;
+    case NodeFilter::switches:
+      return type == NodeType::sw;
+    case NodeFilter::cas:
+      return type == NodeType::ca;
   }
   return false;
 }
 
-FabricTargets fabric_port_targets(const Fabric& fabric, const NodeNameMap* names, NodeFilter filter) {
+FabricTargets fabric_port_targets(const Fabric& fabric, const NodeNameMap* names,
+                                  NodeFilter filter) {
   FabricTargets result;
   for (const Node& node : fabric.nodes()) {
     if (!accepts(filter, node.type)) continue;

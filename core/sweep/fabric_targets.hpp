@@ -24,6 +24,7 @@ struct FabricTargets {
   std::vector<std::string> without_lid;   // "host17[1]": cabled, but no LID to query
 };
 
-FabricTargets fabric_port_targets(const Fabric& fabric, const NodeNameMap* names, NodeFilter filter);
+FabricTargets fabric_port_targets(const Fabric& fabric, const NodeNameMap* names,
+                                  NodeFilter filter);
 
 }  // namespace ibpm::sweep

@@ -1,7 +1,6 @@
 #include "sweep/sweep.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -71,8 +70,8 @@ std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric
   try {
     assignment = delegation::assign_shards(fabric, targets, shard.count, file, options.assign);
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(options.delegation_file.empty() ? e.what()
-                                                             : options.delegation_file + ": " + e.what());
+    throw std::runtime_error(
+        options.delegation_file.empty() ? e.what() : options.delegation_file + ": " + e.what());
   }
   loads = delegation::shard_loads(assignment, shard.count);
   std::vector<poll::PortTarget> mine;
@@ -121,8 +120,8 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
   app.add_option_function<std::string>(
          "--assign",
          [&options](const std::string& text) {
-           options.assign = text == "nearest" ? delegation::AssignMode::nearest
-                                              : delegation::AssignMode::even;
+           options.assign =
+               text == "nearest" ? delegation::AssignMode::nearest : delegation::AssignMode::even;
          },
          "How unpinned nodes are split: even (ports spread evenly, stable when switches come "
          "and go) or nearest (each node to the collector fewest hops away; collectors named in "

@@ -6,13 +6,13 @@
 // another node than the topology says).
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "delegation/delegation.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/cli_fwd.hpp"
 #include "poll/poll_options.hpp"
 #include "sweep/fabric_targets.hpp"
 #include "thresholds/rate_thresholds.hpp"
@@ -22,13 +22,13 @@ namespace ibpm::sweep {
 
 struct SweepOptions : poll::PollOptions {
   NodeFilter types = NodeFilter::all;
-  std::vector<std::string> nodes;       // only these nodes (GUID, LID or name); empty: all
-  delegation::ShardSpec shard;          // K/N; 1/1 polls everything
-  std::string delegation_file;          // pins and collectors
+  std::vector<std::string> nodes;  // only these nodes (GUID, LID or name); empty: all
+  delegation::ShardSpec shard;     // K/N; 1/1 polls everything
+  std::string delegation_file;     // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
-  int rediscover_after_s = 3600;        // age of the state topology that triggers a discovery
-  bool clear_counters = false;          // clear every error counter of the polled ports
-  unsigned port_info_every = 10;        // PortInfo of a quiet port every this many sweeps
+  int rediscover_after_s = 3600;  // age of the state topology that triggers a discovery
+  bool clear_counters = false;    // clear every error counter of the polled ports
+  unsigned port_info_every = 10;  // PortInfo of a quiet port every this many sweeps
 };
 
 // "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record.
@@ -55,7 +55,7 @@ struct SweepResult {
   std::optional<double> first_read, last_read;  // epoch seconds of the earliest/latest counters
   mad::EngineStats mad_stats;
   bool rediscovered = false;
-  std::string topology_note;                    // why it was discovered again, when it was
+  std::string topology_note;  // why it was discovered again, when it was
 
   const NodeNameMap* name_map() const { return names ? &*names : nullptr; }
 };

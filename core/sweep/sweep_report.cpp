@@ -38,7 +38,8 @@ std::string clock_text(double epoch) {
 // Nodes none of whose swept ports answered, in fabric order.
 std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& verdicts) {
   std::map<Guid, bool> answered;
-  for (const PortVerdict& v : verdicts) answered[v.result->target.node] |= v.result->sample.answered;
+  for (const PortVerdict& v : verdicts)
+    answered[v.result->target.node] |= v.result->sample.answered;
   std::vector<UnreachableNode> nodes;
   std::map<Guid, std::size_t> index;
   for (const PortVerdict& v : verdicts) {
@@ -103,7 +104,8 @@ void add_flapping(const SweepResult& sweep, const SweepReportSettings& settings,
 
 }  // namespace
 
-std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings) {
+std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
+                                     const SweepReportSettings& settings) {
   std::vector<PortVerdict> verdicts;
   verdicts.reserve(sweep.results.size());
   for (const poll::PortResult& result : sweep.results) {
@@ -172,7 +174,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
 
   std::string summary = shard_label(options);
   if (!summary.empty())
-    summary += ": " + std::to_string(verdicts.size()) + " of " + std::to_string(sweep.fabric_ports) + " ports, ";
+    summary += ": " + std::to_string(verdicts.size()) + " of " +
+               std::to_string(sweep.fabric_ports) + " ports, ";
   if (counts.not_read > 0) {
     // Queries the deadline cut say nothing about the fabric: UNKNOWN, not an outage.
     check.state = State::unknown;
@@ -183,7 +186,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     summary += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
   }
   if (counts.baseline == counts.polled && counts.polled > 0) summary += ", collecting baseline";
-  if (counts.in_error + counts.saturated + counts.unreachable + counts.unknown == 0 && bad.empty()) {
+  if (counts.in_error + counts.saturated + counts.unreachable + counts.unknown == 0 &&
+      bad.empty()) {
     summary += counts.not_read ? "" : ": all OK";
   } else {
     summary += ": " + std::to_string(counts.in_error) + " in error, " +
@@ -200,28 +204,37 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
     check.subchecks.push_back(bad[i]->check);
   if (bad.size() > settings.worst)  // the worst of those left out (bad is sorted worst first)
-    check.subchecks.push_back({bad[settings.worst]->state,
-                               std::to_string(bad.size() - settings.worst) +
-                                   " more ports not OK (--worst N shows more)",
-                               {}, {}});
+    check.subchecks.push_back(
+        {bad[settings.worst]->state,
+         std::to_string(bad.size() - settings.worst) + " more ports not OK (--worst N shows more)",
+         {},
+         {}});
   const std::vector<UnreachableNode>& dead = counts.unreachable_nodes;
   for (std::size_t i = 0; i < dead.size() && i < settings.worst; ++i)
     check.subchecks.push_back({settings.unreachable,
                                dead[i].name + " unreachable at LID " + std::to_string(dead[i].lid) +
                                    " (" + std::to_string(dead[i].ports) +
                                    (dead[i].ports == 1 ? " port): " : " ports): ") + dead[i].error,
-                               {}, {}});
+                               {},
+                               {}});
   if (dead.size() > settings.worst)
     check.subchecks.push_back(
-        {settings.unreachable, std::to_string(dead.size() - settings.worst) + " more nodes unreachable", {}, {}});
+        {settings.unreachable,
+         std::to_string(dead.size() - settings.worst) + " more nodes unreachable",
+         {},
+         {}});
   if (!sweep.without_lid.empty())
-    check.subchecks.push_back({State::ok, std::to_string(sweep.without_lid.size()) +
-                                              " cabled ports have no LID in the topology (not polled), e.g. " +
-                                              sweep.without_lid.front(), {}, {}});
+    check.subchecks.push_back({State::ok,
+                               std::to_string(sweep.without_lid.size()) +
+                                   " cabled ports have no LID in the topology (not polled), e.g. " +
+                                   sweep.without_lid.front(),
+                               {},
+                               {}});
   check.subchecks.push_back(timing_line(sweep));
   for (const std::string& note : sweep.state_notes)
     check.subchecks.push_back({State::ok, note, {}, {}});
-  if (!sweep.topology_note.empty()) check.subchecks.push_back({State::ok, sweep.topology_note, {}, {}});
+  if (!sweep.topology_note.empty())
+    check.subchecks.push_back({State::ok, sweep.topology_note, {}, {}});
   if (verbosity > 0) {
     check.subchecks.push_back({State::ok, "topology: " + sweep.topology.origin, {}, {}});
     check.subchecks.push_back({State::ok, poll::describe(sweep.mad_stats), {}, {}});
@@ -235,7 +248,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
   return check;
 }
 
-std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
+std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep,
+                                     const std::vector<PortVerdict>& verdicts,
                                      const SweepCounts& counts) {
   auto count = [](std::string label, std::size_t value) {
     return Perfdata{std::move(label), static_cast<double>(value), "", {}, {}, 0.0, {}};
@@ -261,7 +275,8 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep, const std::vector
   items.push_back(Perfdata{"sweep_time", sweep.duration, "s", {}, {}, 0.0, {}});
   items.push_back(Perfdata{"poll_time", sweep.poll_duration, "s", {}, {}, 0.0, {}});
   if (sweep.first_read)
-    items.push_back(Perfdata{"read_spread", *sweep.last_read - *sweep.first_read, "s", {}, {}, 0.0, {}});
+    items.push_back(
+        Perfdata{"read_spread", *sweep.last_read - *sweep.first_read, "s", {}, {}, 0.0, {}});
   if (counts.not_read) items.push_back(count("ports_not_read", counts.not_read));
   items.push_back(count("mads", sweep.mad_stats.sent));
   items.push_back(count("mad_retries", sweep.mad_stats.retries));

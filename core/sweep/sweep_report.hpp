@@ -20,17 +20,17 @@ namespace ibpm::sweep {
 struct SweepReportSettings {
   poll::ReportSettings port;
   plugin::State unreachable = plugin::State::warning;
-  std::size_t worst = 10;   // ports (and unreachable nodes) named in the long output
+  std::size_t worst = 10;         // ports (and unreachable nodes) named in the long output
   std::size_t summary_ports = 1;  // worst ports named in the status line
 };
 
 // One port's verdict.
 struct PortVerdict {
   const poll::PortResult* result = nullptr;
-  plugin::Subcheck check;   // as check_ib_node shows the port
+  plugin::Subcheck check;  // as check_ib_node shows the port
   plugin::State state = plugin::State::ok;
-  std::string cable;        // "leaf01[3] <-> spine02[1]"
-  std::string reason;       // the metrics that set the state ("symbol_errors 12/s > 10/s")
+  std::string cable;   // "leaf01[3] <-> spine02[1]"
+  std::string reason;  // the metrics that set the state ("symbol_errors 12/s > 10/s")
 };
 
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings);

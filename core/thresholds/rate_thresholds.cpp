@@ -13,22 +13,14 @@ struct DefaultRow {
 
 // The table in rate_thresholds.hpp; metrics not listed have none.
 constexpr DefaultRow kDefaults[] = {
-    {"symbol_errors", "10/h", "100/h"},
-    {"link_recovers", "1/h", "10/h"},
-    {"rcv_errors", "10/h", "100/h"},
-    {"rcv_remote_phys", "100/h", "1000/h"},
-    {"rcv_switch_relay", "100/h", "-"},
-    {"xmit_discards", "100/h", "1000/h"},
-    {"xmit_constraint", "100/h", "-"},
-    {"rcv_constraint", "100/h", "-"},
-    {"link_integrity", "1/h", "10/h"},
-    {"buffer_overrun", "1/h", "10/h"},
-    {"vl15_dropped", "100/h", "-"},
-    {"xmit_wait_pct", "10", "30"},
-    {"xmit_util", "90", "-"},
-    {"rcv_util", "90", "-"},
-    {"symbol_ber", "1e-12", "1e-10"},
-    {"rcv_errors_ber", "1e-12", "1e-10"},
+    {"symbol_errors", "10/h", "100/h"}, {"link_recovers", "1/h", "10/h"},
+    {"rcv_errors", "10/h", "100/h"},    {"rcv_remote_phys", "100/h", "1000/h"},
+    {"rcv_switch_relay", "100/h", "-"}, {"xmit_discards", "100/h", "1000/h"},
+    {"xmit_constraint", "100/h", "-"},  {"rcv_constraint", "100/h", "-"},
+    {"link_integrity", "1/h", "10/h"},  {"buffer_overrun", "1/h", "10/h"},
+    {"vl15_dropped", "100/h", "-"},     {"xmit_wait_pct", "10", "30"},
+    {"xmit_util", "90", "-"},           {"rcv_util", "90", "-"},
+    {"symbol_ber", "1e-12", "1e-10"},   {"rcv_errors_ber", "1e-12", "1e-10"},
 };
 
 std::size_t index_of(std::string_view metric) {

@@ -1,7 +1,6 @@
 #include "thresholds/threshold_options.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <stdexcept>
 

@@ -8,10 +8,10 @@
 // Precedence, per metric and level: defaults < file < --warn/--crit, later options winning.
 #pragma once
 
-#include "plugin/cli_fwd.hpp"
 #include <string>
 #include <vector>
 
+#include "plugin/cli_fwd.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 namespace ibpm {

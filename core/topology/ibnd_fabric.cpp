@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
-#include "topology/ibnd_cache_check.hpp"
 #include "mad/port_info.hpp"
+#include "topology/ibnd_cache_check.hpp"
 
 namespace ibpm {
 namespace {

@@ -12,8 +12,8 @@ struct ibnd_fabric;
 namespace ibpm {
 
 struct DiscoveryOptions {
-  std::string ca;        // local HCA name, empty: the first one
-  int port = 0;          // local HCA port, 0: the first active one
+  std::string ca;           // local HCA name, empty: the first one
+  int port = 0;             // local HCA port, 0: the first active one
   unsigned timeout_ms = 0;  // per-SMP timeout, 0: libibmad's default
   unsigned retries = 0;     // 0: libibmad's default
 };

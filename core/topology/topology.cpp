@@ -5,10 +5,10 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ports_report_parser.hpp"
-#include "base/atomic_file.hpp"
 
 namespace ibpm {
 namespace {
@@ -50,12 +50,14 @@ TopologyFormat detect_topology_format(const std::string& path) {
 
 Topology load_topology_file(const std::string& path) {
   switch (detect_topology_format(path)) {
-    case TopologyFormat::ibnd_cache: return from_ibnd(IbndFabric::load_cache(path), path);
+    case TopologyFormat::ibnd_cache:
+      return from_ibnd(IbndFabric::load_cache(path), path);
     case TopologyFormat::ports_report: {
       std::ifstream in(path);
       return from_dump(parse_ports_report(in, path), path);
     }
-    case TopologyFormat::ibnetdiscover: break;
+    case TopologyFormat::ibnetdiscover:
+      break;
   }
   Topology topology = from_dump(parse_ibnetdiscover_file(path), path);
   // The dump parser reads around lines it does not know (terminal captures have plenty), so a
@@ -80,7 +82,8 @@ void save_topology(const Topology& topology, const std::string& path) {
     topology.ibnd->save_cache(path);
     return;
   }
-  base::replace_file_with(path, [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
+  base::replace_file_with(path,
+                          [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
 }
 
 }  // namespace ibpm

@@ -16,10 +16,10 @@ enum class TopologyFormat { ibnd_cache, ibnetdiscover, ports_report };
 
 struct Topology {
   Fabric fabric;
-  std::vector<std::string> warnings;  // what the input had that we read around
+  std::vector<std::string> warnings;    // what the input had that we read around
   std::vector<std::string> incomplete;  // the warnings that mean nodes or cables may be missing
-  std::string origin;                 // the file, or "discovery through mlx5_0 port 1"
-  std::optional<IbndFabric> ibnd;     // set when libibnetdisc produced it (it can be cached as is)
+  std::string origin;                   // the file, or "discovery through mlx5_0 port 1"
+  std::optional<IbndFabric> ibnd;  // set when libibnetdisc produced it (it can be cached as is)
 };
 
 TopologyFormat detect_topology_format(const std::string& path);

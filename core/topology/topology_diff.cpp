@@ -83,7 +83,9 @@ class DiffBuilder {
       auto was_b = baseline_->remote(link.b);
       if (was_a && *was_a == link.b) continue;
       // Reported as moved, unless the old peer is gone altogether (then it is just new).
-      auto moved = [&](const std::optional<PortRef>& was) { return was && current_.find(was->node); };
+      auto moved = [&](const std::optional<PortRef>& was) {
+        return was && current_.find(was->node);
+      };
       if (moved(was_a) || moved(was_b)) continue;
       add(ChangeKind::link_new, "link new: " + cable(link.a, link.b));
     }
@@ -92,8 +94,9 @@ class DiffBuilder {
   void find_degraded_links() {
     for (const Link& link : current_.links()) {
       Degradation d = check_link_rate(current_, link, baseline_rate(baseline_, link));
-      if (d) add(ChangeKind::link_degraded, "link degraded: " + cable(link.a, link.b) + " runs " +
-                                                d.describe());
+      if (d)
+        add(ChangeKind::link_degraded,
+            "link degraded: " + cable(link.a, link.b) + " runs " + d.describe());
     }
   }
 
@@ -107,12 +110,18 @@ class DiffBuilder {
 
 std::string_view to_string(ChangeKind kind) {
   switch (kind) {
-    case ChangeKind::node_missing: return "node missing";
-    case ChangeKind::node_new: return "node new";
-    case ChangeKind::link_lost: return "link lost";
-    case ChangeKind::link_moved: return "link moved";
-    case ChangeKind::link_new: return "link new";
-    case ChangeKind::link_degraded: return "link degraded";
+    case ChangeKind::node_missing:
+      return "node missing";
+    case ChangeKind::node_new:
+      return "node new";
+    case ChangeKind::link_lost:
+      return "link lost";
+    case ChangeKind::link_moved:
+      return "link moved";
+    case ChangeKind::link_new:
+      return "link new";
+    case ChangeKind::link_degraded:
+      return "link degraded";
   }
   return "change";
 }

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
-#include "base/atomic_file.hpp"
 
 namespace ibpm {
 

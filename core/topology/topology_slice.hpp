@@ -20,9 +20,9 @@ Fabric slice_of(const Fabric& fabric, const Node& node);
 
 struct SliceKey {
   std::string state_dir;
-  std::string node;            // NODE as the operator wrote it
-  std::string source;          // the topology file the slice is cut from
-  std::string node_name_map;   // may be empty
+  std::string node;           // NODE as the operator wrote it
+  std::string source;         // the topology file the slice is cut from
+  std::string node_name_map;  // may be empty
 };
 
 // The slice for key when it is still valid, nullopt otherwise (missing, stale, unreadable).

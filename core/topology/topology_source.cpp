@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "dump/ibnetdiscover_writer.hpp"
 #include "base/atomic_file.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
 #include "topology/topology_slice.hpp"
 
 namespace ibpm {
@@ -39,7 +39,7 @@ Topology TopologySource::discover() const {
 void TopologySource::save(const Fabric& fabric) const {
   std::filesystem::create_directories(options_.state_dir);
   base::replace_file_with(state_topology_path(options_.state_dir),
-                    [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+                          [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
 }
 
 std::optional<Topology> TopologySource::load_slice(const std::string& node_text) const {

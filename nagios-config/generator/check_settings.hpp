@@ -8,13 +8,13 @@
 namespace ibpm::nagios_config {
 
 struct CheckSettings {
-  std::string plugin_dir;     // where check_ib_* are installed
-  std::string state_dir;      // --state-dir of every check
-  std::string node_name_map;  // --node-name-map, empty: none
-  std::string ca;             // -C, empty: the first HCA
-  int ca_port = 0;            // -P, 0: the first active port
-  std::string rrdcached;      // --rrdcached of the polling checks, empty: none
-  std::string baseline;       // check_ib_topology --baseline, empty: no topology service
+  std::string plugin_dir;       // where check_ib_* are installed
+  std::string state_dir;        // --state-dir of every check
+  std::string node_name_map;    // --node-name-map, empty: none
+  std::string ca;               // -C, empty: the first HCA
+  int ca_port = 0;              // -P, 0: the first active port
+  std::string rrdcached;        // --rrdcached of the polling checks, empty: none
+  std::string baseline;         // check_ib_topology --baseline, empty: no topology service
   std::string delegation_file;  // check_ib_fabric --delegation (with zones)
   bool nearest = false;         // check_ib_fabric --assign nearest (with zones)
   unsigned check_interval = 0;  // seconds between checks, 0: the templates' default (5 min)

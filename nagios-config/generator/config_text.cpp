@@ -50,11 +50,21 @@ std::string icinga_string(std::string_view text) {
   std::string literal = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': literal += "\\\""; break;
-      case '\\': literal += "\\\\"; break;
-      case '$': literal += "$$"; break;
-      case '\n': literal += "\\n"; break;
-      case '\t': literal += "\\t"; break;
+      case '"':
+        literal += "\\\"";
+        break;
+      case '\\':
+        literal += "\\\\";
+        break;
+      case '$':
+        literal += "$$";
+        break;
+      case '\n':
+        literal += "\\n";
+        break;
+      case '\t':
+        literal += "\\t";
+        break;
       default:
         if (printable_ascii(c)) literal += c;
     }

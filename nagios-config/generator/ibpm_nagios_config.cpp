@@ -2,9 +2,9 @@
 // object files in a folder of their own: a host per switch (and per host CA with --cas), its
 // parents from the fabric levels, host groups per level and per leaf, the ibpm services, and
 // with --zones the satellite zones that split the polling as check_ib_fabric --shard does.
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -75,12 +75,13 @@ void run(Options options) {
     throw std::runtime_error(
         "--delegation, --assign, --endpoints-per-zone and --endpoint-address go with --zones");
   // Zone names become folder names of the config sync.
-  for (const std::string* name : {&options.parent_zone, &options.global_zone,
-                                  &options.plan.zones.zone_prefix})
+  for (const std::string* name :
+       {&options.parent_zone, &options.global_zone, &options.plan.zones.zone_prefix})
     if (name->empty() || name->find('/') != std::string::npos || name->starts_with("."))
       throw std::runtime_error("zone name \"" + *name + "\": empty, or a '/' or leading '.'");
   if (options.format == "nagios" && options.check_interval)
-    throw std::runtime_error("--check-interval: Nagios takes its intervals from ibpm-templates.cfg");
+    throw std::runtime_error(
+        "--check-interval: Nagios takes its intervals from ibpm-templates.cfg");
   if (options.format == "nagios" && options.packaged_commands)
     throw std::runtime_error(
         "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
@@ -89,8 +90,8 @@ void run(Options options) {
   const ibpm::Topology topology =
       ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
-  const auto plan =
-      ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr, options.plan);
+  const auto plan = ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr,
+                                                         options.plan);
   if (plan.switches == 0) throw std::runtime_error(topology.origin + ": no switches");
 
   ibpm::nagios_config::CheckSettings settings;
@@ -102,9 +103,10 @@ void run(Options options) {
   settings.rrdcached = options.rrdcached;
   settings.packaged_commands = options.packaged_commands;
   if (!options.no_baseline)
-    settings.baseline = options.baseline.empty()
-                            ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
-                            : options.baseline;
+    settings.baseline =
+        options.baseline.empty()
+            ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
+            : options.baseline;
   settings.delegation_file = options.plan.zones.delegation_file;
   settings.nearest = options.plan.zones.nearest;
   settings.check_interval = options.check_interval;
@@ -112,9 +114,10 @@ void run(Options options) {
   settings.global_zone = options.global_zone;
   settings.endpoint_addresses = endpoint_addresses(options.endpoint_addresses, plan);
 
-  ibpm::nagios_config::write_output_dir(
-      options.output, options.format == "nagios" ? ibpm::nagios_config::nagios_files(plan, settings)
-                                                 : ibpm::nagios_config::icinga_files(plan, settings));
+  ibpm::nagios_config::write_output_dir(options.output,
+                                        options.format == "nagios"
+                                            ? ibpm::nagios_config::nagios_files(plan, settings)
+                                            : ibpm::nagios_config::icinga_files(plan, settings));
   std::cout << options.output << ": " << plan.switches << " switches, " << plan.cas << " CAs, "
             << plan.groups.size() << " host groups";
   if (!plan.zones.empty()) {
@@ -128,16 +131,18 @@ void run(Options options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
-               "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
-               "host CA with --cas) with its parents one level closer to the core, host groups "
-               "per fabric level and per leaf, a check_ib_node service per switch and the "
-               "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
-               "after a topology change changes only the objects of what changed.",
-               "ibpm-nagios-config"};
+  CLI::App app{
+      "Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
+      "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
+      "host CA with --cas) with its parents one level closer to the core, host groups "
+      "per fabric level and per leaf, a check_ib_node service per switch and the "
+      "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
+      "after a topology change changes only the objects of what changed.",
+      "ibpm-nagios-config"};
   Options options;
   ibpm::plugin::add_fabric_options(app, options.fabric);
-  app.add_option("--format", options.format, "nagios (Nagios 4 object files for cfg_dir=) or "
+  app.add_option("--format", options.format,
+                 "nagios (Nagios 4 object files for cfg_dir=) or "
                  "icinga2 (files for include_recursive)")
       ->required()
       ->check(CLI::IsMember({"nagios", "icinga2"}));
@@ -148,14 +153,16 @@ int main(int argc, char** argv) {
   app.add_option("--fabric-host", options.plan.fabric_host,
                  "Name of the host that stands for the whole fabric")
       ->capture_default_str();
-  app.add_option("--plugin-dir", options.plugin_dir,
-                 "Where the checks are installed (default: this command's folder when they are there, "
-                 "else " IBPM_INSTALLED_PLUGIN_DIR ")");
+  app.add_option(
+      "--plugin-dir", options.plugin_dir,
+      "Where the checks are installed (default: this command's folder when they are there, "
+      "else " IBPM_INSTALLED_PLUGIN_DIR ")");
   app.add_option("--baseline", options.baseline,
                  "check_ib_topology's baseline (default: STATE_DIR/baseline.cache)");
   app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
-  app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
+  app.add_option(
+      "--rrdcached", options.rrdcached,
+      "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
   app.add_flag("--packaged-commands", options.packaged_commands,
                "Icinga 2: the CheckCommands come from the installed package (include "
                "<plugins-contrib>), so ibpm-commands.conf is not written");

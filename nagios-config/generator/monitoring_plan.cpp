@@ -17,8 +17,8 @@ namespace ibpm::nagios_config {
 namespace {
 
 const std::set<std::string>& reserved_names() {
-  static const std::set<std::string> names{"ibpm-node", "ibpm-switch", "ibpm-ca", "ibpm-fabric",
-                                           "ibpm-settings", "ibpm-service"};
+  static const std::set<std::string> names{"ibpm-node",   "ibpm-switch",   "ibpm-ca",
+                                           "ibpm-fabric", "ibpm-settings", "ibpm-service"};
   return names;
 }
 
@@ -60,8 +60,8 @@ std::map<Guid, unsigned> node_shards(const Fabric& fabric, const NodeNameMap* na
         fabric, targets, zones.count, file,
         zones.nearest ? delegation::AssignMode::nearest : delegation::AssignMode::even);
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(zones.delegation_file.empty() ? e.what()
-                                                           : zones.delegation_file + ": " + e.what());
+    throw std::runtime_error(
+        zones.delegation_file.empty() ? e.what() : zones.delegation_file + ": " + e.what());
   }
   loads = delegation::shard_loads(assignment, zones.count);
   std::map<Guid, std::map<unsigned, std::size_t>> ports;
@@ -104,8 +104,10 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
     for (unsigned k = 1; k <= options.zones.count; ++k) {
       PlannedZone zone{k, options.zones.zone_prefix + std::to_string(k), {}, {}, loads[k - 1]};
       const std::string endpoint = options.zones.endpoint_prefix + std::to_string(k);
-      if (options.zones.endpoints == 1) zone.endpoints = {endpoint};
-      else zone.endpoints = {endpoint + "a", endpoint + "b"};
+      if (options.zones.endpoints == 1)
+        zone.endpoints = {endpoint};
+      else
+        zone.endpoints = {endpoint + "a", endpoint + "b"};
       zone.shard_host = object_name(options.fabric_host + "-shard-" + std::to_string(k));
       for (const auto& [guid, name] : object_names)
         if (name == zone.shard_host)

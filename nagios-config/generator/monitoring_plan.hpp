@@ -15,16 +15,16 @@
 namespace ibpm::nagios_config {
 
 struct ZoneOptions {
-  unsigned count = 0;                 // 0: no zones (one master polls everything)
+  unsigned count = 0;  // 0: no zones (one master polls everything)
   std::string zone_prefix = "ib-zone-";
   std::string endpoint_prefix = "ib-satellite-";
-  unsigned endpoints = 1;             // per zone: 1 (PREFIXK) or 2 (PREFIXKa, PREFIXKb: HA)
-  std::string delegation_file;        // as check_ib_fabric --delegation
-  bool nearest = false;               // as check_ib_fabric --assign nearest
+  unsigned endpoints = 1;       // per zone: 1 (PREFIXK) or 2 (PREFIXKa, PREFIXKb: HA)
+  std::string delegation_file;  // as check_ib_fabric --delegation
+  bool nearest = false;         // as check_ib_fabric --assign nearest
 };
 
 struct PlanOptions {
-  bool cas = false;                   // a host per host CA (not aggregation nodes)
+  bool cas = false;  // a host per host CA (not aggregation nodes)
   std::string fabric_host = "ib-fabric";
   ZoneOptions zones;
 };
@@ -32,33 +32,33 @@ struct PlanOptions {
 struct PlannedHost {
   Guid guid = 0;
   bool is_switch = false;
-  std::string name;                   // object name: safe and unique
-  std::string display;                // the node's display name, untrusted text
-  std::string description;            // its NodeDescription, untrusted text
-  std::string level;                  // "leaf", "spine", ... (empty: no level)
-  std::vector<std::string> parents;   // object names, sorted
-  std::vector<std::string> groups;    // host group names, sorted
-  unsigned zone = 0;                  // 1..N, 0: the master
+  std::string name;                  // object name: safe and unique
+  std::string display;               // the node's display name, untrusted text
+  std::string description;           // its NodeDescription, untrusted text
+  std::string level;                 // "leaf", "spine", ... (empty: no level)
+  std::vector<std::string> parents;  // object names, sorted
+  std::vector<std::string> groups;   // host group names, sorted
+  unsigned zone = 0;                 // 1..N, 0: the master
 };
 
 struct PlannedGroup {
   std::string name;
-  std::string alias;                  // untrusted text (a leaf's display name)
+  std::string alias;  // untrusted text (a leaf's display name)
 };
 
 struct PlannedZone {
-  unsigned index = 0;                 // K of --shard K/N
+  unsigned index = 0;  // K of --shard K/N
   std::string zone;
-  std::vector<std::string> endpoints; // one, or two that share the zone's checks (HA)
-  std::string shard_host;             // the host that carries the zone's check_ib_fabric shard
-  std::size_t ports = 0;              // ports its check_ib_fabric shard polls
+  std::vector<std::string> endpoints;  // one, or two that share the zone's checks (HA)
+  std::string shard_host;              // the host that carries the zone's check_ib_fabric shard
+  std::size_t ports = 0;               // ports its check_ib_fabric shard polls
 };
 
 struct MonitoringPlan {
   std::string fabric_host;
-  std::vector<PlannedHost> hosts;     // by name
-  std::vector<PlannedGroup> groups;   // by name
-  std::vector<PlannedZone> zones;     // by index
+  std::vector<PlannedHost> hosts;    // by name
+  std::vector<PlannedGroup> groups;  // by name
+  std::vector<PlannedZone> zones;    // by index
   std::size_t switches = 0, cas = 0;
 };
 

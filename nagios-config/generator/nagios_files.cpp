@@ -18,8 +18,11 @@ constexpr std::string_view kHeader =
 // A word of a command line: quoted for the shell Nagios may run it through when it holds
 // anything but plain path characters, then '$' and ';' escaped for Nagios.
 std::string command_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of(
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-:+=@,") == std::string::npos;
+  const bool plain =
+      !word.empty() &&
+      word.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-:+=@,") ==
+          std::string::npos;
   std::string shell = plain ? word : "'";
   if (!plain) {
     for (char c : word) shell += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -27,10 +30,14 @@ std::string command_word(const std::string& word) {
   }
   std::string escaped;
   for (char c : shell) {
-    if (c == '$') escaped += "$$";
-    else if (c == ';') escaped += "\\;";
-    else if (c == '\n' || c == '\r') escaped += ' ';
-    else escaped += c;
+    if (c == '$')
+      escaped += "$$";
+    else if (c == ';')
+      escaped += "\\;";
+    else if (c == '\n' || c == '\r')
+      escaped += ' ';
+    else
+      escaped += c;
   }
   return escaped;
 }
@@ -53,9 +60,10 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 // baseline replaced by the settings, so the files need no edit of the resource file.
 std::string commands(const CheckSettings& settings) {
   std::string text(static_files::nagios_commands);
-  const std::string fabric = join_options(
-      {{"--node-name-map", settings.node_name_map}, {"-C", settings.ca},
-       {"-P", settings.ca_port ? std::to_string(settings.ca_port) : ""}});
+  const std::string fabric =
+      join_options({{"--node-name-map", settings.node_name_map},
+                    {"-C", settings.ca},
+                    {"-P", settings.ca_port ? std::to_string(settings.ca_port) : ""}});
   const std::string poll = join_options({{"--rrdcached", settings.rrdcached}});
   // Said before the macros are replaced, or the comment would name the plugin folder.
   replace_all(text, "$USER10$..$USER13$ are set in\n# ibpm.resource",
@@ -143,7 +151,8 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
   std::ostringstream out;
   out << kHeader << "# The fabric as a whole.\n";
   service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric", true);
-  if (!settings.baseline.empty()) service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
+  if (!settings.baseline.empty())
+    service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   out << "\n# Every cabled port of each switch.\n";
   for (const PlannedHost& host : plan.hosts)
     if (host.is_switch) service(out, host.name, "ib-node", "check_ib_node");
@@ -153,11 +162,12 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
 }  // namespace
 
 ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settings) {
-  return {{"ibpm-commands.cfg", commands(settings)},
-          {"ibpm-templates.cfg", std::string(kHeader) + std::string(static_files::nagios_templates)},
-          {"ibpm-hosts.cfg", hosts(plan)},
-          {"ibpm-hostgroups.cfg", hostgroups(plan)},
-          {"ibpm-services.cfg", services(plan, settings)}};
+  return {
+      {"ibpm-commands.cfg", commands(settings)},
+      {"ibpm-templates.cfg", std::string(kHeader) + std::string(static_files::nagios_templates)},
+      {"ibpm-hosts.cfg", hosts(plan)},
+      {"ibpm-hostgroups.cfg", hostgroups(plan)},
+      {"ibpm-services.cfg", services(plan, settings)}};
 }
 
 }  // namespace ibpm::nagios_config

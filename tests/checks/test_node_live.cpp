@@ -1,7 +1,6 @@
 // check_ib_node on a leaf of a live fabric: one line per cabled port, and an error on one port
 // makes exactly that port CRITICAL, named with both cable ends in the summary.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <optional>
 
@@ -41,8 +40,8 @@ TEST_CASE("check_ib_node names the one port with errors by both cable ends") {
   const auto baseline_lines = port_lines(first);
   CHECK(baseline_lines.size() == cabled.size());
   for (int port : cabled) {
-    const std::string cable = "leaf01[" + std::to_string(port) + "] <-> " +
-                              live.peer_name("leaf01", port) + ":";
+    const std::string cable =
+        "leaf01[" + std::to_string(port) + "] <-> " + live.peer_name("leaf01", port) + ":";
     bool found = false;
     for (const std::string& line : baseline_lines) found |= line.find(cable) != std::string::npos;
     CHECK(found);
@@ -98,8 +97,8 @@ TEST_CASE("check_ib_node --output-format json: each port's state and perfdata in
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("node-json");
-  const std::vector<std::string> args{"--state-dir", state.path(), "-n", "leaf01",
-                                      "--output-format", "json"};
+  const std::vector<std::string> args{"--state-dir", state.path(),      "-n",
+                                      "leaf01",      "--output-format", "json"};
   const ProcessRun first = live.run("check_ib_node", args);
   INFO(first.out << first.err);
   REQUIRE(first.exit_code == 0);
@@ -116,7 +115,8 @@ TEST_CASE("check_ib_node --output-format json: each port's state and perfdata in
   const Json check = parse_json(second.out);
   CHECK(check["state"].string == "CRITICAL");
   CHECK(check["exit_code"].number == 2);
-  CHECK_THAT(check["summary"].string, Catch::Contains("leaf01[9] <-> " + live.peer_name("leaf01", 9)));
+  CHECK_THAT(check["summary"].string,
+             Catch::Contains("leaf01[9] <-> " + live.peer_name("leaf01", 9)));
   const auto ports = json_ports(check);
   REQUIRE(ports.size() == 12);
   for (const auto& [port, subcheck] : ports) {

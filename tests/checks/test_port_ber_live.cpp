@@ -8,7 +8,6 @@
 // covered (40 s of history) and holds the whole interval with the errors (it starts before the
 // second sample).
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <regex>
@@ -28,9 +27,9 @@ constexpr int kErrors = 400;
 constexpr double kWindow = 40;
 // 4x HDR and 1x HDR over 40 s: 8.25e12 and 2.06e12 bits; 400 errors are 4.8e-11 and 1.9e-10.
 // A warning above 1e-10 (on the lower bound, 1.76e-10 on the 1x link) splits them.
-const std::vector<std::string> kOptions{"--ber-windows", "40", "--warn", "symbol_ber=1e-10",
-                                        "--crit", "symbol_ber=1e-8", "--warn",
-                                        "symbol_errors=-", "--crit", "symbol_errors=-"};
+const std::vector<std::string> kOptions{
+    "--ber-windows",   "40",     "--warn",          "symbol_ber=1e-10", "--crit",
+    "symbol_ber=1e-8", "--warn", "symbol_errors=-", "--crit",           "symbol_errors=-"};
 
 double ber_in(const std::string& out) {
   std::smatch m;
@@ -53,8 +52,8 @@ TEST_CASE("the same symbol errors are a 4x worse bit error ratio on a 1x cable")
   };
   Port ports[] = {{wide, "leaf01", 1, 4}, {narrow, "leaf01", 2, 1}};
   auto run = [&](const Port& p) {
-    std::vector<std::string> args{"--state-dir", p.state.path(), "-n", p.node, "-p",
-                                  std::to_string(p.port)};
+    std::vector<std::string> args{"--state-dir", p.state.path(), "-n",
+                                  p.node,        "-p",           std::to_string(p.port)};
     args.insert(args.end(), kOptions.begin(), kOptions.end());
     return live.run("check_ib_port", args);
   };

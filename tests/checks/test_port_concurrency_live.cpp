@@ -2,7 +2,6 @@
 // port's RRD stays a valid file that moved on. The node lock serializes them; the second may sample
 // less than a millisecond after the first did, which must not cost it its sample.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <latch>
 #include <thread>
@@ -18,8 +17,8 @@ namespace {
 
 // Two runs of the same command released together, the second `offset` later.
 std::pair<ProcessRun, ProcessRun> run_twice_at_once(LiveFabric& live,
-                                                const std::vector<std::string>& args,
-                                                std::chrono::microseconds offset = {}) {
+                                                    const std::vector<std::string>& args,
+                                                    std::chrono::microseconds offset = {}) {
   ProcessRun a, b;
   std::latch go(2);
   std::thread other([&] {

@@ -1,9 +1,8 @@
 // check_ib_port when things go wrong: MADs lost on the way, a node that does not answer, a LID
 // nobody has, a port that is down, a state file that is not an RRD.
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 
@@ -18,7 +17,8 @@ namespace {
 
 std::vector<std::string> port_args(const StateDir& state, const std::string& node, int port,
                                    std::vector<std::string> more = {}) {
-  std::vector<std::string> args{"--state-dir", state.path(), "-n", node, "-p", std::to_string(port)};
+  std::vector<std::string> args{"--state-dir", state.path(), "-n",
+                                node,          "-p",         std::to_string(port)};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -47,9 +47,10 @@ TEST_CASE("check_ib_port answers through half of the MADs lost by retrying") {
   int answered = 0;
   int retried = 0;
   for (int i = 0; i < 6; ++i) {
-    const ProcessRun run = live.run(
-        "check_ib_port", port_args(state, "leaf01", 7,
-                                   {"--mad-timeout", "1000", "--mad-retries", "5", "-t", "8", "-v"}));
+    const ProcessRun run =
+        live.run("check_ib_port",
+                 port_args(state, "leaf01", 7,
+                           {"--mad-timeout", "1000", "--mad-retries", "5", "-t", "8", "-v"}));
     INFO("run " << i << " after " << run.seconds << " s: " << run.out);
     CHECK(run.seconds < 8);
     CHECK(run.exit_code >= 0);

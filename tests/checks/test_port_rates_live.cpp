@@ -51,7 +51,8 @@ TEST_CASE("check_ib_port computes exact rates from the sample times it stored") 
 
   const std::uint64_t words = 1'000'000'000'000;
   live.console(set_counter(port, "PortCounters.SymbolErrorCounter", "50"));
-  live.console(set_counter(port, "PortCountersExtended.PortXmitData", std::to_string(xmit1 + words)));
+  live.console(
+      set_counter(port, "PortCountersExtended.PortXmitData", std::to_string(xmit1 + words)));
 
   const ProcessRun second = live.run("check_ib_port", port_args(state, port));
   INFO(second.out);

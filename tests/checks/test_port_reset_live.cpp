@@ -17,7 +17,8 @@ TEST_CASE("check_ib_port --reset-counters clears a counter close to its maximum"
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("reset");
-  const std::vector<std::string> args{"--state-dir", state.path(), "-n", "leaf01", "-p", "11", "-v"};
+  const std::vector<std::string> args{"--state-dir", state.path(), "-n", "leaf01",
+                                      "-p",          "11",         "-v"};
   std::vector<std::string> reset_args = args;
   reset_args.insert(reset_args.end(), {"--reset-counters", "75"});
 
@@ -62,8 +63,8 @@ TEST_CASE("check_ib_port --reset-counters leaves counters below the share alone"
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("no-reset");
-  const std::vector<std::string> args{"--state-dir", state.path(), "-n", "leaf01", "-p",
-                                      "11", "-v", "--reset-counters", "75"};
+  const std::vector<std::string> args{"--state-dir", state.path(),       "-n", "leaf01", "-p", "11",
+                                      "-v",          "--reset-counters", "75"};
   REQUIRE(live.run("check_ib_port", args).exit_code == 0);
   live.console("PerformanceSet \"leaf01\"[11] PortCounters.SymbolErrorCounter=49000");
   const ProcessRun run = live.run("check_ib_port", args);

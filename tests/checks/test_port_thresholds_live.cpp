@@ -5,7 +5,6 @@
 // injected, and the second runs come at least a second later: 600 errors in 1..~20 s are
 // 30..600/s, 1800..36000/min, 108000..2160000/h, far from every threshold below.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -41,22 +40,33 @@ TEST_CASE("check_ib_port thresholds and their units decide the state of the same
 
   const std::vector<Variant> variants = {
       {"defaults", {}, 2, "symbol_errors"},
-      {"--warn per minute", {"--warn", "symbol_errors=1000/min", "--crit", "symbol_errors=-"}, 1,
+      {"--warn per minute",
+       {"--warn", "symbol_errors=1000/min", "--crit", "symbol_errors=-"},
+       1,
        "(warning 1000/min)"},
-      {"--warn alone keeps the default critical", {"--warn", "symbol_errors=1000/min"}, 2,
+      {"--warn alone keeps the default critical",
+       {"--warn", "symbol_errors=1000/min"},
+       2,
        "(warning 1000/min, critical 100/h)"},
       {"--warn and --crit per hour",
-       {"--warn", "symbol_errors=1000/min", "--crit", "symbol_errors=100000/h"}, 2,
+       {"--warn", "symbol_errors=1000/min", "--crit", "symbol_errors=100000/h"},
+       2,
        "(warning 1000/min, critical 100000/h)"},
-      {"the same numbers per second", {"--warn", "symbol_errors=1000/s", "--crit",
-                                       "symbol_errors=2000/s"}, 0, ""},
-      {"per second by default", {"--warn", "symbol_errors=1000", "--crit", "symbol_errors=2000"},
-       0, ""},
+      {"the same numbers per second",
+       {"--warn", "symbol_errors=1000/s", "--crit", "symbol_errors=2000/s"},
+       0,
+       ""},
+      {"per second by default",
+       {"--warn", "symbol_errors=1000", "--crit", "symbol_errors=2000"},
+       0,
+       ""},
       {"only the given thresholds", {"--no-default-thresholds"}, 0, ""},
       {"a file", {"--thresholds", warn_file}, 1, "(warning 1000/min, critical 100000/s)"},
       {"a file with a perfquery name", {"--thresholds", crit_file}, 2, "(critical 1000/h)"},
       {"--crit over the file", {"--thresholds", crit_file, "--crit", "symbol_errors=-"}, 0, ""},
-      {"--warn over the file", {"--thresholds", warn_file, "--warn", "symbol_errors=100000/min"}, 0,
+      {"--warn over the file",
+       {"--thresholds", warn_file, "--warn", "symbol_errors=100000/min"},
+       0,
        ""},
   };
 
@@ -94,12 +104,12 @@ TEST_CASE("check_ib_port refuses a malformed threshold with UNKNOWN") {
   LiveFabric live = LiveFabric::start();
   StateDir state("bad-threshold");
   const ProcessRun unit = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
-                                                   "-p", "1", "--warn", "symbol_errors=10/d"});
+                                                     "-p", "1", "--warn", "symbol_errors=10/d"});
   CHECK(unit.exit_code == 3);
   CHECK(unit.first_line().rfind("IB PORT UNKNOWN", 0) == 0);
   CHECK(unit.has("10/d"));
   const ProcessRun percent = live.run("check_ib_port", {"--state-dir", state.path(), "-n", "leaf01",
-                                                      "-p", "1", "--crit", "xmit_util=90/h"});
+                                                        "-p", "1", "--crit", "xmit_util=90/h"});
   CHECK(percent.exit_code == 3);
   CHECK(percent.has("xmit_util"));
 }

@@ -12,8 +12,8 @@ using namespace ibpm::test;
 TEST_CASE("golden: the DOT of a small fat tree's map") {
   const TempDir dir("golden-map");
   const std::string dump = dir / "fabric.ibnetdiscover";
-  const ProcessRun generated = run_process(
-      {bin("ibpm-sim"), "generate", "--hosts", "8", "--radix", "4", "--dump", dump});
+  const ProcessRun generated =
+      run_process({bin("ibpm-sim"), "generate", "--hosts", "8", "--radix", "4", "--dump", dump});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
 

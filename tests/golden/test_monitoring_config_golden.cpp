@@ -2,7 +2,6 @@
 // tree (16 hosts, radix 8), every file of the output folder in one text, the temporary folder's
 // path replaced by @TMP@.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <map>
 
@@ -26,15 +25,15 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 std::string generated_files(const TempDir& dir, const std::string& format) {
   const std::string dump = dir / "fabric.ibnetdiscover";
   if (!fs::exists(dump)) {
-    const ProcessRun generated = run_process(
-        {bin("ibpm-sim"), "generate", "--hosts", "16", "--radix", "8", "--dump", dump});
+    const ProcessRun generated =
+        run_process({bin("ibpm-sim"), "generate", "--hosts", "16", "--radix", "8", "--dump", dump});
     INFO(generated.out << generated.err);
     REQUIRE(generated.exit_code == 0);
   }
   const std::string out = dir / ("out-" + format);
-  const ProcessRun run = run_process({bin("ibpm-nagios-config"), "--format", format, "-o", out,
-                                      "--cache", dump, "--state-dir", "/var/lib/ibpm",
-                                      "--plugin-dir", "/usr/lib/nagios/plugins"});
+  const ProcessRun run =
+      run_process({bin("ibpm-nagios-config"), "--format", format, "-o", out, "--cache", dump,
+                   "--state-dir", "/var/lib/ibpm", "--plugin-dir", "/usr/lib/nagios/plugins"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, std::string> files;

@@ -20,13 +20,25 @@ Check example_check() {
   Subcheck port;
   port.output = "leaf01[4] <-> spine01[1]";
   port.children = {
-      {State::critical, "symbol_errors 3600/h > 100/h", {}, {{"symbol_errors", 1.0, "", parse_range("0.0028"), parse_range("0.028"), 0.0, {}}}},
-      {State::ok, "xmit_util 12.5 %", {}, {{"xmit_util", 12.5, "%", parse_range("90"), {}, 0.0, 100.0}}},
+      {State::critical,
+       "symbol_errors 3600/h > 100/h",
+       {},
+       {{"symbol_errors", 1.0, "", parse_range("0.0028"), parse_range("0.028"), 0.0, {}}}},
+      {State::ok,
+       "xmit_util 12.5 %",
+       {},
+       {{"xmit_util", 12.5, "%", parse_range("90"), {}, 0.0, 100.0}}},
   };
   Subcheck degraded{State::warning, "leaf01[2] <-> spine02[1] 1x HDR, expected 4x HDR", {}, {}};
-  Subcheck redundant{State::warning, "a redundant cable is down", {{State::critical, "spine03[9] Down", {}, {}}}, {}};
+  Subcheck redundant{State::warning,
+                     "a redundant cable is down",
+                     {{State::critical, "spine03[9] Down", {}, {}}},
+                     {}};
   Subcheck hostile{State::unknown, "leaf02 \"name|with a pipe\"\nand a second line", {}, {}};
-  Subcheck timing{State::ok, "sweep 0.250 s (polling and state 0.125 s)", {}, {{"time", 0.25, "s", {}, {}, 0.0, {}}}};
+  Subcheck timing{State::ok,
+                  "sweep 0.250 s (polling and state 0.125 s)",
+                  {},
+                  {{"time", 0.25, "s", {}, {}, 0.0, {}}}};
   check.subchecks = {port, degraded, redundant, hostile, timing};
   return check;
 }

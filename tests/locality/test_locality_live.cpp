@@ -3,7 +3,6 @@
 // seconds apart, and the analyzer must recover what the flows imply: each leaf's locality within
 // 0.01, each busy direction's rate and utilization within 1 %.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -90,7 +89,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   StateDir state("locality-truth");
   const auto flows = jobs();
   sim::TrafficPattern traffic(live.tree.topology, flows);
-  const std::vector<std::string> sweep{"--state-dir", state.path(), "--no-syslog", "--rrd-step", "1"};
+  const std::vector<std::string> sweep{"--state-dir", state.path(), "--no-syslog", "--rrd-step",
+                                       "1"};
 
   // Monitoring runs before the jobs start: the first sweep discovers the fabric and makes the
   // files. Then the counters follow the flows from t0. Every sweep runs the same way (a pause,
@@ -129,9 +129,7 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
         "ibpm-locality", {"--state-dir", state.path(), "--window", window, "--format", "csv"});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
-    {
-      std::ofstream(csv) << run.out;
-    }
+    { std::ofstream(csv) << run.out; }
     auto table = sweep::test::read_csv(csv);
     std::map<std::string, std::map<std::string, std::string>> by_set;
     for (const auto& row : table.rows) by_set[row.at("set")] = row;
@@ -152,7 +150,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
       if (e.gen + e.con > 0)
         CHECK(number(row, "l") == Approx(1 - (e.out + e.in) / (e.gen + e.con)).margin(0.01));
       else  // an idle leaf: only the simulator's own management traffic, no locality
-        CHECK((number(row, "gen_octets_s") + number(row, "con_octets_s") < MB && row.at("l").empty()));
+        CHECK((number(row, "gen_octets_s") + number(row, "con_octets_s") < MB &&
+               row.at("l").empty()));
     }
     // By hand: leaf01 is all local, leaf02 all remote, leaf04 sends 300 of 1100 MB/s away.
     CHECK(number(by_set["leaf01"], "l") == Approx(1).margin(0.01));
@@ -165,19 +164,17 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
   }
 
   {  // utilization of every busy direction
-    const ProcessRun run =
-        live.run("ibpm-utilization", {"--state-dir", state.path(), "--window", window,
-                                      "--format", "csv", "--top", "0", "--graph-dir",
-                                      state.path() + "/graphs"});
+    const ProcessRun run = live.run(
+        "ibpm-utilization", {"--state-dir", state.path(), "--window", window, "--format", "csv",
+                             "--top", "0", "--graph-dir", state.path() + "/graphs"});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
-    {
-      std::ofstream(csv) << run.out;
-    }
+    { std::ofstream(csv) << run.out; }
     auto table = sweep::test::read_csv(csv);
     std::map<std::string, std::map<std::string, std::string>> by_from;
     for (const auto& row : table.rows) by_from[row.at("from")] = row;
-    const double capacity = static_cast<double>(link_capacity_bps(LinkWidth::x4, LinkSpeed::hdr)) / 8;
+    const double capacity =
+        static_cast<double>(link_capacity_bps(LinkWidth::x4, LinkSpeed::hdr)) / 8;
     std::size_t checked = 0;
     for (std::size_t n = 0; n < live.tree.topology.nodes().size(); ++n)
       for (int p = 1; p <= live.tree.topology.node(n).port_count; ++p) {
@@ -187,7 +184,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
         INFO(port);
         REQUIRE(by_from.contains(port));
         CHECK(number(by_from[port], "average_octets_s") == Approx(rate).epsilon(kRateTolerance));
-        CHECK(number(by_from[port], "average_util") == Approx(rate / capacity).epsilon(kRateTolerance));
+        CHECK(number(by_from[port], "average_util") ==
+              Approx(rate / capacity).epsilon(kRateTolerance));
         ++checked;
       }
     CHECK(checked >= 30);
@@ -198,8 +196,8 @@ TEST_CASE("ibpm-locality and ibpm-utilization recover a known traffic pattern") 
 
   {  // the health map of the same window shows the measured utilization and locality
     const std::string svg = state.path() + "/map.svg";
-    const ProcessRun run = live.run("ibpm-map", {"--state-dir", state.path(), "--window", window,
-                                               "--fold", "none", "-o", svg});
+    const ProcessRun run = live.run(
+        "ibpm-map", {"--state-dir", state.path(), "--window", window, "--fold", "none", "-o", svg});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
     std::ifstream in(svg);

@@ -71,6 +71,7 @@ struct LiveTree {
 };
 
 std::vector<std::string> pc_queries(const std::vector<SwitchPort>& ports);
-std::vector<std::string> error_counter_names();  // "SymbolErrorCounter", ... as perfquery names them
+std::vector<std::string>
+error_counter_names();  // "SymbolErrorCounter", ... as perfquery names them
 
 }  // namespace ibpm::test

@@ -17,9 +17,9 @@
 //   reply 1 cpi:4 answered mad_status=0x0000 tries=1 capmask=4608
 //   reply 2 pc:49136:1 timed_out mad_status=0x0000 tries=2
 //   stats queries=3 sent=4 retries=1 ignored=0 elapsed_ms=412
-#include <CLI/CLI.hpp>
 #include <infiniband/mad.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -58,10 +58,14 @@ Parsed parse_query(const std::string& text) {
 
 std::string status_name(ReplyStatus status) {
   switch (status) {
-    case ReplyStatus::answered: return "answered";
-    case ReplyStatus::timed_out: return "timed_out";
-    case ReplyStatus::cut: return "cut";
-    case ReplyStatus::failed: return "failed";
+    case ReplyStatus::answered:
+      return "answered";
+    case ReplyStatus::timed_out:
+      return "timed_out";
+    case ReplyStatus::cut:
+      return "cut";
+    case ReplyStatus::failed:
+      return "failed";
   }
   return "?";
 }
@@ -131,8 +135,8 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     if (deadline_ms > 0) options.deadline = start + Milliseconds{deadline_ms};
     const std::vector<MadReply> replies = engine.run(queries, options);
-    const auto elapsed = std::chrono::duration_cast<Milliseconds>(
-        std::chrono::steady_clock::now() - start);
+    const auto elapsed =
+        std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - start);
     if (!done_file.empty()) std::ofstream(done_file) << "done\n";
 
     for (std::size_t i = 0; i < replies.size(); ++i) {

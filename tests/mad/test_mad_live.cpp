@@ -96,10 +96,10 @@ TEST_CASE("window 1 and window 64 read the same error counters") {
         nonzero[ports[i].name() + " " + counter] = many.replies[i].at(counter);
     }
   }
-  CHECK(nonzero == std::map<std::string, std::uint64_t>{
-                       {live.tree.leaves()[0] + "[5] PortRcvErrors", 11},
-                       {live.tree.spines()[0] + "[2] LinkDownedCounter", 3},
-                       {live.tree.leaves()[3] + "[8] VL15Dropped", 65535}});
+  CHECK(nonzero ==
+        std::map<std::string, std::uint64_t>{{live.tree.leaves()[0] + "[5] PortRcvErrors", 11},
+                                             {live.tree.spines()[0] + "[2] LinkDownedCounter", 3},
+                                             {live.tree.leaves()[3] + "[8] VL15Dropped", 65535}});
 }
 
 TEST_CASE("a switch that drops half its MADs is still read through retries") {
@@ -112,8 +112,8 @@ TEST_CASE("a switch that drops half its MADs is still read through retries") {
   live.console("Error \"" + lossy + "\"[0] 50");
   const std::vector<SwitchPort> ports = live.switch_ports();
 
-  ProbeRun run = live.probe({"--timeout", "100", "--retries", "60", "--deadline", "6000"},
-                            pc_queries(ports));
+  ProbeRun run =
+      live.probe({"--timeout", "100", "--retries", "60", "--deadline", "6000"}, pc_queries(ports));
   std::size_t lossy_queries = 0, lossy_tries = 0;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     INFO(ports[i].name() << " " << run.replies[i].status << " after " << run.replies[i].tries
@@ -142,8 +142,8 @@ TEST_CASE("an unreachable switch times out within its budget while the others an
   const std::vector<SwitchPort> ports = live.switch_ports();
 
   // Budget: timeout x retries = 400 ms, i.e. two tries of 200 ms.
-  ProbeRun run = live.probe({"--timeout", "200", "--retries", "2", "--deadline", "5000"},
-                            pc_queries(ports));
+  ProbeRun run =
+      live.probe({"--timeout", "200", "--retries", "2", "--deadline", "5000"}, pc_queries(ports));
   std::size_t dead_queries = 0;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     INFO(ports[i].name());
@@ -232,7 +232,8 @@ TEST_CASE("a PortCounters reset clears only the selected counters") {
 
   auto reset = [&](Counter counter) {
     const std::string query = "reset:" + std::to_string(port.lid) + ":" +
-                              std::to_string(port.port) + ":" + std::to_string(counter_bit(counter));
+                              std::to_string(port.port) + ":" +
+                              std::to_string(counter_bit(counter));
     REQUIRE(live.probe({}, {query}).replies[0].answered());
     const ProbeReply after = live.probe({}, {port.pc()}).replies[0];
     REQUIRE(after.answered());
@@ -266,8 +267,8 @@ TEST_CASE("ClassPortInfo of a switch and of a CA announces extended counters") {
   LiveTree live;
   const std::string sw = live.tree.spines().front();
   const std::string ca = live.tree.hosts.back();
-  ProbeRun run = live.probe({}, {"cpi:" + std::to_string(live.lid(sw)),
-                                 "cpi:" + std::to_string(live.lid(ca))});
+  ProbeRun run = live.probe(
+      {}, {"cpi:" + std::to_string(live.lid(sw)), "cpi:" + std::to_string(live.lid(ca))});
   for (const ProbeReply& reply : run.replies) {
     INFO(reply.query);
     REQUIRE(reply.answered());

@@ -66,9 +66,12 @@ std::vector<std::string> shell_words(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (quote == '"' && c == '\\' && i + 1 < text.size()) word += text[++i];
-      else word += c;
+      if (c == quote)
+        quote = 0;
+      else if (quote == '"' && c == '\\' && i + 1 < text.size())
+        word += text[++i];
+      else
+        word += c;
     } else if (c == '\'' || c == '"') {
       quote = c;
       in_word = true;
@@ -95,8 +98,10 @@ std::string without_icinga_comments(const std::string& text) {
   bool in_string = false;
   for (std::size_t i = 0; i < result.size(); ++i) {
     if (in_string) {
-      if (result[i] == '\\') ++i;
-      else if (result[i] == '"') in_string = false;
+      if (result[i] == '\\')
+        ++i;
+      else if (result[i] == '"')
+        in_string = false;
     } else if (result[i] == '"') {
       in_string = true;
     } else if (result.compare(i, 2, "//") == 0) {
@@ -119,8 +124,10 @@ std::string block_at(const std::string& text, std::size_t open) {
   for (std::size_t i = open; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == opening) {
@@ -176,8 +183,10 @@ std::vector<NagiosObject> parse_nagios_objects(const std::string& text) {
     } else if (inside) {
       const std::string content = trim(without_comment(line));
       const auto space = content.find_first_of(" \t");
-      if (space == std::string::npos) objects.back().directives[content] = "";
-      else objects.back().directives[content.substr(0, space)] = trim(content.substr(space));
+      if (space == std::string::npos)
+        objects.back().directives[content] = "";
+      else
+        objects.back().directives[content.substr(0, space)] = trim(content.substr(space));
     } else {
       throw std::runtime_error("not in an object definition: " + line);
     }
@@ -228,7 +237,8 @@ std::vector<std::string> nagios_command_lines(const std::vector<NagiosObject>& o
   }
   static const std::regex arg_macro(R"(\$ARG\d+\$)");
   std::vector<std::string> lines;
-  for (const auto& [name, line] : commands) lines.push_back(std::regex_replace(line, arg_macro, ""));
+  for (const auto& [name, line] : commands)
+    lines.push_back(std::regex_replace(line, arg_macro, ""));
   for (const NagiosObject& object : objects) {
     const std::string check = object.get("check_command");
     if (check.empty()) continue;

@@ -47,8 +47,8 @@ struct IcingaArgument {
 };
 
 struct IcingaCommand {
-  std::string name;                     // "ib_node"
-  std::string program;                  // "check_ib_node" (the check_ib_* in `command`)
+  std::string name;     // "ib_node"
+  std::string program;  // "check_ib_node" (the check_ib_* in `command`)
   std::vector<IcingaArgument> arguments;
   std::map<std::string, std::string> vars;  // vars.NAME = VALUE inside the object
 };

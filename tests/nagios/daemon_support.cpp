@@ -72,8 +72,7 @@ NagiosSetup write_nagios_setup(const fs::path& dir, const std::string& objects_d
 }
 
 ProcessRun nagios_verify(const NagiosSetup& setup) {
-  return run_process({find_program("nagios4"), "-v", setup.main_cfg},
-                     {{}, Stderr::merged});
+  return run_process({find_program("nagios4"), "-v", setup.main_cfg}, {{}, Stderr::merged});
 }
 
 std::map<std::string, int> nagios_checked_counts(const std::string& output) {
@@ -116,8 +115,10 @@ std::map<std::string, int> icinga_instantiated_counts(const std::string& output)
     // One type name whatever the number: "1 Zone", "3 Zones", "36 Dependencies".
     std::string type = (*it)[2].str();
     const int n = std::stoi((*it)[1].str());
-    if (n != 1 && type.ends_with("ies")) type = type.substr(0, type.size() - 3) + "y";
-    else if (n != 1 && type.ends_with("s")) type.pop_back();
+    if (n != 1 && type.ends_with("ies"))
+      type = type.substr(0, type.size() - 3) + "y";
+    else if (n != 1 && type.ends_with("s"))
+      type.pop_back();
     counts[type] = n;
   }
   return counts;

@@ -4,7 +4,6 @@
 // per switch and one for the fabric, a host group per level and per leaf, a service per
 // switch). Without nagios4 and icinga2 the tests are Skipped.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -28,7 +27,8 @@ namespace {
 
 constexpr const char* kNoNagios =
     "nagios4 not installed (apt-get install nagios4-core monitoring-plugins-basic)";
-constexpr const char* kNoIcinga = "icinga2 not installed (apt-get install icinga2-bin icinga2-common)";
+constexpr const char* kNoIcinga =
+    "icinga2 not installed (apt-get install icinga2-bin icinga2-common)";
 
 bool have_nagios() {
   return !find_program("nagios4").empty() && fs::exists("/etc/nagios4/objects/templates.cfg");
@@ -54,8 +54,10 @@ FabricCounts count_nodes(const std::string& dump) {
   FabricCounts counts;
   const ibpm::Topology topology = ibpm::load_topology_file(dump);
   for (const ibpm::Node& node : topology.fabric.nodes()) {
-    if (node.type == ibpm::NodeType::sw) ++counts.switches;
-    else if (node.type == ibpm::NodeType::ca) ++counts.cas;
+    if (node.type == ibpm::NodeType::sw)
+      ++counts.switches;
+    else if (node.type == ibpm::NodeType::ca)
+      ++counts.cas;
   }
   return counts;
 }
@@ -73,8 +75,15 @@ std::string fat_tree_dump(const TempDir& dir, int hosts, int radix) {
 std::string generate(const TempDir& dir, const std::string& name, const std::string& format,
                      const std::string& dump, const std::vector<std::string>& more = {}) {
   const std::string out = dir / name;
-  std::vector<std::string> argv{bin("ibpm-nagios-config"), "--format", format, "-o", out,
-                                "--cache", dump, "--state-dir", dir / "state"};
+  std::vector<std::string> argv{bin("ibpm-nagios-config"),
+                                "--format",
+                                format,
+                                "-o",
+                                out,
+                                "--cache",
+                                dump,
+                                "--state-dir",
+                                dir / "state"};
   argv.insert(argv.end(), more.begin(), more.end());
   const ProcessRun run = run_process(argv, {{}, Stderr::merged});
   INFO(run.out);
@@ -98,7 +107,8 @@ std::size_t leaf_groups(const std::set<std::string>& groups) {
 
 // nagios4 -v accepts the folder with no error and no warning; returns what it counted.
 std::map<std::string, int> require_nagios_accepts(const TempDir& dir, const std::string& out) {
-  const NagiosSetup setup = write_nagios_setup(dir.path() / ("nagios-" + fs::path(out).filename().string()), out);
+  const NagiosSetup setup =
+      write_nagios_setup(dir.path() / ("nagios-" + fs::path(out).filename().string()), out);
   const ProcessRun run = nagios_verify(setup);
   INFO(run.out);
   REQUIRE(run.exit_code == 0);
@@ -111,7 +121,8 @@ std::map<std::string, int> require_nagios_accepts(const TempDir& dir, const std:
 // match nothing in this fabric (the shard rule without zones, the single-parent dependency in a
 // fabric where every host has several parents, ...). Returns what it instantiated.
 std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std::string& out) {
-  const ProcessRun run = icinga_validate(dir.path() / ("icinga-" + fs::path(out).filename().string()), out);
+  const ProcessRun run =
+      icinga_validate(dir.path() / ("icinga-" + fs::path(out).filename().string()), out);
   INFO(run.out);
   REQUIRE(run.exit_code == 0);
   CHECK(icinga_log_lines(run.out, "critical").empty());
@@ -135,8 +146,8 @@ TEST_CASE("nagios4 accepts the configuration of a 648-host fat tree") {
   REQUIRE(nodes.switches == 54);
   const std::string out = generate(dir, "ibpm", "nagios", dump);
   const auto counts = require_nagios_accepts(dir, out);
-  CHECK(counts.at("hosts") == nodes.switches + 1);          // the switches and the fabric
-  CHECK(counts.at("services") == nodes.switches + 2);       // ib-node each, ib-fabric, ib-topology
+  CHECK(counts.at("hosts") == nodes.switches + 1);     // the switches and the fabric
+  CHECK(counts.at("services") == nodes.switches + 2);  // ib-node each, ib-fabric, ib-topology
   const auto groups = nagios_groups(out);
   CHECK(groups.contains("ib-level-leaf"));
   CHECK(groups.contains("ib-level-spine"));
@@ -158,7 +169,7 @@ TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and wit
 
   const auto zoned =
       require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
-  CHECK(zoned.at("Host") == nodes.switches + 1 + 2);     // and a shard host per zone
+  CHECK(zoned.at("Host") == nodes.switches + 1 + 2);  // and a shard host per zone
   // ib-topology, one shard and one cluster-zone check per zone
   CHECK(zoned.at("Service") == nodes.switches + 1 + 2 + 2);
   CHECK(zoned.at("Zone") == 1 + 2 + 1);  // the master's, two satellite zones, the global zone
@@ -183,9 +194,8 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
   IBPM_REQUIRE_A_DAEMON(nagios, icinga);
   TempDir dir("nagios-selene");
   const std::string dump = dir / "selene.ibnetdiscover";
-  const ProcessRun unpack =
-      run_process({"/bin/sh", "-c", "xz -dc \"$0\" > \"$1\"", packed.string(), dump},
-                  {{}, Stderr::merged});
+  const ProcessRun unpack = run_process(
+      {"/bin/sh", "-c", "xz -dc \"$0\" > \"$1\"", packed.string(), dump}, {{}, Stderr::merged});
   REQUIRE(unpack.exit_code == 0);
   const FabricCounts nodes = count_nodes(dump);
   REQUIRE(nodes.switches == 666);
@@ -206,8 +216,8 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
     const auto plain = require_icinga_accepts(dir, generate(dir, "ibpm-icinga", "icinga2", dump));
     CHECK(plain.at("Host") == nodes.switches + 1);
     CHECK(plain.at("Service") == nodes.switches + 2);
-    const auto zoned = require_icinga_accepts(
-        dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
+    const auto zoned =
+        require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
     CHECK(zoned.at("Host") == nodes.switches + 1 + 2);
     CHECK(zoned.at("Service") == nodes.switches + 1 + 2 + 2);
     CHECK(zoned.at("Zone") == 4);
@@ -241,8 +251,7 @@ HostileFabric hostile_fabric(const TempDir& dir) {
 
   std::map<std::string, ibpm::Guid> guid;
   const ibpm::Topology topology = ibpm::load_topology_file(fabric.dump);
-  for (const ibpm::Node& node : topology.fabric.nodes())
-    guid[node.description] = node.guid;
+  for (const ibpm::Node& node : topology.fabric.nodes()) guid[node.description] = node.guid;
   const std::vector<std::pair<std::string, std::string>> names{
       {"leaf01", "<script>alert('leaf01')</script>"},
       {"leaf02", "leaf!02 'quoted' `backtick` %s %n"},

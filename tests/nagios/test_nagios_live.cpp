@@ -5,11 +5,11 @@
 // symbol errors on one leaf port make that leaf's service and the fabric service CRITICAL and
 // nothing else, a lost uplink makes the topology service CRITICAL naming the cable. Checks run
 // only when the test forces them (external commands), so every result is the one expected.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -51,7 +51,8 @@ void write_wrappers(LiveFabric& live, const fs::path& dir) {
   std::string env;
   for (const std::string& entry : live.fabric.client_env_overrides()) {
     const auto equals = entry.find('=');
-    env += "export " + entry.substr(0, equals) + "=" + shell_quoted(entry.substr(equals + 1)) + "\n";
+    env +=
+        "export " + entry.substr(0, equals) + "=" + shell_quoted(entry.substr(equals + 1)) + "\n";
   }
   for (const std::string& check : kChecks) {
     const fs::path script = dir / check;
@@ -126,7 +127,8 @@ class Nagios {
                 all[i].first + ";" + std::to_string(now));
       const auto deadline = Clock::now() + std::chrono::seconds(45);
       for (bool done = false; !done;) {
-        if (Clock::now() > deadline) throw std::runtime_error("no check results in time:\n" + log());
+        if (Clock::now() > deadline)
+          throw std::runtime_error("no check results in time:\n" + log());
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         const auto service_states = this->services();
         const auto host_states = this->hosts();
@@ -155,9 +157,10 @@ class Nagios {
                                   ? block.get("host_name")
                                   : block.get("host_name") + ";" + block.get("service_description");
       const std::string last = block.get("last_check");
-      result[key] = {block.get("has_been_checked") == "1" ? std::stoi(block.get("current_state")) : -1,
-                     last.empty() ? 0 : std::stol(last),
-                     block.get("plugin_output") + "\n" + block.get("long_plugin_output")};
+      result[key] = {
+          block.get("has_been_checked") == "1" ? std::stoi(block.get("current_state")) : -1,
+          last.empty() ? 0 : std::stol(last),
+          block.get("plugin_output") + "\n" + block.get("long_plugin_output")};
     }
     return result;
   }
@@ -169,7 +172,8 @@ class Nagios {
 std::string describe(const std::map<std::string, ObjectState>& states) {
   std::string text;
   for (const auto& [name, s] : states)
-    text += name + " = " + std::to_string(s.state) + ": " + s.output.substr(0, s.output.find('\n')) + "\n";
+    text += name + " = " + std::to_string(s.state) + ": " +
+            s.output.substr(0, s.output.find('\n')) + "\n";
   return text;
 }
 
@@ -178,7 +182,8 @@ std::string describe(const std::map<std::string, ObjectState>& states) {
 TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and sees its faults") {
   IBPM_REQUIRE_SIMULATOR();
   if (find_program("nagios4").empty() || !fs::exists("/usr/lib/nagios/plugins/negate"))
-    IBPM_SKIP("nagios4 or negate not installed (apt-get install nagios4-core monitoring-plugins-basic)");
+    IBPM_SKIP(
+        "nagios4 or negate not installed (apt-get install nagios4-core monitoring-plugins-basic)");
   LiveFabric live = LiveFabric::start();
   TempDir work("nagios-live");
   // Folders with a space: the generated command lines must quote them.
@@ -187,11 +192,12 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
   const std::string objects = work / "ibpm";
   fs::create_directories(state);
   write_wrappers(live, plugins);
-  REQUIRE(live.run("check_ib_topology", {"--write-baseline", state + "/baseline.cache",
-                                         "--state-dir", state}).exit_code == 0);
+  REQUIRE(live.run("check_ib_topology",
+                   {"--write-baseline", state + "/baseline.cache", "--state-dir", state})
+              .exit_code == 0);
   const ProcessRun generated = live.run(
-      "ibpm-nagios-config", {"--format", "nagios", "-o", objects, "--state-dir", state,
-                             "--plugin-dir", plugins});
+      "ibpm-nagios-config",
+      {"--format", "nagios", "-o", objects, "--state-dir", state, "--plugin-dir", plugins});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   CHECK(generated.out.find("9 switches") != std::string::npos);

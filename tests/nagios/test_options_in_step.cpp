@@ -1,9 +1,8 @@
 // The Nagios and Icinga 2 configuration and the checks stay in step: every option a
 // configuration passes to a check is one its --help lists, and every option a check has is an
 // argument of its Icinga 2 CheckCommand. A renamed or removed option fails here, not at 3 a.m.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <regex>
 #include <set>
@@ -75,9 +74,9 @@ void require_known_options(const std::vector<std::string>& command_lines,
 // A small fat tree as an ibnetdiscover dump, written by the simulator's generator.
 std::string small_dump(const TempDir& dir) {
   const std::string dump = dir / "fabric.ibnetdiscover";
-  const ProcessRun run = run_process(
-      {bin("ibpm-sim"), "generate", "--hosts", "36", "--radix", "12", "--dump", dump},
-      {{}, Stderr::merged});
+  const ProcessRun run =
+      run_process({bin("ibpm-sim"), "generate", "--hosts", "36", "--radix", "12", "--dump", dump},
+                  {{}, Stderr::merged});
   INFO(run.out);
   REQUIRE(run.exit_code == 0);
   return dump;
@@ -90,11 +89,26 @@ std::map<std::string, std::string> generate(const TempDir& dir, const std::strin
                                             const std::vector<std::string>& more) {
   const std::string out = dir / ("out-" + format);
   write_text(dir / "names.map", "# no names\n");
-  std::vector<std::string> argv{bin("ibpm-nagios-config"), "--format", format, "-o", out,
-                                "--cache", small_dump(dir), "--state-dir", dir / "state",
-                                "--node-name-map", dir / "names.map", "-C", "mlx5_0", "-P", "1",
-                                "--rrdcached", "unix:/run/rrdcached.sock", "--baseline",
-                                baseline_path(dir), "--cas"};
+  std::vector<std::string> argv{bin("ibpm-nagios-config"),
+                                "--format",
+                                format,
+                                "-o",
+                                out,
+                                "--cache",
+                                small_dump(dir),
+                                "--state-dir",
+                                dir / "state",
+                                "--node-name-map",
+                                dir / "names.map",
+                                "-C",
+                                "mlx5_0",
+                                "-P",
+                                "1",
+                                "--rrdcached",
+                                "unix:/run/rrdcached.sock",
+                                "--baseline",
+                                baseline_path(dir),
+                                "--cas"};
   argv.insert(argv.end(), more.begin(), more.end());
   const ProcessRun run = run_process(argv, {{}, Stderr::merged});
   INFO(run.out);
@@ -134,19 +148,18 @@ void require_known_arguments(const std::vector<IcingaCommand>& commands) {
 TEST_CASE("The static Nagios commands pass each check only options it has") {
   std::vector<NagiosObject> objects;
   for (const char* file : {"ibpm-commands.cfg", "ibpm-templates.cfg", "ibpm-example.cfg"})
-    for (auto& object : parse_nagios_objects(source_file(std::string("nagios-config/nagios/") + file)))
+    for (auto& object :
+         parse_nagios_objects(source_file(std::string("nagios-config/nagios/") + file)))
       objects.push_back(object);
   auto macros = parse_resource_file(source_file("nagios-config/nagios/ibpm.resource"));
   REQUIRE(macros.contains("$USER12$"));
   REQUIRE(macros.contains("$USER13$"));
   macros["$USER1$"] = "/usr/lib/nagios/plugins";
   // The resource file's example values and the documented alternatives of $USER12$/$USER13$.
-  require_known_options(nagios_command_lines(objects, macros),
-                        {kChecks.begin(), kChecks.end()});
+  require_known_options(nagios_command_lines(objects, macros), {kChecks.begin(), kChecks.end()});
   macros["$USER12$"] = "--node-name-map /etc/names.map -C mlx5_0 -P 1";
   macros["$USER13$"] = "--rrdcached unix:/run/rrdcached.sock --rrd-step 60";
-  require_known_options(nagios_command_lines(objects, macros),
-                        {kChecks.begin(), kChecks.end()});
+  require_known_options(nagios_command_lines(objects, macros), {kChecks.begin(), kChecks.end()});
 }
 
 TEST_CASE("The generated Nagios configuration passes each check only options it has") {
@@ -178,8 +191,9 @@ TEST_CASE("The generated Nagios configuration passes each check only options it 
 }
 
 TEST_CASE("Every argument of the Icinga 2 CheckCommands is an option of its check") {
-  require_known_arguments(icinga_commands({source_file("nagios-config/icinga2/ibpm-commands.conf"),
-                                           source_file("nagios-config/icinga2/ibpm-templates.conf")}));
+  require_known_arguments(
+      icinga_commands({source_file("nagios-config/icinga2/ibpm-commands.conf"),
+                       source_file("nagios-config/icinga2/ibpm-templates.conf")}));
   TempDir dir("icinga-options");
   const auto files = generate(dir, "icinga2", {"--zones", "2"});
   REQUIRE(files.contains("ibpm-zones.conf"));
@@ -210,7 +224,8 @@ TEST_CASE("Every option of each check is an argument of its Icinga 2 CheckComman
         exempt = exempt || not_arguments.contains(name);
         present = present || keys.contains(name);
       }
-      INFO(command.program << " option " << joined(option) << " is no argument of " << command.name);
+      INFO(command.program << " option " << joined(option) << " is no argument of "
+                           << command.name);
       CHECK((exempt || present));
     }
   }
@@ -222,9 +237,8 @@ TEST_CASE("Every option is checked against --help lists that are complete") {
   for (const std::string& check : kChecks) {
     INFO(check);
     const auto names = option_names(check);
-    for (const char* option : {"-h", "--help", "-V", "--version", "-v", "-t", "--timeout",
-                               "-C", "--Ca", "-P", "--Port", "--cache", "--node-name-map",
-                               "--state-dir"})
+    for (const char* option : {"-h", "--help", "-V", "--version", "-v", "-t", "--timeout", "-C",
+                               "--Ca", "-P", "--Port", "--cache", "--node-name-map", "--state-dir"})
       CHECK(names.contains(option));
   }
   CHECK(option_names("check_ib_fabric").contains("--no-syslog"));

@@ -14,8 +14,10 @@ namespace ibpm::routes::test {
 namespace fs = std::filesystem;
 
 std::vector<TracedHop> parse_ibtracert(const std::string& text) {
-  static const std::regex from_line(R"re(^From \w+ \{0x[0-9a-f]+\} portnum \d+ lid \d+-\d+ "(.*)"$)re");
-  static const std::regex hop_line(R"re(^\[(\d+)\] -> \w+ port \{0x[0-9a-f]+\}\[(\d+)\] lid \d+-\d+ "(.*)"$)re");
+  static const std::regex from_line(
+      R"re(^From \w+ \{0x[0-9a-f]+\} portnum \d+ lid \d+-\d+ "(.*)"$)re");
+  static const std::regex hop_line(
+      R"re(^\[(\d+)\] -> \w+ port \{0x[0-9a-f]+\}\[(\d+)\] lid \d+-\d+ "(.*)"$)re");
   std::vector<TracedHop> hops;
   std::istringstream in(text);
   std::string line, at;
@@ -55,9 +57,7 @@ RoutesFabric::RoutesFabric(int hosts)
 
 RoutesFabric::~RoutesFabric() = default;
 
-void RoutesFabric::rediscover_lids() {
-  lids_ = ibpm::test::discover(fabric_).lids;
-}
+void RoutesFabric::rediscover_lids() { lids_ = ibpm::test::discover(fabric_).lids; }
 
 ProcessRun RoutesFabric::client(const std::vector<std::string>& argv) {
   ProcessRun run;
@@ -66,14 +66,13 @@ ProcessRun RoutesFabric::client(const std::vector<std::string>& argv) {
 }
 
 ProcessRun RoutesFabric::routes(std::vector<std::string> args) {
-  args.insert(args.begin(), {ibpm::test::bin("ibpm-routes"), "--state-dir",
-                             state_dir_.string()});
+  args.insert(args.begin(), {ibpm::test::bin("ibpm-routes"), "--state-dir", state_dir_.string()});
   return client(args);
 }
 
 std::string RoutesFabric::tracert(const std::string& source, const std::string& destination) {
-  const ProcessRun run = client({"ibtracert", std::to_string(lids_.at(source)),
-                                std::to_string(lids_.at(destination))});
+  const ProcessRun run = client(
+      {"ibtracert", std::to_string(lids_.at(source)), std::to_string(lids_.at(destination))});
   if (run.exit_code != 0)
     throw std::runtime_error("ibtracert " + source + " " + destination + " failed: " + run.err);
   return run.out;

@@ -11,8 +11,8 @@
 //   - --balance --check is OK on OpenSM's routes and WARNING once lft_set piled a leaf's routes
 //     onto one up-port (checked with ibroute first);
 //   - --cable --jobs names the one job of three whose hosts' traffic crosses a cable.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -89,7 +89,8 @@ TEST_CASE("ibpm-routes --cable gives the host pairs whose ibtracert route crosse
   REQUIRE(live.routes({"--refresh"}).exit_code == 0);
   // 24 hosts, one every 18: every pod, several leaves per pod.
   std::vector<std::string> hosts;
-  for (std::size_t i = 0; i < live.tree().hosts.size(); i += 18) hosts.push_back(live.tree().hosts[i]);
+  for (std::size_t i = 0; i < live.tree().hosts.size(); i += 18)
+    hosts.push_back(live.tree().hosts[i]);
   REQUIRE(hosts.size() == 24);
   const std::set<std::string> chosen(hosts.begin(), hosts.end());
   std::vector<Pair> pairs;
@@ -128,14 +129,17 @@ TEST_CASE("ibpm-routes --cable gives the host pairs whose ibtracert route crosse
     while (std::getline(in, line)) {
       const auto f = split(line, ',');
       REQUIRE(f.size() == 4);
-      if (f[0] == direction && chosen.count(f[2]) && chosen.count(f[3])) listed.insert({f[2], f[3]});
+      if (f[0] == direction && chosen.count(f[2]) && chosen.count(f[3]))
+        listed.insert({f[2], f[3]});
     }
     CHECK(!listed.empty());
     CHECK(listed == traced[direction]);
   }
 }
 
-TEST_CASE("ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, --refresh follows the new routes") {
+TEST_CASE(
+    "ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, --refresh follows the "
+    "new routes") {
   IBPM_REQUIRE_SIMULATOR();
   RoutesFabric live(kHosts);
   REQUIRE(live.routes({"--refresh"}).exit_code == 0);
@@ -148,7 +152,8 @@ TEST_CASE("ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, 
   REQUIRE(level_of(uplink.from_node) == "leaf");
   CHECK(live.routes({"--path", source, destination}).out == live.tracert(source, destination));
 
-  live.fabric().console("Unlink \"" + uplink.from_node + "\"[" + std::to_string(uplink.from_port) + "]");
+  live.fabric().console("Unlink \"" + uplink.from_node + "\"[" + std::to_string(uplink.from_port) +
+                        "]");
   live.resweep();
   const auto after = parse_ibtracert(live.tracert(source, destination));
   REQUIRE(after.at(1).from() != uplink.from());  // OpenSM moved the route
@@ -169,7 +174,9 @@ TEST_CASE("ibpm-routes after a leaf-spine cable goes down and OpenSM re-routes, 
     for (const TracedHop& hop : parse_ibtracert(out)) CHECK(hop.from() != uplink.from());
 }
 
-TEST_CASE("ibpm-routes --balance --check is OK on OpenSM's routes and WARNING when a leaf piles routes on one up-port") {
+TEST_CASE(
+    "ibpm-routes --balance --check is OK on OpenSM's routes and WARNING when a leaf piles routes "
+    "on one up-port") {
   IBPM_REQUIRE_SIMULATOR();
   RoutesFabric live(kHosts);
   const ProcessRun ok = live.routes({"--refresh", "--balance", "--check"});
@@ -198,12 +205,13 @@ TEST_CASE("ibpm-routes --balance --check is OK on OpenSM's routes and WARNING wh
       std::snprintf(two, sizeof two, "%02x", port);
       hex += two;
     }
-    const ProcessRun set = live.client({IBPM_LFT_SET, std::to_string(live.lids().at(leaf)),
-                                       std::to_string(block), hex});
+    const ProcessRun set = live.client(
+        {IBPM_LFT_SET, std::to_string(live.lids().at(leaf)), std::to_string(block), hex});
     INFO(set.out << set.err);
     REQUIRE(set.exit_code == 0);
   }
-  for (const auto& [lid, port] : live.ibroute(leaf)) CHECK((port < 7 || port == 7));  // ibroute agrees
+  for (const auto& [lid, port] : live.ibroute(leaf))
+    CHECK((port < 7 || port == 7));  // ibroute agrees
 
   const ProcessRun piled_check = live.routes({"--refresh", "--balance", "--check"});
   INFO(piled_check.out << piled_check.err);
@@ -220,7 +228,8 @@ TEST_CASE("ibpm-routes --cable --jobs names the one job whose hosts' traffic cro
   RoutesFabric live(kHosts);
   REQUIRE(live.routes({"--refresh"}).exit_code == 0);
   const std::string jobs = (live.fabric().work_dir() / "jobs.txt").string();
-  std::ofstream(jobs) << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
+  std::ofstream(jobs)
+      << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
   // cn0005's own cable: only job 7001 has pairs through it.
   const ProcessRun run = live.routes({"--cable", "cn0005", "--jobs", jobs, "--format", "csv"});
   INFO(run.out << run.err);
@@ -242,12 +251,13 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   RoutesFabric live(kHosts);
   REQUIRE(live.routes({"--refresh"}).exit_code == 0);
   const std::string jobs = (live.fabric().work_dir() / "jobs.txt").string();
-  std::ofstream(jobs) << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
+  std::ofstream(jobs)
+      << "7001 cn[0005-0008],cn0300\n7002 cn[0100-0110]\n7003 cn[0200-0210],cn0431\n";
   const ProcessRun cable = live.routes({"--cable", "cn0005", "--format", "json"});
   REQUIRE(cable.exit_code == 0);
   auto sweep = [&] {
-    return live.client({ibpm::test::bin("check_ib_fabric"), "--state-dir",
-                        live.state_dir(), "--no-syslog", "--jobs", jobs});
+    return live.client({ibpm::test::bin("check_ib_fabric"), "--state-dir", live.state_dir(),
+                        "--no-syslog", "--jobs", jobs});
   };
   REQUIRE(sweep().exit_code == 0);
   live.fabric().console("PerformanceSet \"cn0005\"[1] PortCounters.SymbolErrorCounter=5000");
@@ -260,8 +270,8 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
   // check_ib_port and check_ib_node say it of the same port.
   int errors = 5000;
   for (const std::string check : {"check_ib_port", "check_ib_node"}) {
-    std::vector<std::string> argv{ibpm::test::bin(check), "--state-dir",
-                                  live.state_dir(), "--jobs", jobs, "-n", "cn0005"};
+    std::vector<std::string> argv{
+        ibpm::test::bin(check), "--state-dir", live.state_dir(), "--jobs", jobs, "-n", "cn0005"};
     if (check == "check_ib_port") argv.insert(argv.end(), {"-p", "1"});
     live.client(argv);  // its own baseline
     errors += 4000;
@@ -275,9 +285,8 @@ TEST_CASE("check_ib_fabric names whom a cable in trouble hurts: its hosts and th
 
   // The dashboard's page of that cable: the host pairs each way and the one job.
   const std::string site = (live.fabric().work_dir() / "site").string();
-  const ProcessRun web = live.client({ibpm::test::bin("ibpm-web"), "--state-dir",
-                                     live.state_dir(), "--jobs", jobs, "--graphs", "none", "-o",
-                                     site});
+  const ProcessRun web = live.client({ibpm::test::bin("ibpm-web"), "--state-dir", live.state_dir(),
+                                      "--jobs", jobs, "--graphs", "none", "-o", site});
   INFO(web.out << web.err);
   REQUIRE(web.exit_code == 0);
   std::string page;

@@ -130,8 +130,12 @@ ProcessRun run_process(const std::vector<std::string>& argv, const ProcessOption
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_fds[1], 1);
   switch (options.stderr_to) {
-    case Stderr::captured: posix_spawn_file_actions_adddup2(&actions, err_fds[1], 2); break;
-    case Stderr::merged: posix_spawn_file_actions_adddup2(&actions, out_fds[1], 2); break;
+    case Stderr::captured:
+      posix_spawn_file_actions_adddup2(&actions, err_fds[1], 2);
+      break;
+    case Stderr::merged:
+      posix_spawn_file_actions_adddup2(&actions, out_fds[1], 2);
+      break;
     case Stderr::discarded:
       posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
       break;

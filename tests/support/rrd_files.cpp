@@ -23,10 +23,17 @@ std::map<std::string, std::string> rrd_info(const std::string& path) {
         text = number.str();
         break;
       }
-      case RD_I_CNT: text = std::to_string(i->value.u_cnt); break;
-      case RD_I_STR: text = i->value.u_str ? i->value.u_str : ""; break;
-      case RD_I_INT: text = std::to_string(i->value.u_int); break;
-      default: break;
+      case RD_I_CNT:
+        text = std::to_string(i->value.u_cnt);
+        break;
+      case RD_I_STR:
+        text = i->value.u_str ? i->value.u_str : "";
+        break;
+      case RD_I_INT:
+        text = std::to_string(i->value.u_int);
+        break;
+      default:
+        break;
     }
     values[i->key] = text;
   }

@@ -17,13 +17,14 @@
 namespace ibpm::test {
 
 // A test case without the simulator is reported Skipped (see support/skip.hpp).
-#define IBPM_REQUIRE_SIMULATOR()                                                                 \
-  do {                                                                                           \
-    auto ibpm_missing_ = ::ibpm::sim::missing_simulator_parts();                                 \
-    if (!ibpm_missing_.empty())                                                                  \
-      IBPM_SKIP("ibsim not installed (apt-get install ibsim-utils opensm infiniband-diags); "    \
-                "missing: "                                                                      \
-                << ibpm_missing_.front());                                                       \
+#define IBPM_REQUIRE_SIMULATOR()                                                        \
+  do {                                                                                  \
+    auto ibpm_missing_ = ::ibpm::sim::missing_simulator_parts();                        \
+    if (!ibpm_missing_.empty())                                                         \
+      IBPM_SKIP(                                                                        \
+          "ibsim not installed (apt-get install ibsim-utils opensm infiniband-diags); " \
+          "missing: "                                                                   \
+          << ibpm_missing_.front());                                                    \
   } while (0)
 
 inline sim::FatTree small_tree(int hosts = 16, int radix = 8, const std::string& prefix = "cn") {

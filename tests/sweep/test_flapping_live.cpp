@@ -5,7 +5,6 @@
 //
 // Short windows keep the test short: --flap-window 120 --flap-recovery 25.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -35,9 +34,8 @@ TEST_CASE("A cable that went down three times is flapping, as one cable, until i
   StateDir state("flapping");
   const std::string events = state.path() + "/events.log";
   auto sweep = [&] {
-    return live.run("check_ib_fabric",
-                    {"--state-dir", state.path(), "--no-syslog", "--events-file", events,
-                     "--flap-window", "120", "--flap-recovery", "25"});
+    return live.run("check_ib_fabric", {"--state-dir", state.path(), "--no-syslog", "--events-file",
+                                        events, "--flap-window", "120", "--flap-recovery", "25"});
   };
   const std::string near = "leaf01", far = live.peer_name("leaf01", 7);  // spine01[1]
   const std::string far_node = far.substr(0, far.find('['));

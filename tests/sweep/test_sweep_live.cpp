@@ -3,7 +3,6 @@
 // once as events, a node whose MADs are all dropped reported unreachable while the others are
 // polled, within its backoff budget.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -23,15 +22,21 @@ namespace {
 std::set<std::string> net_file_ports(const LiveFabric& live) {
   std::set<std::string> ports;
   std::vector<std::string> nodes = live.tree.hosts;
-  for (const auto& level : live.tree.switches) nodes.insert(nodes.end(), level.begin(), level.end());
+  for (const auto& level : live.tree.switches)
+    nodes.insert(nodes.end(), level.begin(), level.end());
   for (const std::string& node : nodes)
     for (int port : live.cabled_ports(node)) ports.insert(node + "[" + std::to_string(port) + "]");
   return ports;
 }
 
 std::vector<std::string> sweep_args(const StateDir& state, std::vector<std::string> more = {}) {
-  std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--events-file",
-                                state.path() + "/events.log", "--csv", state.path() + "/samples.csv"};
+  std::vector<std::string> args{"--state-dir",
+                                state.path(),
+                                "--no-syslog",
+                                "--events-file",
+                                state.path() + "/events.log",
+                                "--csv",
+                                state.path() + "/samples.csv"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -78,8 +83,8 @@ TEST_CASE("A full sweep polls every cabled port of the net file once and writes 
   }
   CHECK(polled.size() == expected.size());  // no port twice
   CHECK(std::set<std::string>(polled.begin(), polled.end()) == expected);
-  for (const std::string& port : {std::string("leaf01[7]"), std::string("spine03[12]"),
-                                  std::string("cn0036[1]")}) {
+  for (const std::string& port :
+       {std::string("leaf01[7]"), std::string("spine03[12]"), std::string("cn0036[1]")}) {
     const std::string node = port.substr(0, port.find('['));
     const int number = std::stoi(port.substr(port.find('[') + 1));
     CHECK(std::filesystem::exists(state.port_rrd(live, node, number)));
@@ -92,7 +97,8 @@ TEST_CASE("A full sweep polls every cabled port of the net file once and writes 
   CHECK(second.first_line().find(": all OK") != std::string::npos);
   CHECK(perf_value(second, "symbol_errors") == 0);
   CHECK(perf_value(second, "xmit_data").value_or(0) > 0);  // the sweep's own MADs are traffic
-  CHECK(perf_value(second, "read_spread").value_or(99) < perf_value(second, "sweep_time").value_or(0));
+  CHECK(perf_value(second, "read_spread").value_or(99) <
+        perf_value(second, "sweep_time").value_or(0));
   const auto both = read_csv(state.path() + "/samples.csv");
   CHECK(both.rows.size() == 2 * expected.size());  // appended, one header
   std::size_t with_rates = 0;
@@ -133,7 +139,8 @@ TEST_CASE("Errors injected with PerformanceSet show on exactly those ports and a
   std::size_t named = 0;
   for (const std::string& line : events) {
     CHECK(line.find("OK -> CRITICAL") != std::string::npos);
-    named += line.find(leaf_cable) != std::string::npos || line.find(spine_cable) != std::string::npos;
+    named +=
+        line.find(leaf_cable) != std::string::npos || line.find(spine_cable) != std::string::npos;
   }
   CHECK(named == 2);
 

@@ -1,7 +1,6 @@
 // Shards of a sweep on a live fabric: --shard K/N for K = 1..N poll disjoint sets of ports whose
 // union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "support/check_output.hpp"
@@ -22,7 +21,7 @@ std::set<std::string> polled_ports(const StateDir& state, const std::string& csv
 }
 
 ProcessRun sweep(LiveFabric& live, const StateDir& state, const std::string& csv,
-               std::vector<std::string> more) {
+                 std::vector<std::string> more) {
   std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--csv",
                                 state.path() + "/" + csv};
   args.insert(args.end(), more.begin(), more.end());
@@ -45,7 +44,8 @@ TEST_CASE("Shards 1 to N of a sweep together poll every port of a full sweep exa
   std::multiset<std::string> union_of_shards;
   for (int k = 1; k <= n; ++k) {
     const std::string csv = "shard" + std::to_string(k) + ".csv";
-    const ProcessRun run = sweep(live, state, csv, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
+    const ProcessRun run =
+        sweep(live, state, csv, {"--shard", std::to_string(k) + "/" + std::to_string(n)});
     INFO(run.out);
     CHECK(run.exit_code == 0);
     CHECK(run.first_line().rfind("IB FABRIC OK - shard " + std::to_string(k) + "/3: ", 0) == 0);

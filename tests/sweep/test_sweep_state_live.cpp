@@ -102,13 +102,14 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   ConsoleUndo restore(live, "Error \"leaf03\" 0");
   // Its hosts too: their MADs go through it. 12 leaf ports, 6 hosts.
   const std::size_t unread = live.cabled_ports("leaf03").size() + 6;
-  const ProcessRun cut = live.run("check_ib_fabric",
-                                sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
+  const ProcessRun cut =
+      live.run("check_ib_fabric",
+               sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
   INFO(cut.out << cut.err);
   CHECK(cut.exit_code == 3);
   CHECK(cut.first_line().rfind("IB FABRIC UNKNOWN - sweep did not finish in ", 0) == 0);
   CHECK(cut.has(": " + std::to_string(144 - unread) + " of 144 ports read"));
-  CHECK_FALSE(cut.has("unreachable (")); // not read is not unreachable
+  CHECK_FALSE(cut.has("unreachable ("));  // not read is not unreachable
   CHECK(perf_value(cut, "ports_not_read") == static_cast<double>(unread));
   CHECK(perf_value(cut, "ports_unreachable") == 0);
   CHECK(line_count(state.path() + "/events.log") == 0);
@@ -164,9 +165,9 @@ TEST_CASE("A sweep killed while it writes leaves every file readable and the nex
   // Kill sweeps at staggered moments: each somewhere between its start and its end.
   for (int delay_ms : {30, 60, 90, 120, 150, 200}) {
     const fs::path env = live.fabric.work_dir() / "env";
-    const std::string command = ". '" + env.string() + "' && exec '" IBPM_BIN_DIR
-                                "/check_ib_fabric' --state-dir '" + state.path() +
-                                "' --no-syslog >/dev/null 2>&1";
+    const std::string command = ". '" + env.string() +
+                                "' && exec '" IBPM_BIN_DIR "/check_ib_fabric' --state-dir '" +
+                                state.path() + "' --no-syslog >/dev/null 2>&1";
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {

@@ -97,23 +97,26 @@ TEST_CASE("check_ib_topology reports a changed dump against its baseline / worst
   fs::path base = scratch / "base.dump", now = scratch / "now.dump";
   const std::string header =
       "Switch\t8 \"S-0000000000000010\"\t# \"leaf01\" base port 0 lid 1 lmc 0\n";
-  std::ofstream(base) << header
-                      << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 4xHDR\n"
-                         "[2]\t\"H-0000000000000030\"[1](31)\t# \"cn02\" lid 3 4xHDR\n\n"
-                         "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
-                         "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 4xHDR\n\n"
-                         "Ca\t1 \"H-0000000000000030\"\t# \"cn02\"\n"
-                         "[1](31)\t\"S-0000000000000010\"[2]\t# lid 3 lmc 0 \"leaf01\" lid 1 4xHDR\n";
+  std::ofstream(base)
+      << header
+      << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 4xHDR\n"
+         "[2]\t\"H-0000000000000030\"[1](31)\t# \"cn02\" lid 3 4xHDR\n\n"
+         "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
+         "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 4xHDR\n\n"
+         "Ca\t1 \"H-0000000000000030\"\t# \"cn02\"\n"
+         "[1](31)\t\"S-0000000000000010\"[2]\t# lid 3 lmc 0 \"leaf01\" lid 1 4xHDR\n";
   // cn02 gone, cn01 trained at 1x.
-  std::ofstream(now) << header
-                     << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 1xHDR\n\n"
-                        "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
-                        "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 1xHDR\n";
+  std::ofstream(now)
+      << header
+      << "[1]\t\"H-0000000000000020\"[1](21)\t# \"cn01\" lid 2 1xHDR\n\n"
+         "Ca\t1 \"H-0000000000000020\"\t# \"cn01\"\n"
+         "[1](21)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf01\" lid 1 1xHDR\n";
   auto result = run_process({bin("check_ib_topology"), "--cache", now.string(), "--baseline",
                              base.string(), "--output-format", "text"});
   CHECK(result.exit_code == 2);
   CHECK(result.out.find("\\_[CRITICAL] CA cn02 (0x0000000000000030) missing") != std::string::npos);
-  CHECK(result.out.find("\\_[WARNING] link degraded: leaf01[1] <-> cn01[1] runs 1x HDR, expected 4x HDR") !=
+  CHECK(result.out.find(
+            "\\_[WARNING] link degraded: leaf01[1] <-> cn01[1] runs 1x HDR, expected 4x HDR") !=
         std::string::npos);
   CHECK(result.first_line().find("degraded_links=1") != std::string::npos);
   CHECK(result.first_line().find("missing_nodes=1") != std::string::npos);

@@ -1,15 +1,15 @@
 // analysis::collect() on a spine, a leaf and 6 hosts written as a dump, with no RRD files: the
 // topology and sets always, the history only as asked, the annotations only for the map.
-#include <catch2/catch.hpp>
+#include "analysis/collect.hpp"
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "../viz/map_fabrics.hpp"
-#include "analysis/collect.hpp"
-#include "dump/ibnetdiscover_writer.hpp"
 #include "base/atomic_file.hpp"
+#include "dump/ibnetdiscover_writer.hpp"
 
 using namespace ibpm;
 namespace fs = std::filesystem;

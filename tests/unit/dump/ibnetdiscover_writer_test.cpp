@@ -80,7 +80,8 @@ TEST_CASE("written text reads back to the same fabric", "[dump][writer]") {
   }
 }
 
-TEST_CASE("node order is deterministic: switches / CAs / routers / each by GUID", "[dump][writer]") {
+TEST_CASE("node order is deterministic: switches / CAs / routers / each by GUID",
+          "[dump][writer]") {
   Fabric a;
   a.add_node(0x30, NodeType::ca, "c2", 1);
   a.add_node(0x50, NodeType::router, "r", 1);

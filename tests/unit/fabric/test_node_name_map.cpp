@@ -42,7 +42,8 @@ TEST_CASE("node-name-map accepts ibnetdiscover-style H-/S- GUIDs") {
 TEST_CASE("real node-name-map files") {
   std::filesystem::path dir = IBPM_REAL_FIXTURES;
   if (!std::filesystem::exists(dir)) IBPM_SKIP(dir << " is absent");
-  NodeNameMap edge = NodeNameMap::load((dir / "fabricmon_testdata_edgecases.ib-node-name-map").string());
+  NodeNameMap edge =
+      NodeNameMap::load((dir / "fabricmon_testdata_edgecases.ib-node-name-map").string());
   CHECK(edge.size() == 4);
   CHECK(*edge.find(0xb7c31c3b29d0c791) == "ibsw1(root-sw)");
   CHECK(*edge.find(0xa31de6b2f83b0a91) == "ibsw2");

@@ -1,7 +1,6 @@
 // HistoryReader on real RRD files written by state::PortStore: average and peak rates over a
 // window, how much of the window the rows cover, and ports without history.
 #include <catch2/catch.hpp>
-
 #include <ctime>
 
 #include "history/port_history.hpp"

@@ -19,8 +19,8 @@ TEST_CASE("a jobs file gives each job its hosts") {
 
 TEST_CASE("a bad jobs line is named") {
   std::istringstream in("1001 cn[1-2]\n1002 cn[2-1]\n");
-  CHECK_THROWS_WITH(parse_jobs(in, "jobs.txt"), Catch::Contains("jobs.txt line 2") &&
-                                                     Catch::Contains("runs backwards"));
+  CHECK_THROWS_WITH(parse_jobs(in, "jobs.txt"),
+                    Catch::Contains("jobs.txt line 2") && Catch::Contains("runs backwards"));
   std::istringstream extra("1001 cn1 cn2\n");
   CHECK_THROWS_WITH(parse_jobs(extra, "jobs.txt"), Catch::Contains("more than JOBID HOSTLIST"));
   CHECK_THROWS_AS(read_jobs_file("/nonexistent/jobs"), JobsFileError);

@@ -2,8 +2,8 @@
 // L/S/C, director line cards /Lnn and fabric cards /Snn). Skipped when the fixtures are absent.
 #include <catch2/catch.hpp>
 #include <map>
-#include <set>
 #include <regex>
+#include <set>
 #include <vector>
 
 #include "../dump/fixtures.hpp"
@@ -122,5 +122,6 @@ TEST_CASE("director chassis group their ASICs by system image GUID") {
   std::multiset<std::size_t> sizes{found[0].switches.size(), found[1].switches.size()};
   CHECK(sizes == std::multiset<std::size_t>{42, 48});
   for (const auto& c : found)
-    for (std::size_t i : c.switches) CHECK(lassen.nodes()[i].description.find("CS7500") != std::string::npos);
+    for (std::size_t i : c.switches)
+      CHECK(lassen.nodes()[i].description.find("CS7500") != std::string::npos);
 }

@@ -57,7 +57,8 @@ TEST_CASE("a window the history does not cover is not judged and says how much i
   CHECK_FALSE(windows[1].judged());
   CHECK(windows[1].covered == 14 * 60);
   CHECK(windows[1].ber.errors == 5);  // seen, not judged
-  CHECK(describe_coverage(windows[1]) == "symbol_ber over 125 min needs 125 min of samples, have 14 min");
+  CHECK(describe_coverage(windows[1]) ==
+        "symbol_ber over 125 min needs 125 min of samples, have 14 min");
   // No link rate (a port that is down): nothing to divide by.
   CHECK(ber_windows(h, now, std::nullopt, LinkSpeed::edr, settings).empty());
 }
@@ -69,5 +70,6 @@ TEST_CASE("a window reads as an operator writes it") {
   CHECK(format_window(10800) == "3 h");
   CHECK(format_window(11100) == "3 h 5 min");
   const BerWindow w{Counter::symbol_errors, 720, 720, bit_error_ratio(3, 1e12, 0.95)};
-  CHECK(describe(w, 0.95) == "symbol_ber 3e-12 over 12 min (3 errors in 1e+12 bits, 95 % bounds 8.2e-13..7.8e-12)");
+  CHECK(describe(w, 0.95) ==
+        "symbol_ber 3e-12 over 12 min (3 errors in 1e+12 bits, 95 % bounds 8.2e-13..7.8e-12)");
 }

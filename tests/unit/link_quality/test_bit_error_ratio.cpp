@@ -46,14 +46,16 @@ TEST_CASE("a bit error ratio divides the count and its bounds by the bits") {
 }
 
 TEST_CASE("the bits a link signals: lanes times the lane's line rate, at every width and speed") {
-  const double lane[] = {2.5e9,      5e9,       10e9,       10.3125e9, 14.0625e9,
+  const double lane[] = {2.5e9,      5e9,       10e9,      10.3125e9, 14.0625e9,
                          25.78125e9, 51.5625e9, 103.125e9, 206.25e9};
-  const LinkSpeed speeds[] = {LinkSpeed::sdr, LinkSpeed::ddr, LinkSpeed::qdr,
+  const LinkSpeed speeds[] = {LinkSpeed::sdr,   LinkSpeed::ddr, LinkSpeed::qdr,
                               LinkSpeed::fdr10, LinkSpeed::fdr, LinkSpeed::edr,
-                              LinkSpeed::hdr, LinkSpeed::ndr, LinkSpeed::xdr};
-  const std::pair<LinkWidth, int> widths[] = {
-      {LinkWidth::x1, 1}, {LinkWidth::x2, 2}, {LinkWidth::x4, 4}, {LinkWidth::x8, 8},
-      {LinkWidth::x12, 12}};
+                              LinkSpeed::hdr,   LinkSpeed::ndr, LinkSpeed::xdr};
+  const std::pair<LinkWidth, int> widths[] = {{LinkWidth::x1, 1},
+                                              {LinkWidth::x2, 2},
+                                              {LinkWidth::x4, 4},
+                                              {LinkWidth::x8, 8},
+                                              {LinkWidth::x12, 12}};
   for (std::size_t s = 0; s < std::size(speeds); ++s)
     for (const auto& [width, lanes] : widths) {
       INFO(to_string(width) << " " << to_string(speeds[s]));

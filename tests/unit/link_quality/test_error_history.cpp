@@ -9,7 +9,7 @@ using namespace ibpm::state;
 TEST_CASE("errors are kept per interval and counted within a window") {
   ErrorHistory h;
   h = extend(h, true, 1000, 1060, {0, 0}, 7500);
-  CHECK(h.since == 1000);  // the first interval starts the history
+  CHECK(h.since == 1000);      // the first interval starts the history
   CHECK(h.intervals.empty());  // a clean interval costs nothing
   h = extend(h, true, 1060, 1120, {60, 3}, 7500);
   h = extend(h, true, 1120, 1180, {0, 0}, 7500);

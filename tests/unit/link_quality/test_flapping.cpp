@@ -51,7 +51,7 @@ TEST_CASE("a flap is held until the cable has been clean for the recovery period
   const double t0 = 1e6;
   const auto h = downs_at(t0, {t0 + 10, t0 + 12, t0 + 14});
   CHECK(flap_status(h, nullptr, t0 + 15, settings).flapping);
-  CHECK(flap_status(h, nullptr, t0 + 38, settings).flapping);  // 24 s clean
+  CHECK(flap_status(h, nullptr, t0 + 38, settings).flapping);        // 24 s clean
   CHECK_FALSE(flap_status(h, nullptr, t0 + 40, settings).flapping);  // 26 s clean
 }
 

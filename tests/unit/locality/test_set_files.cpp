@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -18,7 +17,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  fs::path path = fs::temp_directory_path() / ("ibpm-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::path path =
+      fs::temp_directory_path() / ("ibpm-test-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(path) << text;
   return path.string();
 }
@@ -133,12 +133,13 @@ TEST_CASE("a jobs file gives one set per job, of its hosts in the fabric") {
   Fabric fabric = sim::net_fabric(tree.topology);
   FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
-  auto path = write_temp("jobs", "4711 cn[0001-0012],login01\n4712 gpu[01-04]\n4713\n4714 cn0013\n");
+  auto path =
+      write_temp("jobs", "4711 cn[0001-0012],login01\n4712 gpu[01-04]\n4713\n4714 cn0013\n");
   std::vector<std::string> warnings;
   auto sets = locality::load_job_sets(path, fabric, down, nullptr, warnings);
   REQUIRE(sets.size() == 2);
   CHECK(sets[0].name == "job 4711");
-  CHECK(sets[0].hosts.size() == 12);  // login01 is not on the fabric
+  CHECK(sets[0].hosts.size() == 12);        // login01 is not on the fabric
   CHECK(sets[0].members.size() == 12 + 2);  // with the two leaves wholly theirs
   CHECK(sets[1].name == "job 4714");
   CHECK(sets[1].hosts.size() == 1);

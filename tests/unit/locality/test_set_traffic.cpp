@@ -1,7 +1,6 @@
 // The locality sums against flows whose paths are known: the link usage is what the traffic
 // generator says each port sends, so gen/con/out/in and the localities must come out exactly.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <set>
 #include <tuple>
@@ -33,13 +32,15 @@ std::vector<history::LinkUsage> usage_of(const sim::FatTree& tree, const Fabric&
   const auto& nodes = tree.topology.nodes();
   for (std::size_t n = 0; n < nodes.size(); ++n)
     for (int p = 1; p <= nodes[n].port_count; ++p)
-      net_port[{sim::net_node_guid(nodes[n].name, nodes[n].type), static_cast<PortNumber>(p)}] = {n, p};
+      net_port[{sim::net_node_guid(nodes[n].name, nodes[n].type), static_cast<PortNumber>(p)}] = {
+          n, p};
   std::vector<history::LinkUsage> usage;
   for (std::size_t i = 0; i < fabric.links().size(); ++i) {
     const Link& link = fabric.links()[i];
     history::LinkUsage u;
     u.link = i;
-    for (auto [d, from, to] : {std::tuple{&u.a_to_b, link.a, link.b}, std::tuple{&u.b_to_a, link.b, link.a}}) {
+    for (auto [d, from, to] :
+         {std::tuple{&u.a_to_b, link.a, link.b}, std::tuple{&u.b_to_a, link.b, link.a}}) {
       d->from = from;
       d->to = to;
       d->measured = true;
@@ -95,8 +96,8 @@ TEST_CASE("locality of each leaf and pod follows from the flows") {
   // The first pod holds leaf02 and leaf03: that flow stays inside it; leaf04's remote one leaves.
   for (const auto& r : rows)
     if (r.set->level == 2 && std::find(r.set->hosts.begin(), r.set->hosts.end(),
-                                       fabric.index_of(sim::net_node_guid(lh[1][0], NodeType::ca))) !=
-                                 r.set->hosts.end()) {
+                                       fabric.index_of(sim::net_node_guid(
+                                           lh[1][0], NodeType::ca))) != r.set->hosts.end()) {
       CHECK(r.out == Approx(100 * MB));
       CHECK(*r.l_gen == Approx(1 - 100.0 / 1600));
     }
@@ -121,7 +122,8 @@ TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no
   locality::NodeSet idle = split;
   idle.name = "leaf05";
   idle.hosts.clear();
-  for (const auto& host : lh[4]) idle.hosts.push_back(fabric.index_of(sim::net_node_guid(host, NodeType::ca)));
+  for (const auto& host : lh[4])
+    idle.hosts.push_back(fabric.index_of(sim::net_node_guid(host, NodeType::ca)));
   locality::add_inner_switches(idle, fabric, down);
 
   std::vector<locality::NodeSet> sets{split, idle};

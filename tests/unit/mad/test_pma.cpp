@@ -1,8 +1,9 @@
 // The PMA and SMP codecs without a fabric: requests are checked against the IBA layout (through
 // libibmad's field getters and, where it matters, the raw bytes), replies are encoded with
 // libibmad's setters and decoded back.
-#include <catch2/catch.hpp>
 #include <infiniband/mad.h>
+
+#include <catch2/catch.hpp>
 
 #include "mad/pma.hpp"
 #include "mad/smp.hpp"
@@ -27,23 +28,40 @@ void set64(MadData& data, MAD_FIELDS field, std::uint64_t value) {
 // Each counter's PortCounters field, written here independently of pma.cpp's table.
 MAD_FIELDS field_of(Counter counter) {
   switch (counter) {
-    case Counter::symbol_errors: return IB_PC_ERR_SYM_F;
-    case Counter::link_error_recovery: return IB_PC_LINK_RECOVERS_F;
-    case Counter::link_downed: return IB_PC_LINK_DOWNED_F;
-    case Counter::rcv_errors: return IB_PC_ERR_RCV_F;
-    case Counter::rcv_remote_physical_errors: return IB_PC_ERR_PHYSRCV_F;
-    case Counter::rcv_switch_relay_errors: return IB_PC_ERR_SWITCH_REL_F;
-    case Counter::xmit_discards: return IB_PC_XMT_DISCARDS_F;
-    case Counter::xmit_constraint_errors: return IB_PC_ERR_XMTCONSTR_F;
-    case Counter::rcv_constraint_errors: return IB_PC_ERR_RCVCONSTR_F;
-    case Counter::local_link_integrity_errors: return IB_PC_ERR_LOCALINTEG_F;
-    case Counter::excessive_buffer_overrun_errors: return IB_PC_ERR_EXCESS_OVR_F;
-    case Counter::vl15_dropped: return IB_PC_VL15_DROPPED_F;
-    case Counter::xmit_wait: return IB_PC_XMT_WAIT_F;
-    case Counter::xmit_data: return IB_PC_XMT_BYTES_F;
-    case Counter::rcv_data: return IB_PC_RCV_BYTES_F;
-    case Counter::xmit_pkts: return IB_PC_XMT_PKTS_F;
-    case Counter::rcv_pkts: return IB_PC_RCV_PKTS_F;
+    case Counter::symbol_errors:
+      return IB_PC_ERR_SYM_F;
+    case Counter::link_error_recovery:
+      return IB_PC_LINK_RECOVERS_F;
+    case Counter::link_downed:
+      return IB_PC_LINK_DOWNED_F;
+    case Counter::rcv_errors:
+      return IB_PC_ERR_RCV_F;
+    case Counter::rcv_remote_physical_errors:
+      return IB_PC_ERR_PHYSRCV_F;
+    case Counter::rcv_switch_relay_errors:
+      return IB_PC_ERR_SWITCH_REL_F;
+    case Counter::xmit_discards:
+      return IB_PC_XMT_DISCARDS_F;
+    case Counter::xmit_constraint_errors:
+      return IB_PC_ERR_XMTCONSTR_F;
+    case Counter::rcv_constraint_errors:
+      return IB_PC_ERR_RCVCONSTR_F;
+    case Counter::local_link_integrity_errors:
+      return IB_PC_ERR_LOCALINTEG_F;
+    case Counter::excessive_buffer_overrun_errors:
+      return IB_PC_ERR_EXCESS_OVR_F;
+    case Counter::vl15_dropped:
+      return IB_PC_VL15_DROPPED_F;
+    case Counter::xmit_wait:
+      return IB_PC_XMT_WAIT_F;
+    case Counter::xmit_data:
+      return IB_PC_XMT_BYTES_F;
+    case Counter::rcv_data:
+      return IB_PC_RCV_BYTES_F;
+    case Counter::xmit_pkts:
+      return IB_PC_XMT_PKTS_F;
+    case Counter::rcv_pkts:
+      return IB_PC_RCV_PKTS_F;
   }
   throw std::logic_error("unknown counter");
 }
@@ -51,23 +69,40 @@ MAD_FIELDS field_of(Counter counter) {
 // IBA PortCounters: CounterSelect bit of each counter, -1 for PortXmitWait (CounterSelect2 bit 0).
 int select_bit(Counter counter) {
   switch (counter) {
-    case Counter::symbol_errors: return 0;
-    case Counter::link_error_recovery: return 1;
-    case Counter::link_downed: return 2;
-    case Counter::rcv_errors: return 3;
-    case Counter::rcv_remote_physical_errors: return 4;
-    case Counter::rcv_switch_relay_errors: return 5;
-    case Counter::xmit_discards: return 6;
-    case Counter::xmit_constraint_errors: return 7;
-    case Counter::rcv_constraint_errors: return 8;
-    case Counter::local_link_integrity_errors: return 9;
-    case Counter::excessive_buffer_overrun_errors: return 10;
-    case Counter::vl15_dropped: return 11;
-    case Counter::xmit_data: return 12;
-    case Counter::rcv_data: return 13;
-    case Counter::xmit_pkts: return 14;
-    case Counter::rcv_pkts: return 15;
-    case Counter::xmit_wait: return -1;
+    case Counter::symbol_errors:
+      return 0;
+    case Counter::link_error_recovery:
+      return 1;
+    case Counter::link_downed:
+      return 2;
+    case Counter::rcv_errors:
+      return 3;
+    case Counter::rcv_remote_physical_errors:
+      return 4;
+    case Counter::rcv_switch_relay_errors:
+      return 5;
+    case Counter::xmit_discards:
+      return 6;
+    case Counter::xmit_constraint_errors:
+      return 7;
+    case Counter::rcv_constraint_errors:
+      return 8;
+    case Counter::local_link_integrity_errors:
+      return 9;
+    case Counter::excessive_buffer_overrun_errors:
+      return 10;
+    case Counter::vl15_dropped:
+      return 11;
+    case Counter::xmit_data:
+      return 12;
+    case Counter::rcv_data:
+      return 13;
+    case Counter::xmit_pkts:
+      return 14;
+    case Counter::rcv_pkts:
+      return 15;
+    case Counter::xmit_wait:
+      return -1;
   }
   throw std::logic_error("unknown counter");
 }
@@ -175,10 +210,14 @@ TEST_CASE("decode_port_counters reads every field with distinct values") {
   auto pattern = [](const CounterSpec& s) -> std::uint64_t {
     const auto i = static_cast<std::uint64_t>(s.id);
     switch (s.bits) {
-      case 4: return i % 15 + 1;
-      case 8: return 0x10 + i;
-      case 16: return 0x1000 + i * 0x111;
-      default: return 0x10000000 + i * 0x01010101;
+      case 4:
+        return i % 15 + 1;
+      case 8:
+        return 0x10 + i;
+      case 16:
+        return 0x1000 + i * 0x111;
+      default:
+        return 0x10000000 + i * 0x01010101;
     }
   };
   MadData data{};
@@ -211,10 +250,10 @@ TEST_CASE("decode_port_counters reads each field at its maximum alone") {
 
 TEST_CASE("decode_port_counters follows the IBA byte layout") {
   MadData data{};
-  data[4] = 0x12, data[5] = 0x34;                                   // SymbolErrorCounter
-  data[6] = 0x56;                                                   // LinkErrorRecoveryCounter
-  data[19] = 0xa5;                                                  // LocalLinkIntegrity | ExcessiveBufferOverrun
-  data[22] = 0xbe, data[23] = 0xef;                                 // VL15Dropped
+  data[4] = 0x12, data[5] = 0x34;    // SymbolErrorCounter
+  data[6] = 0x56;                    // LinkErrorRecoveryCounter
+  data[19] = 0xa5;                   // LocalLinkIntegrity | ExcessiveBufferOverrun
+  data[22] = 0xbe, data[23] = 0xef;  // VL15Dropped
   data[24] = 0xfe, data[25] = 0xdc, data[26] = 0xba, data[27] = 0x98;  // PortXmitData
   data[40] = 0x01, data[41] = 0x02, data[42] = 0x03, data[43] = 0x04;  // PortXmitWait
   CounterValues values;
@@ -252,7 +291,7 @@ TEST_CASE("decode_port_counters_extended replaces the data counters with 64-bit 
   set64(data, IB_PC_EXT_RCV_PKTS_F, std::uint64_t{1} << 32);
   CounterValues values;
   values[static_cast<std::size_t>(Counter::symbol_errors)] = 3;  // not in the extended attribute
-  values[static_cast<std::size_t>(Counter::xmit_data)] = 11;    // the 32-bit reading, replaced
+  values[static_cast<std::size_t>(Counter::xmit_data)] = 11;     // the 32-bit reading, replaced
   decode_port_counters_extended(data, values);
   CHECK(values[static_cast<std::size_t>(Counter::xmit_data)] == kMax);
   CHECK(values[static_cast<std::size_t>(Counter::rcv_data)] == (std::uint64_t{1} << 40) + 5);

@@ -15,7 +15,9 @@ TEST_CASE("object names lose what Nagios forbids and what is not printable") {
     INFO(c);
     CHECK(object_name(std::string("a") + c + "b") == "ab");
   }
-  CHECK(object_name("a\nb\rc\x01" "d\x7f" "e\xc3\xa9") == "abcde");
+  CHECK(object_name("a\nb\rc\x01"
+                    "d\x7f"
+                    "e\xc3\xa9") == "abcde");
   CHECK(object_name(";$!") == "");
 }
 

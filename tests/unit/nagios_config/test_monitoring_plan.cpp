@@ -1,13 +1,12 @@
 // Hosts, parents, groups and zones planned from generated fat trees.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
-#include "plan_fixtures.hpp"
 #include "check_settings.hpp"
 #include "monitoring_plan.hpp"
+#include "plan_fixtures.hpp"
 #include "sim/fat_tree.hpp"
 
 using namespace ibpm;
@@ -97,7 +96,8 @@ TEST_CASE("names that collide get the GUID, whichever node comes first") {
     CHECK(!hosts.contains("edgeswitch"));
     // The spine named like the fabric host does not take its name.
     CHECK(!hosts.contains("ib-fabric"));
-    CHECK(hosts.contains("ib-fabric-" + format_guid(delegation::test::guid_of(tree.spines()[0])).substr(2)));
+    CHECK(hosts.contains("ib-fabric-" +
+                         format_guid(delegation::test::guid_of(tree.spines()[0])).substr(2)));
   }
   CHECK(runs[0] == runs[1]);
   CHECK(runs[1] == runs[2]);
@@ -143,7 +143,8 @@ TEST_CASE("zones follow check_ib_fabric's shards") {
   CHECK(ports == delegation::test::all_targets(fabric).size());
   // Each switch sits in the zone whose shard polls its ports (they are never split).
   const auto targets = delegation::test::all_targets(fabric);
-  const auto assignment = delegation::assign_shards(fabric, targets, 4, {}, delegation::AssignMode::even);
+  const auto assignment =
+      delegation::assign_shards(fabric, targets, 4, {}, delegation::AssignMode::even);
   std::map<Guid, unsigned> shard;
   for (std::size_t i = 0; i < targets.size(); ++i) shard[targets[i].node] = assignment[i];
   for (const PlannedHost& host : plan.hosts) {

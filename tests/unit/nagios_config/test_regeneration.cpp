@@ -1,15 +1,14 @@
 // A second run after a switch left the fabric changes only that switch's objects (they go)
 // and its neighbours' parent and group lines; every other object stays as it was, in place.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "plan_fixtures.hpp"
 #include "config_files.hpp"
 #include "monitoring_plan.hpp"
+#include "plan_fixtures.hpp"
 #include "sim/fat_tree.hpp"
 
 using namespace ibpm;
@@ -19,7 +18,7 @@ using namespace ibpm::nagios_config::test;
 namespace {
 
 struct Block {
-  std::string key;                 // the lines that name the object
+  std::string key;  // the lines that name the object
   std::vector<std::string> lines;
 };
 
@@ -38,7 +37,8 @@ std::vector<Block> blocks(const std::string& text) {
     if (!current) continue;
     current->lines.push_back(line);
     const std::string t = trimmed(line);
-    for (const char* naming : {"name ", "host_name ", "hostgroup_name ", "service_description ", "command_name "})
+    for (const char* naming :
+         {"name ", "host_name ", "hostgroup_name ", "service_description ", "command_name "})
       if (t.rfind(naming, 0) == 0) current->key += " | " + t;
     if (line == "}") {
       result.push_back(*current);
@@ -73,8 +73,9 @@ std::vector<std::string> without_membership(const Block& block) {
 }
 
 // Compares the files of two runs: `gone` left the fabric; `neighbours` were cabled to it.
-void check_only_changes(const ConfigFiles& before, const ConfigFiles& after, const std::string& gone,
-                        const std::set<std::string>& neighbours, bool neighbours_change) {
+void check_only_changes(const ConfigFiles& before, const ConfigFiles& after,
+                        const std::string& gone, const std::set<std::string>& neighbours,
+                        bool neighbours_change) {
   REQUIRE(before.size() == after.size());
   std::size_t removed = 0, changed = 0;
   for (const auto& [file, old_text] : before) {
@@ -140,10 +141,12 @@ TEST_CASE("regenerating after a switch left changes only its objects and its nei
         // A spine is its leaves' parent; a leaf is its CAs' parent (when they are hosts).
         const bool neighbours_change = gone == tree.spines()[1] || cas;
         SECTION("nagios") {
-          check_only_changes(nagios_files(before, settings), nagios_files(after, settings), gone, neighbours, neighbours_change);
+          check_only_changes(nagios_files(before, settings), nagios_files(after, settings), gone,
+                             neighbours, neighbours_change);
         }
         SECTION("icinga2") {
-          check_only_changes(icinga_files(before, settings), icinga_files(after, settings), gone, neighbours, neighbours_change);
+          check_only_changes(icinga_files(before, settings), icinga_files(after, settings), gone,
+                             neighbours, neighbours_change);
         }
       }
     }
@@ -153,9 +156,10 @@ TEST_CASE("regenerating after a switch left changes only its objects and its nei
 TEST_CASE("the same fabric in another order gives the same files") {
   const sim::FatTree tree = sim::make_fat_tree({.hosts = 64, .radix = 8, .levels = 3});
   const CheckSettings settings = check_settings("");
-  const MonitoringPlan a = plan_monitoring(delegation::test::fabric_of(tree.topology), nullptr, plan_options(true));
-  const MonitoringPlan b = plan_monitoring(
-      delegation::test::fabric_of(tree.topology, shuffled(3)), nullptr, plan_options(true));
+  const MonitoringPlan a =
+      plan_monitoring(delegation::test::fabric_of(tree.topology), nullptr, plan_options(true));
+  const MonitoringPlan b = plan_monitoring(delegation::test::fabric_of(tree.topology, shuffled(3)),
+                                           nullptr, plan_options(true));
   CHECK(nagios_files(a, settings) == nagios_files(b, settings));
   CHECK(icinga_files(a, settings) == icinga_files(b, settings));
 }
@@ -165,8 +169,8 @@ TEST_CASE("with the package's CheckCommands the generator writes none of its own
   CheckSettings settings = check_settings("");
   for (unsigned zones : {0u, 2u}) {
     INFO(zones << " zones");
-    const MonitoringPlan plan =
-        plan_monitoring(delegation::test::fabric_of(tree.topology), nullptr, plan_options(true, zones));
+    const MonitoringPlan plan = plan_monitoring(delegation::test::fabric_of(tree.topology), nullptr,
+                                                plan_options(true, zones));
     settings.packaged_commands = false;
     const ConfigFiles own = icinga_files(plan, settings);
     settings.packaged_commands = true;

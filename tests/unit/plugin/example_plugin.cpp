@@ -1,13 +1,13 @@
 // check_ib_example: compares --value against -w/-c. Exists to exercise run_plugin from
 // the outside (exit codes, output, timeout); --throw and --sleep simulate failing and
 // hanging checks.
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <stdexcept>
 
-#include "plugin/cli.hpp"
 #include "base/number.hpp"
+#include "plugin/cli.hpp"
 
 using namespace ibpm::plugin;
 
@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
                check.summary += " (verbosity " + std::to_string(common.verbosity) + ")";
              check.subchecks.push_back(
                  {.state = thresholds.evaluate(value),
-                  .output = output.empty() ? label + " is " + ibpm::base::format_number(value) : output,
+                  .output =
+                      output.empty() ? label + " is " + ibpm::base::format_number(value) : output,
                   .children = {},
                   .perfdata = {{.label = label,
                                 .value = value,

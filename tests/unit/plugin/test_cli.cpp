@@ -105,8 +105,9 @@ TEST_CASE("plugin: an exception from the body is UNKNOWN", "[plugin][cli]") {
   // Running into the open-file limit says which limit it is and how to raise it.
   r = run({"--value", "1", "--throw", "STATE/node.locks: cannot open: Too many open files"});
   CHECK(r.exit_code == 3);
-  CHECK_THAT(r.out, Catch::StartsWith("IB EXAMPLE UNKNOWN - STATE/node.locks: cannot open: Too many "
-                                      "open files (the open-file limit is "));
+  CHECK_THAT(r.out,
+             Catch::StartsWith("IB EXAMPLE UNKNOWN - STATE/node.locks: cannot open: Too many "
+                               "open files (the open-file limit is "));
   CHECK_THAT(r.out, Catch::Contains("ulimit -n"));
 
   r = run({"--value", "1", "--throw", "two\nlines | pipe"});

@@ -28,7 +28,9 @@ TEST_CASE("--format takes the formats a tool prints", "[plugin][format]") {
     app.parse("--format csv", false);
     CHECK(format == ReportFormat::csv);
   }
-  SECTION("not a format") { CHECK_THROWS_AS(app.parse("--format xml", false), CLI::ValidationError); }
+  SECTION("not a format") {
+    CHECK_THROWS_AS(app.parse("--format xml", false), CLI::ValidationError);
+  }
 }
 
 TEST_CASE("--format with fewer formats refuses the others", "[plugin][format]") {
@@ -51,6 +53,7 @@ TEST_CASE("print_report runs the printer of the format, else the table", "[plugi
   CHECK(printed == "json");
   print_report(ReportFormat::table, all);
   CHECK(printed == "table");
-  print_report(ReportFormat::csv, {.table = [&] { printed = "table"; }, .csv = nullptr, .json = nullptr});
+  print_report(ReportFormat::csv,
+               {.table = [&] { printed = "table"; }, .csv = nullptr, .json = nullptr});
   CHECK(printed == "table");
 }

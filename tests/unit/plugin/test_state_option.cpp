@@ -24,8 +24,8 @@ TEST_CASE("parse_state takes every state's name in any case", "[plugin][state]")
 TEST_CASE("add_state_option accepts only its states, in any case", "[plugin][state]") {
   CLI::App app("test", "check_test");
   State target = State::warning;
-  CLI::Option* option =
-      add_state_option(app, "--unreachable", target, {State::ok, State::warning, State::critical}, "");
+  CLI::Option* option = add_state_option(app, "--unreachable", target,
+                                         {State::ok, State::warning, State::critical}, "");
   CHECK(option->get_default_str() == "warning");
 
   SECTION("the default stays") {

@@ -7,8 +7,8 @@
 #include "base/csv.hpp"
 #include "base/json.hpp"
 #include "base/number.hpp"
-#include "plugin/range.hpp"
 #include "base/text.hpp"
+#include "plugin/range.hpp"
 
 using namespace ibpm::base;
 using namespace ibpm::plugin;

@@ -74,7 +74,8 @@ TEST_CASE("compute_rates gives a saturated counter as a lower bound") {
   now.raw[at(Counter::symbol_errors)] = 65535;  // 16 bits: sticky at its maximum
   now.raw[at(Counter::link_downed)] = 255;      // 8 bits
   const auto rates = compute_rates(before, now, kHdr4x);
-  CHECK(rates.saturated == (counter_bit(Counter::symbol_errors) | counter_bit(Counter::link_downed)));
+  CHECK(rates.saturated ==
+        (counter_bit(Counter::symbol_errors) | counter_bit(Counter::link_downed)));
   REQUIRE(rates.of(Counter::symbol_errors));
   CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(65000.0 / 4));
   CHECK(rates.of(Counter::symbol_errors)->lower_bound);
@@ -117,11 +118,14 @@ TEST_CASE("compute_rates does not compare data counters read from another attrib
   REQUIRE(rates.of(Counter::symbol_errors));
   CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(1.0));
   // And back from 64 to 32 bits: again not comparable.
-  const auto back = compute_rates(now, [] {
-    PortRecord r = record(1020, false);
-    r.raw[at(Counter::xmit_data)] = 7;
-    return r;
-  }(), kHdr4x);
+  const auto back = compute_rates(
+      now,
+      [] {
+        PortRecord r = record(1020, false);
+        r.raw[at(Counter::xmit_data)] = 7;
+        return r;
+      }(),
+      kHdr4x);
   CHECK_FALSE(back.of(Counter::xmit_data));
 }
 

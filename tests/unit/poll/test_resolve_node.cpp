@@ -115,9 +115,9 @@ TEST_CASE("resolve_node refuses a number that is both a LID and another node's n
   Fabric f = fabric();
   f.add_node(0x600, NodeType::ca, "2", 1);  // a host whose description is "2"; leaf01 is LID 2
   f.port({0x600, 1}).lid = 20;
-  CHECK_THROWS_WITH(resolve_node(f, nullptr, "2"),
-                    "'2' is both LID 2 (" + format_guid(kLeaf) + ") and the name of " +
-                        format_guid(0x600) + ": name the node by GUID");
+  CHECK_THROWS_WITH(resolve_node(f, nullptr, "2"), "'2' is both LID 2 (" + format_guid(kLeaf) +
+                                                       ") and the name of " + format_guid(0x600) +
+                                                       ": name the node by GUID");
   // A name that is a number no LID has is found by name, and the GUID always works.
   CHECK(resolve_node(f, nullptr, "0x0000000000000600").guid == 0x600);
   f.add_node(0x700, NodeType::ca, "77", 1);

@@ -56,9 +56,10 @@ TEST_CASE("the syslog priority follows the new state") {
 }
 
 TEST_CASE("an event line has the UTC time the state and the message") {
-  CHECK(event_line(event(State::ok, State::critical, "symbol_errors 12/s > 10/s"), may_day_noon()) ==
-        "2024-05-01T12:00:00Z CRITICAL leaf01[3] <-> spine02[1] (0x0002c90300001234 port 3): "
-        "OK -> CRITICAL: symbol_errors 12/s > 10/s\n");
+  CHECK(
+      event_line(event(State::ok, State::critical, "symbol_errors 12/s > 10/s"), may_day_noon()) ==
+      "2024-05-01T12:00:00Z CRITICAL leaf01[3] <-> spine02[1] (0x0002c90300001234 port 3): "
+      "OK -> CRITICAL: symbol_errors 12/s > 10/s\n");
 }
 
 TEST_CASE("the event file gets one line per event and is appended to") {

@@ -1,7 +1,6 @@
 // rate_histograms, format_histograms, histograms_json: how a sweep's rates spread over its ports.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <vector>
 
 #include "products/histogram.hpp"
@@ -158,8 +157,9 @@ TEST_CASE("the text lists bins with ports and leaves out all-zero metrics when a
 }
 
 TEST_CASE("the text writes large and small decade edges as powers of ten") {
-  const auto histograms = rate_histograms({with_rate(quiet_port(1), Counter::xmit_data, 2.5e9),
-                                           with_rate(quiet_port(2), Counter::vl15_dropped, 0.0002)});
+  const auto histograms =
+      rate_histograms({with_rate(quiet_port(1), Counter::xmit_data, 2.5e9),
+                       with_rate(quiet_port(2), Counter::vl15_dropped, 0.0002)});
   const std::string text = format_histograms(histograms, true);
   CHECK(text.find("xmit_data octets/s: 0: 1 | [1e10,1e11): 1\n") != std::string::npos);
   CHECK(text.find("vl15_dropped /s: 0: 1 | [1e-4,0.001): 1\n") != std::string::npos);

@@ -1,6 +1,5 @@
 // state_change and event_message: events on port state changes against the state remembered.
 #include <catch2/catch.hpp>
-
 #include <map>
 
 #include "products/port_events.hpp"
@@ -15,7 +14,11 @@ constexpr Guid kLeaf = 0x0002c90300001234;
 constexpr Guid kSpine = 0x0002c90300005678;
 
 PortStatus status(Guid node, PortNumber port, State state, std::string detail = "") {
-  return PortStatus{node, port, state, false, "leaf01[" + std::to_string(port) + "] <-> spine02[1]",
+  return PortStatus{node,
+                    port,
+                    state,
+                    false,
+                    "leaf01[" + std::to_string(port) + "] <-> spine02[1]",
                     std::move(detail)};
 }
 
@@ -59,11 +62,12 @@ TEST_CASE("the first sweep reports current problems once and OK ports not at all
   }
 
   SECTION("a recovery and a new problem are events with what came before") {
-    const std::vector<PortEvent> next = sweep(remembered, {
-                                                              status(kLeaf, 1, State::warning, "xmit_wait_pct 7 %"),
-                                                              status(kLeaf, 3, State::ok),
-                                                              status(kSpine, 1, State::ok),
-                                                          });
+    const std::vector<PortEvent> next =
+        sweep(remembered, {
+                              status(kLeaf, 1, State::warning, "xmit_wait_pct 7 %"),
+                              status(kLeaf, 3, State::ok),
+                              status(kSpine, 1, State::ok),
+                          });
     REQUIRE(next.size() == 2);
     CHECK(next[0].status.port == 1);
     CHECK(next[0].before == State::ok);
@@ -120,6 +124,9 @@ TEST_CASE("the message replaces control characters of fabric names") {
 
 TEST_CASE("log_safe keeps printable UTF-8 and repairs invalid bytes") {
   CHECK(log_safe("Zürich rack|3") == "Zürich rack|3");
-  CHECK(log_safe("a\xff" "b") == "a\xef\xbf\xbd" "b");
+  CHECK(log_safe("a\xff"
+                 "b") ==
+        "a\xef\xbf\xbd"
+        "b");
   CHECK(log_safe(std::string("a\0b", 3)) == "a b");
 }

@@ -1,12 +1,11 @@
 // The sweep summary read back: shards added up, the whole fabric first, broken and newer files.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
+#include "products/sweep_summary.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_files.hpp"
-#include "products/sweep_summary.hpp"
 
 using namespace ibpm::products;
 namespace fs = std::filesystem;
@@ -27,8 +26,10 @@ std::string shard(double started, int in_error, const std::string& not_ok) {
   return "{\"started\":" + std::to_string(started) +
          ",\"duration\":1.5,\"fabric_ports\":100,\"ports\":50,\"polled\":49,\"in_error\":" +
          std::to_string(in_error) +
-         ",\"saturated\":0,\"unreachable\":1,\"unreachable_nodes\":1,\"totals\":{\"xmit_data\":1000},"
-         "\"ports_not_ok\":[" + not_ok + "],\"histograms\":[]}";
+         ",\"saturated\":0,\"unreachable\":1,\"unreachable_nodes\":1,\"totals\":{\"xmit_data\":"
+         "1000},"
+         "\"ports_not_ok\":[" +
+         not_ok + "],\"histograms\":[]}";
 }
 
 }  // namespace
@@ -41,10 +42,12 @@ TEST_CASE("no summary in the state directory is no summary, not an error") {
 
 TEST_CASE("the shards of a divided fabric add up") {
   StateFolder dir;
-  dir.write("shard-1-of-2.json",
-            shard(200, 1,
-                  "{\"node_guid\":\"0x0000000000000020\",\"port\":3,\"lid\":5,\"name\":\"leaf01[3]\","
-                  "\"remote\":\"host3[1]\",\"state\":\"CRITICAL\",\"reason\":\"SymbolErrorCounter 2/s\"}"));
+  dir.write(
+      "shard-1-of-2.json",
+      shard(
+          200, 1,
+          "{\"node_guid\":\"0x0000000000000020\",\"port\":3,\"lid\":5,\"name\":\"leaf01[3]\","
+          "\"remote\":\"host3[1]\",\"state\":\"CRITICAL\",\"reason\":\"SymbolErrorCounter 2/s\"}"));
   dir.write("shard-2-of-2.json", shard(100, 0, ""));
   const auto summary = read_sweep_summary(dir.path.string());
   REQUIRE(summary);

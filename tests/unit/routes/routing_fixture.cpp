@@ -26,12 +26,14 @@ ForwardingTables min_hop_tables(const Fabric& fabric) {
   ForwardingTables tables;
   for (const Node& n : nodes)
     if (n.type == NodeType::sw)
-      tables.switches[n.guid] = {n.guid, *n.port(0)->lid, std::vector<PortNumber>(top + 1, kNoRoute)};
+      tables.switches[n.guid] = {n.guid, *n.port(0)->lid,
+                                 std::vector<PortNumber>(top + 1, kNoRoute)};
 
   constexpr int kFar = std::numeric_limits<int>::max();
   for (const Node& dest : nodes) {
     for (const Port& dport : dest.ports) {
-      if (!dport.present || !dport.lid || (dest.type == NodeType::ca && dport.number == 0)) continue;
+      if (!dport.present || !dport.lid || (dest.type == NodeType::ca && dport.number == 0))
+        continue;
       const unsigned lid = *dport.lid;
       if (dest.type == NodeType::sw) {
         tables.switches[dest.guid].ports[lid] = 0;

@@ -77,7 +77,8 @@ TEST_CASE("pairs whose route loops count on the cables before the loop closes") 
   check_against_traces(fabric, tables);
 }
 
-TEST_CASE("a leaf's uplinks share the pairs leaving the leaf, a host cable carries all of its host's") {
+TEST_CASE(
+    "a leaf's uplinks share the pairs leaving the leaf, a host cable carries all of its host's") {
   const Fabric fabric = fat_tree_fabric(36, 12, 2);  // 6 hosts and 6 uplinks per leaf
   const ForwardingTables tables = min_hop_tables(fabric);
   const RouteMap map(fabric, tables);

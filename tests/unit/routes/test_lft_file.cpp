@@ -1,9 +1,10 @@
 // STATE_DIR/routes.lft: what is written is read back as it was; another version, a cut or
 // damaged line is refused with the file and line named.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "routes/lft_file.hpp"
 #include "routing_fixture.hpp"

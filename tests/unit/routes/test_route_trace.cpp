@@ -32,7 +32,8 @@ TEST_CASE("a route between hosts on different leaves goes up and down through th
   CHECK(route.hops.front().from == PortRef{a.guid, 1});
   CHECK(route.hops.back().to == PortRef{b.guid, 1});
   for (std::size_t i = 0; i + 1 < route.hops.size(); ++i)
-    CHECK(route.hops[i].to.node == route.hops[i + 1].from.node);  // each hop leaves where the last arrived
+    CHECK(route.hops[i].to.node ==
+          route.hops[i + 1].from.node);  // each hop leaves where the last arrived
   // Every hop is a cable of the fabric.
   for (const Hop& hop : route.hops) CHECK(fabric.remote(hop.from) == hop.to);
 }

@@ -2,15 +2,15 @@
 // ibnetdiscover dump (--cache) and min-hop tables written to STATE_DIR/routes.lft. Bad input
 // gives one line and a non-zero exit (UNKNOWN, 3, in check mode); names from the fabric are
 // escaped in CSV and JSON (a node-name-map gives a host a hostile name).
-#include <catch2/catch.hpp>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "dump/ibnetdiscover_writer.hpp"
 #include "routes/lft_file.hpp"
@@ -105,11 +105,13 @@ TEST_CASE("ibpm-routes prints the route as ibtracert does, and JSON a script can
 
 TEST_CASE("ibpm-routes escapes names from the fabric in CSV and JSON") {
   CliFixture cli;
-  const auto csv = cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "csv"});
+  const auto csv =
+      cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "csv"});
   INFO(csv.err);
   REQUIRE(csv.exit_code == 0);
   CHECK(csv.out.find("\"'=SUM(1),\\x y\"") != std::string::npos);  // quoted, formula defused
-  const auto json = cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "json"});
+  const auto json =
+      cli.run({"--node-name-map", cli.names(), "--cable", "leaf01[2]", "--format", "json"});
   REQUIRE(json.exit_code == 0);
   const auto parsed = nlohmann::json::parse(json.out);
   CHECK(parsed["directions"][0]["to"] == "=SUM(1),\\x y[1]");

@@ -88,16 +88,16 @@ TEST_CASE("a node lock held by another process times out at the deadline") {
 
   PortStore store(options);
   const auto start = Clock::now();
-  CHECK_THROWS_WITH(store.lock_nodes({kNode}, start + 200ms),
-                    node_locks_path(options.state_dir) + ": node " + format_guid(kNode) +
-                        " locked by another run");
+  CHECK_THROWS_WITH(store.lock_nodes({kNode}, start + 200ms), node_locks_path(options.state_dir) +
+                                                                  ": node " + format_guid(kNode) +
+                                                                  " locked by another run");
   const auto waited = Clock::now() - start;
   CHECK(waited >= 200ms);
   CHECK(waited < 2s);
   // A range that covers the held node waits for it too.
-  CHECK_THROWS_AS(store.lock_nodes({kNode - 1, kNode + 1}, Clock::now() + 50ms,
-                                   {kNode - 1, kNode + 1}),
-                  StateError);
+  CHECK_THROWS_AS(
+      store.lock_nodes({kNode - 1, kNode + 1}, Clock::now() + 50ms, {kNode - 1, kNode + 1}),
+      StateError);
   CHECK(store.lock_nodes({kNode + 1}, Clock::now()).held());  // other nodes are not affected
 
   REQUIRE(::write(done[1], &c, 1) == 1);

@@ -74,10 +74,10 @@ class Rrdcached {
     const std::string base = (dir / "state").string();
     const std::string log = (dir / "rrdcached.log").string();
     fs::remove(socket_);
-    daemon_.emplace(std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j",
-                                             journal, "-B", "-R", "-b", base, "-w", "3600", "-f",
-                                             "7200"},
-                    log);
+    daemon_.emplace(
+        std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j", journal, "-B",
+                                 "-R", "-b", base, "-w", "3600", "-f", "7200"},
+        log);
   }
   ~Rrdcached() {
     daemon_.reset();
@@ -202,9 +202,11 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
 
   const std::vector<std::string> errors = store.write_all(writes);
   REQUIRE(errors.size() == writes.size());
-  const auto failed = std::count_if(errors.begin(), errors.end(), [](auto& e) { return !e.empty(); });
+  const auto failed =
+      std::count_if(errors.begin(), errors.end(), [](auto& e) { return !e.empty(); });
   CHECK(failed == 1);
-  CHECK_THAT(errors.back(), Catch::StartsWith(store.path(kNode, 7) + ": cannot update through rrdcached"));
+  CHECK_THAT(errors.back(),
+             Catch::StartsWith(store.path(kNode, 7) + ": cannot update through rrdcached"));
   for (int p = 1; p <= kPorts; ++p) {
     const std::optional<PortRecord> last = store.read(kNode, static_cast<PortNumber>(p));
     REQUIRE(last);
@@ -220,8 +222,9 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
   CHECK_THAT(gone[0], Catch::Contains("rrdcached at "));
 }
 
-TEST_CASE("central store over TCP: files named relative to the daemon's base, made and read "
-          "through it, nothing written in the collector's state directory") {
+TEST_CASE(
+    "central store over TCP: files named relative to the daemon's base, made and read "
+    "through it, nothing written in the collector's state directory") {
   if (!fs::exists(kRrdcached)) {
     WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
     return;

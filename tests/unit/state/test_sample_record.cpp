@@ -1,7 +1,6 @@
 // The sample record: what a run keeps for the next one, written whole and read back exactly, and
 // an empty record with a warning (never an exception) when the file is not one.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -144,7 +143,8 @@ TEST_CASE("a record that is not one, corrupt, cut or of another version is empty
 }
 
 TEST_CASE("record names cannot leave the samples folder") {
-  CHECK(SampleRecord::path_for("/s", "node-0x0002c90300a1b2c3") == "/s/samples/node-0x0002c90300a1b2c3.rec");
+  CHECK(SampleRecord::path_for("/s", "node-0x0002c90300a1b2c3") ==
+        "/s/samples/node-0x0002c90300a1b2c3.rec");
   CHECK(SampleRecord::path_for("/s/", "../../etc/passwd") == "/s/samples/_.._.._etc_passwd.rec");
   CHECK(SampleRecord::path_for("/s", "") == "/s/samples/_.rec");
 }

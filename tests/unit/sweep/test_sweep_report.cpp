@@ -110,7 +110,8 @@ TEST_CASE("sweep report: worst state, the worst ports first by state then error 
   CHECK_THAT(check.subchecks[0].output, Catch::StartsWith("leaf01[4] <-> spine01[1]"));
   CHECK_THAT(check.subchecks[1].output, Catch::StartsWith("leaf01[3] <-> spine01[1]"));
   CHECK_THAT(check.subchecks[2].output, Catch::StartsWith("leaf01[2] <-> spine01[1]"));
-  CHECK(check.subchecks[3].output == "leaf02 unreachable at LID 23 (1 port): no answer after 4 tries");
+  CHECK(check.subchecks[3].output ==
+        "leaf02 unreachable at LID 23 (1 port): no answer after 4 tries");
   CHECK(check.subchecks[3].state == State::warning);
   CHECK(check.subchecks[4].output == "sweep 0.250 s (polling and state 0.125 s)");
 
@@ -152,6 +153,7 @@ TEST_CASE("sweep report: a shard names itself and its share of the fabric") {
   CHECK(shard_label(options) == "shard 2/4");
   CHECK(shard_label(SweepOptions{}).empty());
   const SweepReportSettings settings = settings_with(thresholds);
-  const plugin::Check check = sweep_check(options, sweep, judge_ports(sweep, settings), settings, 0);
+  const plugin::Check check =
+      sweep_check(options, sweep, judge_ports(sweep, settings), settings, 0);
   CHECK_THAT(check.summary, Catch::StartsWith("shard 2/4: 2 of 10 ports, 2 ports polled in "));
 }

@@ -117,8 +117,10 @@ TEST_CASE("a BER threshold is a plain range, shown as the ratio is written", "[t
   CHECK(t.describe("symbol_ber") == "warning 1e-14");
   CHECK(t.evaluate("symbol_ber", 2e-14) == State::warning);
   CHECK(t.evaluate("symbol_ber", 5e-15) == State::ok);
-  CHECK_THROWS_WITH(t.set("symbol_ber", State::critical, "1e-12/h"), Catch::Contains("plain range"));
-  CHECK_THROWS_WITH(t.set("rcv_errors_ber", State::critical, "1e-12%"), Catch::Contains("plain range"));
+  CHECK_THROWS_WITH(t.set("symbol_ber", State::critical, "1e-12/h"),
+                    Catch::Contains("plain range"));
+  CHECK_THROWS_WITH(t.set("rcv_errors_ber", State::critical, "1e-12%"),
+                    Catch::Contains("plain range"));
 }
 
 TEST_CASE("set: percentages with and without % / never a rate unit", "[thresholds]") {
@@ -184,7 +186,8 @@ TEST_CASE("evaluate: warning only / critical only / both / none", "[thresholds]"
   }
 }
 
-TEST_CASE("evaluate: the rate is converted into each range's unit / 1/s is 3600/h", "[thresholds]") {
+TEST_CASE("evaluate: the rate is converted into each range's unit / 1/s is 3600/h",
+          "[thresholds]") {
   RateThresholds t;
   t.set("symbol_errors", State::warning, "3599/h");
   CHECK(t.evaluate("symbol_errors", 1.0) == State::warning);

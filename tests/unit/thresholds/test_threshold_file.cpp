@@ -69,7 +69,8 @@ TEST_CASE("thresholds file: comments / blank lines / tabs / CRLF / aliases", "[t
   CHECK(t.find("symbol_errors") == nullptr);
 }
 
-TEST_CASE("thresholds file: later lines win / and only named metrics change", "[thresholds][file]") {
+TEST_CASE("thresholds file: later lines win / and only named metrics change",
+          "[thresholds][file]") {
   const RateThresholds t = load(
       "symbol_errors 1/h 2/h\n"
       "SymbolErrorCounter 3/h -\n"

@@ -1,6 +1,6 @@
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>

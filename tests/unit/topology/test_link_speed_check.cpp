@@ -72,14 +72,16 @@ TEST_CASE("an HDR link running EDR is degraded in speed") {
 
 TEST_CASE("an end that enables less sets the yardstick / not what the other supports") {
   // An EDR HCA on an HDR switch: EDR is the best both enable.
-  Fabric f = cable({LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}),
-                    speeds({LinkSpeed::edr, LinkSpeed::hdr})},
-                   {LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}), speeds({LinkSpeed::edr})});
+  Fabric f =
+      cable({LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}),
+             speeds({LinkSpeed::edr, LinkSpeed::hdr})},
+            {LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}), speeds({LinkSpeed::edr})});
   CHECK_FALSE(check_link_rate(f, f.links()[0], std::nullopt));
 }
 
 TEST_CASE("without enabled sets (text dumps) only the baseline is a yardstick") {
-  Fabric f = cable({LinkWidth::x1, LinkSpeed::qdr, {}, {}}, {LinkWidth::x1, LinkSpeed::qdr, {}, {}});
+  Fabric f =
+      cable({LinkWidth::x1, LinkSpeed::qdr, {}, {}}, {LinkWidth::x1, LinkSpeed::qdr, {}, {}});
   CHECK_FALSE(check_link_rate(f, f.links()[0], std::nullopt));
   Degradation d = check_link_rate(f, f.links()[0], LinkRate{LinkWidth::x4, LinkSpeed::qdr});
   CHECK(d.width);
@@ -87,7 +89,8 @@ TEST_CASE("without enabled sets (text dumps) only the baseline is a yardstick") 
 }
 
 TEST_CASE("the active rate of a cable is the lower of its two ends") {
-  Fabric f = cable({LinkWidth::x4, LinkSpeed::hdr, {}, {}}, {LinkWidth::x4, LinkSpeed::edr, {}, {}});
+  Fabric f =
+      cable({LinkWidth::x4, LinkSpeed::hdr, {}, {}}, {LinkWidth::x4, LinkSpeed::edr, {}, {}});
   LinkRate r = active_rate(f, f.links()[0]);
   CHECK(r.width == LinkWidth::x4);
   CHECK(r.speed == LinkSpeed::edr);

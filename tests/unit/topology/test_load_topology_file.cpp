@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "topology/topology.hpp"
 
@@ -13,7 +13,8 @@ TEST_CASE("a text file that is no dump is refused with its path") {
     std::ofstream out(path);
     out << "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n";
   }
-  CHECK_THROWS_WITH(ibpm::load_topology_file(path.string()),
-                    Catch::StartsWith(path.string() + ": ") && Catch::Contains("no InfiniBand nodes"));
+  CHECK_THROWS_WITH(
+      ibpm::load_topology_file(path.string()),
+      Catch::StartsWith(path.string() + ": ") && Catch::Contains("no InfiniBand nodes"));
   std::filesystem::remove(path);
 }

@@ -117,7 +117,8 @@ TEST_CASE("a link below the baseline's width is degraded / names from the node-n
   TopologyDiff diff = compare_topology(&base, now, &names);
   REQUIRE(diff.changes.size() == 1);
   CHECK(diff.changes[0].kind == ChangeKind::link_degraded);
-  CHECK(diff.changes[0].text == "link degraded: spine01[3] <-> ib-leaf-b[19] runs 1x HDR, expected 4x HDR");
+  CHECK(diff.changes[0].text ==
+        "link degraded: spine01[3] <-> ib-leaf-b[19] runs 1x HDR, expected 4x HDR");
 }
 
 TEST_CASE("without a baseline only degraded links are looked for") {

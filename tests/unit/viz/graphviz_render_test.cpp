@@ -1,7 +1,8 @@
-#include <catch2/catch.hpp>
+#include "viz/graphviz_render.hpp"
 
 #include <graphviz/cgraph.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -10,7 +11,6 @@
 #include "fabric/graph.hpp"
 #include "map_fabrics.hpp"
 #include "support/temp_dir.hpp"
-#include "viz/graphviz_render.hpp"
 #include "viz/map_graph.hpp"
 
 using namespace ibpm;
@@ -56,7 +56,6 @@ std::string read(const fs::path& path) {
   s << in.rdbuf();
   return s.str();
 }
-
 
 }  // namespace
 
@@ -123,7 +122,8 @@ TEST_CASE("Map files are replaced whole: a failed render leaves the old file and
   render_map(hostile_map(), MapFormat::png, png.string());
   CHECK(read(png).substr(1, 3) == "PNG");
 
-  CHECK_THROWS(render_map(hostile_map(), MapFormat::svg, (dir.path() / "no/such/dir/map.svg").string()));
+  CHECK_THROWS(
+      render_map(hostile_map(), MapFormat::svg, (dir.path() / "no/such/dir/map.svg").string()));
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) ++files;
   CHECK(files == 2);  // map.svg and map.png, no temporary left

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "viz/graphviz_text.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace ibpm::viz;
 

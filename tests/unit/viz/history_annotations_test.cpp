@@ -1,7 +1,8 @@
+#include "viz/history_annotations.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "map_fabrics.hpp"
-#include "viz/history_annotations.hpp"
 
 using namespace ibpm;
 using namespace ibpm::viz;
@@ -56,6 +57,7 @@ TEST_CASE("Link usage and subtree locality become the map's annotations") {
   CHECK(a.nodes[fabric.index_of(kLeaf)].locality == Approx(0.75));
   CHECK(a.nodes[fabric.index_of(kLeaf)].locality_gen == Approx(0.5));
   CHECK_FALSE(a.nodes[fabric.index_of(kSpine)].locality);
-  CHECK(a.window == "counters from 2024-05-01 11:00 to 2024-05-01 12:00 UTC (1 h); history for 14 min "
-                   "of the last 60 min (RRD step 60 s)");
+  CHECK(a.window ==
+        "counters from 2024-05-01 11:00 to 2024-05-01 12:00 UTC (1 h); history for 14 min "
+        "of the last 60 min (RRD step 60 s)");
 }

@@ -42,8 +42,6 @@ Fabric two_switches(int parallel, int hosts, const std::string& leaf_description
   return fabric;
 }
 
-std::size_t link_at(const Fabric& fabric, PortRef end) {
-  return *fabric.find_port(end)->link;
-}
+std::size_t link_at(const Fabric& fabric, PortRef end) { return *fabric.find_port(end)->link; }
 
 }  // namespace ibpm::viz::test

@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "viz/map_graph.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "fabric/graph.hpp"
 #include "map_fabrics.hpp"
 #include "viz/color_scale.hpp"
-#include "viz/map_graph.hpp"
 
 using namespace ibpm;
 using namespace ibpm::viz;
@@ -153,7 +153,8 @@ TEST_CASE("Subtree roots take the locality colour and show l in their label") {
                   "subtree locality l 0.90, l_gen 0.80") != node.tooltip.end());
 }
 
-TEST_CASE("URLs name nodes by GUID and cables by their lower end - under a prefix - or not at all") {
+TEST_CASE(
+    "URLs name nodes by GUID and cables by their lower end - under a prefix - or not at all") {
   const Fabric fabric = two_switches(1, 1);
   MapOptions options;
   options.url_prefix = "https://mon/ib/";

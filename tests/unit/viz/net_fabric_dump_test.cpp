@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "dump/ibnetdiscover_parser.hpp"

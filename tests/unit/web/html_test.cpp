@@ -1,16 +1,15 @@
-#include <catch2/catch.hpp>
+#include "html.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 
-#include "graphs/rrd_graph_call.hpp"
-#include "html.hpp"
 #include "base/text.hpp"
+#include "graphs/rrd_graph_call.hpp"
 
 using namespace ibpm::web;
 
 TEST_CASE("escape turns markup and quotes into entities, control characters into U+FFFD") {
-  CHECK(escape("<script>alert('x')</script>") ==
-        "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+  CHECK(escape("<script>alert('x')</script>") == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
   CHECK(escape("a & \"b\"") == "a &amp; &quot;b&quot;");
   CHECK(escape("\x1b[31mred\ttab") == "\xEF\xBF\xBD[31mred\ttab");
   CHECK(escape("spine01") == "spine01");
@@ -30,7 +29,8 @@ TEST_CASE("a table carries sort values for numeric cells and a note when empty")
   CHECK(html.find("<th>Name</th><th>Rate</th>") != std::string::npos);
   CHECK(html.find("<td>a&lt;b</td><td class=\"num\" data-value=\"0.25\">25 %</td>") !=
         std::string::npos);
-  CHECK(html.find("<td class=\"state critical\">CRITICAL</td><td class=\"num\" data-value=\"\">-</td>") !=
+  CHECK(html.find(
+            "<td class=\"state critical\">CRITICAL</td><td class=\"num\" data-value=\"\">-</td>") !=
         std::string::npos);
   CHECK(html.find("nothing here") == std::string::npos);
 }

@@ -1,10 +1,11 @@
-#include <catch2/catch.hpp>
+#include "site_writer.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -14,13 +15,12 @@
 #include <sstream>
 
 #include "../viz/map_fabrics.hpp"
+#include "base/atomic_dir.hpp"
+#include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "site_data.hpp"
 #include "site_paths.hpp"
-#include "site_writer.hpp"
 #include "support/temp_dir.hpp"
-#include "base/atomic_dir.hpp"
-#include "base/atomic_file.hpp"
 
 using namespace ibpm;
 namespace fs = std::filesystem;
@@ -64,14 +64,16 @@ TEST_CASE("the site has a page for every node and cable, and every map URL leads
   const web::WriteReport report = web::write_site(data, options);
   const Fabric& fabric = data.fabric();
   CHECK(report.pages == 3 + fabric.nodes().size() + fabric.links().size());
-  for (const Node& node : fabric.nodes()) CHECK(fs::exists(ws.dir / "site" / web::node_page(node.guid)));
+  for (const Node& node : fabric.nodes())
+    CHECK(fs::exists(ws.dir / "site" / web::node_page(node.guid)));
   for (const Link& link : fabric.links()) CHECK(fs::exists(ws.dir / "site" / web::link_page(link)));
 
   const std::string index = read(ws.dir / "site/index.html");
   REQUIRE(index.find("<div id=\"map\">\n<svg") != std::string::npos);
   const std::regex href(R"re(xlink:href="([^"#]+)(#[^"]*)?")re");
   std::set<std::string> targets;
-  for (auto it = std::sregex_iterator(index.begin(), index.end(), href); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(index.begin(), index.end(), href);
+       it != std::sregex_iterator(); ++it)
     targets.insert((*it)[1]);
   CHECK(targets.size() >= 4);  // spine, leaf, the folded hosts' switch page, cables
   for (const std::string& target : targets) {
@@ -93,7 +95,8 @@ TEST_CASE("a NodeDescription holding markup is text on every page") {
     INFO(entry.path());
     CHECK(text.find(kHostile) == std::string::npos);
     CHECK(text.find("<script>window") == std::string::npos);
-    if (text.find("&lt;script&gt;window.__pwned=1&lt;/script&gt;") != std::string::npos) ++pages_naming_it;
+    if (text.find("&lt;script&gt;window.__pwned=1&lt;/script&gt;") != std::string::npos)
+      ++pages_naming_it;
   }
   CHECK(pages_naming_it > 3);  // the overview, the leaf's page, its neighbours', its cables'
 }
@@ -112,7 +115,8 @@ TEST_CASE("the output folder is replaced whole, and never an operator's own fold
   fs::create_directories(ws.dir / "www");
   std::ofstream(ws.dir / "www" / "index.html") << "the operator's page";
   options.output = (ws.dir / "www").string();
-  CHECK_THROWS_WITH(web::write_site(data, options), Catch::Contains("holds no site written by ibpm-web"));
+  CHECK_THROWS_WITH(web::write_site(data, options),
+                    Catch::Contains("holds no site written by ibpm-web"));
   CHECK(read(ws.dir / "www" / "index.html") == "the operator's page");
   // Nothing staged stays behind.
   for (const auto& entry : fs::directory_iterator(ws.dir))
