@@ -3,12 +3,12 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "../state/temp_dir.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "support/temp_dir.hpp"
 #include "topology/topology_source.hpp"
 
 using namespace ibpm;
-using ibpm::state::test::TempDir;
+using ibpm::test::TempDir;
 
 namespace {
 
@@ -58,7 +58,7 @@ TopologySource::Discover no_discovery() {
 
 TEST_CASE("offline without a topology file names the file and how to make it") {
   TempDir dir("topology-source");
-  const std::string state_dir = (dir.path / "state").string();
+  const std::string state_dir = (dir.path() / "state").string();
   const std::string expected = state_topology_path(state_dir);
   // The real libibnetdisc: were it asked, it would fail otherwise (no umad device here) or find
   // a fabric; offline it is never asked.
@@ -73,16 +73,16 @@ TEST_CASE("offline without a topology file names the file and how to make it") {
 
 TEST_CASE("offline with a missing --cache file says it cannot open it") {
   TempDir dir("topology-source");
-  const std::string missing = (dir.path / "missing.ibnetdiscover").string();
-  const TopologySource source({.cache = missing, .state_dir = (dir.path / "state").string()},
+  const std::string missing = (dir.path() / "missing.ibnetdiscover").string();
+  const TopologySource source({.cache = missing, .state_dir = (dir.path() / "state").string()},
                               no_discovery());
   CHECK_THROWS_WITH(source.load(TopologyRefresh::offline), Catch::Contains(missing));
 }
 
 TEST_CASE("a --cache file wins over the state topology, which wins over a discovery") {
   TempDir dir("topology-source");
-  const std::string state_dir = (dir.path / "state").string();
-  const std::filesystem::path cache = dir.path / "cache.ibnetdiscover";
+  const std::string state_dir = (dir.path() / "state").string();
+  const std::filesystem::path cache = dir.path() / "cache.ibnetdiscover";
   write_dump(cache, fabric_with_host(kHost, "cached HCA-1"));
   write_dump(state_topology_path(state_dir), fabric_with_host(kOther, "saved HCA-1"));
 
@@ -107,7 +107,7 @@ TEST_CASE("a --cache file wins over the state topology, which wins over a discov
 
 TEST_CASE("without a file, discover_if_missing discovers once and saves the state topology") {
   TempDir dir("topology-source");
-  const std::string state_dir = (dir.path / "state").string();
+  const std::string state_dir = (dir.path() / "state").string();
   FakeDiscovery discovery;
   const TopologySource source({.state_dir = state_dir}, discovery.discover());
   CHECK(source.load(TopologyRefresh::discover_if_missing).origin == "discovery");
@@ -121,8 +121,8 @@ TEST_CASE("without a file, discover_if_missing discovers once and saves the stat
 
 TEST_CASE("discover_now discovers even with files at hand, and rewrites only the state topology") {
   TempDir dir("topology-source");
-  const std::string state_dir = (dir.path / "state").string();
-  const std::filesystem::path cache = dir.path / "cache.ibnetdiscover";
+  const std::string state_dir = (dir.path() / "state").string();
+  const std::filesystem::path cache = dir.path() / "cache.ibnetdiscover";
   write_dump(cache, fabric_with_host(kHost, "cached HCA-1"));
   write_dump(state_topology_path(state_dir), fabric_with_host(kHost, "saved HCA-1"));
   FakeDiscovery discovery;
@@ -136,7 +136,7 @@ TEST_CASE("discover_now discovers even with files at hand, and rewrites only the
 
 TEST_CASE("a slice is kept per node and goes stale with the file it was cut from") {
   TempDir dir("topology-source");
-  const std::string state_dir = (dir.path / "state").string();
+  const std::string state_dir = (dir.path() / "state").string();
   const Fabric fabric = fabric_with_host(kHost, "cn0001 HCA-1");
   write_dump(state_topology_path(state_dir), fabric);
   const TopologySource source({.state_dir = state_dir}, no_discovery());
