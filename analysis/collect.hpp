@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fabric/node_name_map.hpp"
+#include "history/history_options.hpp"
 #include "history/link_usage.hpp"
 #include "history/window_coverage.hpp"
 #include "levels/fabric_levels.hpp"
@@ -31,7 +32,7 @@
 namespace ibpm::analysis {
 
 struct CollectOptions {
-  plugin::HistoryOptions history;  // the window and rrdcached
+  history::HistoryOptions history;  // the window and rrdcached
   // The history: false reads no RRD file (the topology alone).
   bool read_history = true;
   // true: a missing state directory means no history at all (the map, the dashboard); false: the
