@@ -14,7 +14,7 @@ TEST_CASE("report formats by name", "[plugin][format]") {
   CHECK(to_string(ReportFormat::csv) == "csv");
 }
 
-TEST_CASE("--format takes the formats a tool prints", "[plugin][format]") {
+TEST_CASE("the --format option takes the formats a tool prints", "[plugin][format]") {
   CLI::App app("test", "ibpm-test");
   ReportFormat format = ReportFormat::table;
   CLI::Option* option = add_format_option(app, format);
@@ -33,7 +33,7 @@ TEST_CASE("--format takes the formats a tool prints", "[plugin][format]") {
   }
 }
 
-TEST_CASE("--format with fewer formats refuses the others", "[plugin][format]") {
+TEST_CASE("the --format option with fewer formats refuses the others", "[plugin][format]") {
   CLI::App app("test", "ibpm-test");
   ReportFormat format = ReportFormat::table;
   CLI::Option* option = add_format_option(app, format, {ReportFormat::table, ReportFormat::json});
