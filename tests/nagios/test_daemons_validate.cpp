@@ -13,6 +13,7 @@
 #include "config_parsing.hpp"
 #include "daemon_support.hpp"
 #include "fabric/types.hpp"
+#include "generator_run.hpp"
 #include "support/process.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
@@ -52,7 +53,7 @@ struct FabricCounts {
 
 FabricCounts count_nodes(const std::string& dump) {
   FabricCounts counts;
-  const ibpm::Topology topology = ibpm::load_topology_file(dump);
+  const ibpm::topology::Topology topology = ibpm::topology::load_topology_file(dump);
   for (const ibpm::Node& node : topology.fabric.nodes()) {
     if (node.type == ibpm::NodeType::sw)
       ++counts.switches;
@@ -63,31 +64,13 @@ FabricCounts count_nodes(const std::string& dump) {
 }
 
 std::string fat_tree_dump(const TempDir& dir, int hosts, int radix) {
-  const std::string dump = dir / "fat-tree.ibnetdiscover";
-  const ProcessRun run = run_process({bin("ibpm-sim"), "generate", "--hosts", std::to_string(hosts),
-                                      "--radix", std::to_string(radix), "--dump", dump},
-                                     {{}, Stderr::merged});
-  INFO(run.out);
-  REQUIRE(run.exit_code == 0);
-  return dump;
+  return generated_fat_tree(dir, "fat-tree.ibnetdiscover", hosts, radix);
 }
 
 std::string generate(const TempDir& dir, const std::string& name, const std::string& format,
                      const std::string& dump, const std::vector<std::string>& more = {}) {
   const std::string out = dir / name;
-  std::vector<std::string> argv{bin("ibpm-nagios-config"),
-                                "--format",
-                                format,
-                                "-o",
-                                out,
-                                "--cache",
-                                dump,
-                                "--state-dir",
-                                dir / "state"};
-  argv.insert(argv.end(), more.begin(), more.end());
-  const ProcessRun run = run_process(argv, {{}, Stderr::merged});
-  INFO(run.out);
-  REQUIRE(run.exit_code == 0);
+  run_config_generator(dir, format, out, dump, more);
   return out;
 }
 
@@ -250,7 +233,7 @@ HostileFabric hostile_fabric(const TempDir& dir) {
   write_text(fabric.dump, text);
 
   std::map<std::string, ibpm::Guid> guid;
-  const ibpm::Topology topology = ibpm::load_topology_file(fabric.dump);
+  const ibpm::topology::Topology topology = ibpm::topology::load_topology_file(fabric.dump);
   for (const ibpm::Node& node : topology.fabric.nodes()) guid[node.description] = node.guid;
   const std::vector<std::pair<std::string, std::string>> names{
       {"leaf01", "<script>alert('leaf01')</script>"},

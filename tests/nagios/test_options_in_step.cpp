@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config_parsing.hpp"
+#include "generator_run.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_files.hpp"
@@ -73,13 +74,7 @@ void require_known_options(const std::vector<std::string>& command_lines,
 
 // A small fat tree as an ibnetdiscover dump, written by the simulator's generator.
 std::string small_dump(const TempDir& dir) {
-  const std::string dump = dir / "fabric.ibnetdiscover";
-  const ProcessRun run =
-      run_process({bin("ibpm-sim"), "generate", "--hosts", "36", "--radix", "12", "--dump", dump},
-                  {{}, Stderr::merged});
-  INFO(run.out);
-  REQUIRE(run.exit_code == 0);
-  return dump;
+  return generated_fat_tree(dir, "fabric.ibnetdiscover", 36, 12);
 }
 
 // A path the command line has to quote.
@@ -89,30 +84,11 @@ std::map<std::string, std::string> generate(const TempDir& dir, const std::strin
                                             const std::vector<std::string>& more) {
   const std::string out = dir / ("out-" + format);
   write_text(dir / "names.map", "# no names\n");
-  std::vector<std::string> argv{bin("ibpm-nagios-config"),
-                                "--format",
-                                format,
-                                "-o",
-                                out,
-                                "--cache",
-                                small_dump(dir),
-                                "--state-dir",
-                                dir / "state",
-                                "--node-name-map",
-                                dir / "names.map",
-                                "-C",
-                                "mlx5_0",
-                                "-P",
-                                "1",
-                                "--rrdcached",
-                                "unix:/run/rrdcached.sock",
-                                "--baseline",
-                                baseline_path(dir),
-                                "--cas"};
-  argv.insert(argv.end(), more.begin(), more.end());
-  const ProcessRun run = run_process(argv, {{}, Stderr::merged});
-  INFO(run.out);
-  REQUIRE(run.exit_code == 0);
+  std::vector<std::string> options{
+      "--node-name-map", dir / "names.map",          "-C",         "mlx5_0",           "-P",   "1",
+      "--rrdcached",     "unix:/run/rrdcached.sock", "--baseline", baseline_path(dir), "--cas"};
+  options.insert(options.end(), more.begin(), more.end());
+  run_config_generator(dir, format, out, small_dump(dir), options);
   std::map<std::string, std::string> files;
   // With zones the files are in one folder per zone: named by their path in the output.
   for (const auto& entry : std::filesystem::recursive_directory_iterator(out))
