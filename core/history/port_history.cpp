@@ -3,6 +3,7 @@
 #include <rrd.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -32,7 +33,10 @@ struct Fetched {
 
 void fetch(const std::string& path, const char* cf, const Window& window, Fetched& out) {
   out.start = window.start;
-  out.end = window.end;
+  // rrd_fetch rounds the end up to the next step boundary, and a boundary up by a whole step:
+  // one second less ends the fetch on the row that holds `end`, so a window ending on a
+  // boundary reads no row after it.
+  out.end = std::max(window.start + 1, window.end - 1);
   rrd_clear_error();
   if (rrd_fetch_r(path.c_str(), cf, &out.start, &out.end, &out.step, &out.sources, &out.names,
                   &out.data) != 0) {
@@ -82,14 +86,14 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   const std::size_t rows = average.rows();
   history.step = static_cast<std::time_t>(average.step);
   // A row is covered when its data rate is known (every counter of a row is known or none).
-  const std::size_t data = state::source_index(Counter::xmit_data);
+  const std::size_t data = state::source_index(counters::Counter::xmit_data);
   for (std::size_t r = 0; r < rows; ++r)
     if (!std::isnan(average.value(r, data))) history.covered += history.step;
-  for (std::size_t c = 0; c < kCounterCount; ++c) {
+  for (std::size_t c = 0; c < counters::kCounterCount; ++c) {
     double sum = 0;
     std::size_t n = 0;
     for (std::size_t r = 0; r < rows; ++r) {
-      double v = average.value(r, state::source_index(static_cast<Counter>(c)));
+      double v = average.value(r, state::source_index(static_cast<counters::Counter>(c)));
       if (std::isnan(v)) continue;
       sum += v;
       ++n;
@@ -100,7 +104,7 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
     }
     std::optional<double> top;
     for (std::size_t r = 0; r < peak.rows(); ++r) {
-      double v = peak.value(r, state::source_index(static_cast<Counter>(c)));
+      double v = peak.value(r, state::source_index(static_cast<counters::Counter>(c)));
       if (!std::isnan(v) && (!top || v > *top)) top = v;
     }
     history.peak[c] = top;

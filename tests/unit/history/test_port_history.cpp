@@ -28,8 +28,8 @@ state::PortStore store_history(const TempDir& dir) {
   std::uint64_t data = 1000000, packets = 5000;
   const double data_rates[] = {100, 100, 100, 400};
   for (int i = 0;; ++i) {
-    r.raw[state::source_index(Counter::xmit_data)] = data;
-    r.raw[state::source_index(Counter::rcv_pkts)] = packets;
+    r.raw[state::source_index(counters::Counter::xmit_data)] = data;
+    r.raw[state::source_index(counters::Counter::rcv_pkts)] = packets;
     store.write(kNode, 1, r);
     if (i == 4) break;
     data += static_cast<std::uint64_t>(data_rates[i] * 60);
@@ -51,16 +51,16 @@ TEST_CASE("history: the average and peak rates over the window, from the RRD arc
   CHECK(h.found);
   CHECK(h.step == 60);
   CHECK(h.covered == 240);
-  REQUIRE(h.average_of(Counter::xmit_data));
-  CHECK(*h.average_of(Counter::xmit_data) == Approx(175.0));  // (3 x 100 + 400) / 4
-  REQUIRE(h.peak_of(Counter::xmit_data));
-  CHECK(*h.peak_of(Counter::xmit_data) == Approx(400.0));
-  REQUIRE(h.average_of(Counter::rcv_pkts));
-  CHECK(*h.average_of(Counter::rcv_pkts) == Approx(2.0));
-  CHECK(*h.peak_of(Counter::rcv_pkts) == Approx(2.0));
+  REQUIRE(h.average_of(counters::Counter::xmit_data));
+  CHECK(*h.average_of(counters::Counter::xmit_data) == Approx(175.0));  // (3 x 100 + 400) / 4
+  REQUIRE(h.peak_of(counters::Counter::xmit_data));
+  CHECK(*h.peak_of(counters::Counter::xmit_data) == Approx(400.0));
+  REQUIRE(h.average_of(counters::Counter::rcv_pkts));
+  CHECK(*h.average_of(counters::Counter::rcv_pkts) == Approx(2.0));
+  CHECK(*h.peak_of(counters::Counter::rcv_pkts) == Approx(2.0));
   // Never read: no rate at all, rather than zero.
-  CHECK_FALSE(h.average_of(Counter::symbol_errors));
-  CHECK_FALSE(h.peak_of(Counter::symbol_errors));
+  CHECK_FALSE(h.average_of(counters::Counter::symbol_errors));
+  CHECK_FALSE(h.peak_of(counters::Counter::symbol_errors));
 }
 
 TEST_CASE("history: only the rows inside the window count") {
@@ -70,15 +70,20 @@ TEST_CASE("history: only the rows inside the window count") {
 
   const PortHistory last_two = reader.read(kNode, 1, Window{kStart + 120, kStart + 240});
   CHECK(last_two.covered == 120);
-  CHECK(*last_two.average_of(Counter::xmit_data) == Approx(250.0));  // (100 + 400) / 2
-  CHECK(*last_two.peak_of(Counter::xmit_data) == Approx(400.0));
+  CHECK(*last_two.average_of(counters::Counter::xmit_data) == Approx(250.0));  // (100 + 400) / 2
+  CHECK(*last_two.peak_of(counters::Counter::xmit_data) == Approx(400.0));
 
-  // rrd_fetch ends with the row after `end` when `end` is on a step boundary: a window to
-  // kStart + 120 reads the rows up to kStart + 180, the three minutes at 100/s.
-  const PortHistory first_three = reader.read(kNode, 1, Window{kStart, kStart + 120});
-  CHECK(first_three.covered == 180);
-  CHECK(*first_three.average_of(Counter::xmit_data) == Approx(100.0));
-  CHECK(*first_three.peak_of(Counter::xmit_data) == Approx(100.0));
+  // A window that ends on a step boundary reads no row after it (rrd_fetch alone would).
+  const PortHistory first_two = reader.read(kNode, 1, Window{kStart, kStart + 120});
+  CHECK(first_two.covered == 120);
+  CHECK(*first_two.average_of(counters::Counter::xmit_data) == Approx(100.0));
+  const PortHistory third = reader.read(kNode, 1, Window{kStart + 120, kStart + 180});
+  CHECK(third.covered == 60);
+  CHECK(*third.average_of(counters::Counter::xmit_data) == Approx(100.0));
+  // A window that ends inside a row reads that row.
+  const PortHistory into_fourth = reader.read(kNode, 1, Window{kStart + 120, kStart + 190});
+  CHECK(into_fourth.covered == 120);
+  CHECK(*into_fourth.average_of(counters::Counter::xmit_data) == Approx(250.0));
 }
 
 TEST_CASE("history: a window longer than the history is covered only where there are rows") {
@@ -89,12 +94,12 @@ TEST_CASE("history: a window longer than the history is covered only where there
   const PortHistory h = reader.read(kNode, 1, Window{kStart - 600, kStart + 600});
   CHECK(h.found);
   CHECK(h.covered == 240);
-  CHECK(*h.average_of(Counter::xmit_data) == Approx(175.0));
+  CHECK(*h.average_of(counters::Counter::xmit_data) == Approx(175.0));
 
   const PortHistory later = reader.read(kNode, 1, Window{kStart + 600, kStart + 1200});
   CHECK_FALSE(later.found);
   CHECK(later.covered == 0);
-  CHECK_FALSE(later.average_of(Counter::xmit_data));
+  CHECK_FALSE(later.average_of(counters::Counter::xmit_data));
 }
 
 TEST_CASE("history: without peaks only averages are read") {
@@ -102,8 +107,8 @@ TEST_CASE("history: without peaks only averages are read") {
   const state::PortStore store = store_history(dir);
   const HistoryReader reader(store.state_dir());
   const PortHistory h = reader.read(kNode, 1, Window{kStart, kStart + 240}, false);
-  CHECK(*h.average_of(Counter::xmit_data) == Approx(175.0));
-  CHECK_FALSE(h.peak_of(Counter::xmit_data));
+  CHECK(*h.average_of(counters::Counter::xmit_data) == Approx(175.0));
+  CHECK_FALSE(h.peak_of(counters::Counter::xmit_data));
 }
 
 TEST_CASE("history: a port never polled, an empty window and a foreign file") {
@@ -115,7 +120,7 @@ TEST_CASE("history: a port never polled, an empty window and a foreign file") {
   CHECK_FALSE(never.found);
   CHECK(never.covered == 0);
   CHECK(never.step == 0);
-  CHECK_FALSE(never.average_of(Counter::xmit_data));
+  CHECK_FALSE(never.average_of(counters::Counter::xmit_data));
   CHECK_FALSE(reader.read(0x1234, 1, Window{kStart, kStart + 240}).found);
   CHECK_FALSE(reader.read(kNode, 1, Window{kStart + 240, kStart + 240}).found);
 
