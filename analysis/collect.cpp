@@ -126,9 +126,9 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
 
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options) {
   FabricAnalysis data;
-  data.topology =
-      TopologySource({.cache = fabric_options.cache, .state_dir = fabric_options.state_dir})
-          .load(TopologyRefresh::offline);
+  data.topology = topology::TopologySource(
+                      {.cache = fabric_options.cache, .state_dir = fabric_options.state_dir})
+                      .load(topology::TopologyRefresh::offline);
   data.names = NodeNameMap::load_if_named(fabric_options.node_name_map);
   const Fabric& fabric = data.fabric();
   data.levels.emplace(fabric, make_graph(fabric));
@@ -152,7 +152,7 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
       read_routes(data, state_dir, options);
     }
   }
-  if (!options.baseline.empty()) data.baseline = load_topology_file(options.baseline);
+  if (!options.baseline.empty()) data.baseline = topology::load_topology_file(options.baseline);
   if (options.annotate) {
     viz::mark_degraded_links(fabric, data.annotations,
                              data.baseline ? &data.baseline->fabric : nullptr);

@@ -65,9 +65,9 @@ struct PortState {
 };
 
 struct FabricAnalysis {
-  Topology topology;
+  topology::Topology topology;
   std::optional<NodeNameMap> names;
-  std::optional<FabricLevels> levels;
+  std::optional<levels::FabricLevels> levels;
   history::Window window;
   history::WindowCoverage coverage;  // how much of the window the ports' files have
   std::time_t generated = 0;
@@ -79,8 +79,8 @@ struct FabricAnalysis {
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;  // by set; empty without history
   viz::MapAnnotations annotations;
-  std::optional<Topology> baseline;   // CollectOptions::baseline, loaded
-  std::vector<std::string> warnings;  // what could not be read, one line each
+  std::optional<topology::Topology> baseline;  // CollectOptions::baseline, loaded
+  std::vector<std::string> warnings;           // what could not be read, one line each
 
   const Fabric& fabric() const { return topology.fabric; }
   const NodeNameMap* name_map() const { return names ? &*names : nullptr; }

@@ -24,10 +24,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    ibpm::DiscoveryOptions discovery;
+    ibpm::topology::DiscoveryOptions discovery;
     discovery.ca = ca;
     discovery.port = port;
-    const ibpm::Topology topology = ibpm::discover_topology(discovery);
+    const ibpm::topology::Topology topology = ibpm::topology::discover_topology(discovery);
     std::vector<ibpm::mad::MadQuery> queries;
     for (const ibpm::Node& node : topology.fabric.nodes()) {
       for (const ibpm::Port& p : node.ports) {

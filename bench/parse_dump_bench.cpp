@@ -17,10 +17,10 @@ int main(int argc, char** argv) {
   const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 1;
   std::vector<double> ms;
   try {
-    ibpm::ParsedDump dump;
+    ibpm::dump::ParsedDump dump;
     for (int i = 0; i < runs; ++i) {
       auto start = std::chrono::steady_clock::now();
-      dump = ibpm::parse_ibnetdiscover_file(argv[1]);
+      dump = ibpm::dump::parse_ibnetdiscover_file(argv[1]);
       auto stop = std::chrono::steady_clock::now();
       ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
     }

@@ -12,11 +12,11 @@
 
 namespace {
 
-using ibpm::ChangeKind;
 using ibpm::plugin::Check;
 using ibpm::plugin::Perfdata;
 using ibpm::plugin::State;
 using ibpm::plugin::Subcheck;
+using ibpm::topology::ChangeKind;
 
 struct Options {
   ibpm::plugin::FabricOptions fabric;
@@ -34,16 +34,16 @@ void add_state_option(CLI::App& app, const std::string& name, State& target,
       ->group("Severity");
 }
 
-State severity(const Options& options, ChangeKind kind) {
+State severity(const Options& options, ibpm::topology::ChangeKind kind) {
   switch (kind) {
-    case ChangeKind::node_missing:
-    case ChangeKind::link_lost:
-    case ChangeKind::link_moved:
+    case ibpm::topology::ChangeKind::node_missing:
+    case ibpm::topology::ChangeKind::link_lost:
+    case ibpm::topology::ChangeKind::link_moved:
       return options.lost;
-    case ChangeKind::link_degraded:
+    case ibpm::topology::ChangeKind::link_degraded:
       return options.degraded;
-    case ChangeKind::node_new:
-    case ChangeKind::link_new:
+    case ibpm::topology::ChangeKind::node_new:
+    case ibpm::topology::ChangeKind::link_new:
       return options.added;
   }
   return State::unknown;
@@ -57,16 +57,18 @@ std::string plural(std::size_t n, const std::string& one, const std::string& man
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string summary(const ibpm::Fabric& fabric, const ibpm::TopologyDiff& diff, bool baseline) {
+std::string summary(const ibpm::Fabric& fabric, const ibpm::topology::TopologyDiff& diff,
+                    bool baseline) {
   std::string text = plural(fabric.count(ibpm::NodeType::sw), "switch", "switches") + ", " +
                      plural(fabric.count(ibpm::NodeType::ca), "CA", "CAs") + ", " +
                      plural(fabric.links().size(), "link", "links");
   std::string changes;
-  for (ChangeKind kind : {ChangeKind::node_missing, ChangeKind::link_lost, ChangeKind::link_moved,
-                          ChangeKind::link_degraded, ChangeKind::node_new, ChangeKind::link_new}) {
+  for (ibpm::topology::ChangeKind kind :
+       {ChangeKind::node_missing, ChangeKind::link_lost, ChangeKind::link_moved,
+        ChangeKind::link_degraded, ChangeKind::node_new, ChangeKind::link_new}) {
     if (std::size_t n = diff.count(kind)) {
       if (!changes.empty()) changes += ", ";
-      changes += std::to_string(n) + " " + std::string(ibpm::to_string(kind));
+      changes += std::to_string(n) + " " + std::string(ibpm::topology::to_string(kind));
     }
   }
   if (!changes.empty()) return changes + " (" + text + ")";
@@ -77,13 +79,13 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
-  ibpm::Topology current =
-      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
-  std::optional<ibpm::Topology> baseline;
-  if (!options.baseline.empty()) baseline = ibpm::load_topology_file(options.baseline);
+  ibpm::topology::Topology current = ibpm::topology::acquire_topology(
+      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  std::optional<ibpm::topology::Topology> baseline;
+  if (!options.baseline.empty()) baseline = ibpm::topology::load_topology_file(options.baseline);
 
-  ibpm::TopologyDiff diff =
-      ibpm::compare_topology(baseline ? &baseline->fabric : nullptr, current.fabric, name_map);
+  ibpm::topology::TopologyDiff diff = ibpm::topology::compare_topology(
+      baseline ? &baseline->fabric : nullptr, current.fabric, name_map);
 
   Check check;
   for (const auto& change : diff.changes)
@@ -105,18 +107,18 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   }
 
   const ibpm::Fabric& f = current.fabric;
-  check.perfdata = {
-      count("switches", f.count(ibpm::NodeType::sw)),
-      count("cas", f.count(ibpm::NodeType::ca)),
-      count("routers", f.count(ibpm::NodeType::router)),
-      count("links", f.links().size()),
-      count("degraded_links", diff.count(ChangeKind::link_degraded)),
-      count("missing_nodes", diff.count(ChangeKind::node_missing)),
-      count("lost_links", diff.count(ChangeKind::link_lost) + diff.count(ChangeKind::link_moved)),
-      count("new_nodes", diff.count(ChangeKind::node_new))};
+  check.perfdata = {count("switches", f.count(ibpm::NodeType::sw)),
+                    count("cas", f.count(ibpm::NodeType::ca)),
+                    count("routers", f.count(ibpm::NodeType::router)),
+                    count("links", f.links().size()),
+                    count("degraded_links", diff.count(ibpm::topology::ChangeKind::link_degraded)),
+                    count("missing_nodes", diff.count(ibpm::topology::ChangeKind::node_missing)),
+                    count("lost_links", diff.count(ibpm::topology::ChangeKind::link_lost) +
+                                            diff.count(ibpm::topology::ChangeKind::link_moved)),
+                    count("new_nodes", diff.count(ibpm::topology::ChangeKind::node_new))};
 
   if (!options.write_baseline.empty()) {
-    ibpm::save_topology(current, options.write_baseline);
+    ibpm::topology::save_topology(current, options.write_baseline);
     check.subchecks.push_back(
         Subcheck{State::ok, "baseline written to " + options.write_baseline, {}, {}});
   }

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
   if (fd < 0 || ftruncate(fd, 0) != 0) return 0;
   if (size && pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) return 0;
   try {
-    ibpm::load_topology_file("/proc/self/fd/" + std::to_string(fd));
+    ibpm::topology::load_topology_file("/proc/self/fd/" + std::to_string(fd));
   } catch (const std::runtime_error&) {
   }
   return 0;

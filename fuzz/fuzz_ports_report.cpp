@@ -7,8 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
-    ibpm::parse_ports_report(in, "fuzz");
-  } catch (const ibpm::DumpError&) {
+    ibpm::dump::parse_ports_report(in, "fuzz");
+  } catch (const ibpm::dump::DumpError&) {
   }
   return 0;
 }

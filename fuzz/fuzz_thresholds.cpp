@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-  ibpm::RateThresholds thresholds = ibpm::RateThresholds::defaults();
+  ibpm::thresholds::RateThresholds thresholds = ibpm::thresholds::RateThresholds::defaults();
   try {
     thresholds.load_stream(in, "fuzz");
   } catch (const std::runtime_error&) {

@@ -13,6 +13,6 @@ namespace ibpm::graphs {
 
 // Throws std::runtime_error when the port has no file, or with librrd's reason.
 void draw_port_errors(const history::HistoryReader& reader, PortRef port,
-                      const std::vector<Counter>& counters, const ProfileGraph& graph);
+                      const std::vector<counters::Counter>& counters, const ProfileGraph& graph);
 
 }  // namespace ibpm::graphs

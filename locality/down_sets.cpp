@@ -4,11 +4,11 @@
 
 namespace ibpm::locality {
 
-DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) : levels_(levels) {
+DownSets::DownSets(const Fabric& fabric, const levels::FabricLevels& levels) : levels_(levels) {
   const auto& nodes = fabric.nodes();
   bit_.assign(nodes.size(), -1);
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (is_host(nodes[i])) {
+    if (levels::is_host(nodes[i])) {
       bit_[i] = static_cast<std::ptrdiff_t>(hosts_.size());
       hosts_.push_back(i);
     }
@@ -17,7 +17,7 @@ DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) : levels_(l
   // Switches in ascending level, so every lower neighbour is complete when it is read.
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].type == NodeType::sw && levels.level(i) >= kLeafLevel) order.push_back(i);
+    if (nodes[i].type == NodeType::sw && levels.level(i) >= levels::kLeafLevel) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return levels.level(a) < levels.level(b); });
   for (std::size_t s : order) {
@@ -28,7 +28,7 @@ DownSets::DownSets(const Fabric& fabric, const FabricLevels& levels) : levels_(l
       std::size_t n = fabric.index_of(peer->node);
       if (bit_[n] >= 0)
         sets_[s].set(static_cast<std::size_t>(bit_[n]));
-      else if (nodes[n].type == NodeType::sw && levels.level(n) >= kLeafLevel &&
+      else if (nodes[n].type == NodeType::sw && levels.level(n) >= levels::kLeafLevel &&
                levels.level(n) < levels.level(s))
         sets_[s] |= sets_[n];
     });

@@ -16,9 +16,9 @@ namespace ibpm::locality {
 
 class DownSets {
  public:
-  DownSets(const Fabric& fabric, const FabricLevels& levels);
+  DownSets(const Fabric& fabric, const levels::FabricLevels& levels);
 
-  const FabricLevels& levels() const { return levels_; }
+  const levels::FabricLevels& levels() const { return levels_; }
   // Node indices of the hosts, in fabric order; bit i of a down-set is hosts()[i].
   const std::vector<std::size_t>& hosts() const { return hosts_; }
   // Empty for CAs and unplaced switches.
@@ -26,7 +26,7 @@ class DownSets {
   boost::dynamic_bitset<> bits_of(const std::vector<std::size_t>& host_nodes) const;
 
  private:
-  const FabricLevels& levels_;
+  const levels::FabricLevels& levels_;
   std::vector<std::size_t> hosts_;
   std::vector<std::ptrdiff_t> bit_;  // node index -> bit, -1 for non-hosts
   std::vector<boost::dynamic_bitset<>> sets_;

@@ -10,7 +10,7 @@ namespace ibpm::locality {
 HostIndex::HostIndex(const Fabric& fabric, const NodeNameMap* names) {
   const auto& nodes = fabric.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!is_host(nodes[i])) continue;
+    if (!levels::is_host(nodes[i])) continue;
     by_name_[jobs::host_name(display_name(nodes[i], names))].push_back(i);
     by_guid_[nodes[i].guid] = i;
     nodes[i].for_each_port([&](const Port& p) {

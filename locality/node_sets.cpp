@@ -24,7 +24,7 @@ std::vector<std::size_t> members_of(const boost::dynamic_bitset<>& bits, const F
   return members;
 }
 
-std::string set_name(const Fabric& fabric, const FabricLevels& levels,
+std::string set_name(const Fabric& fabric, const levels::FabricLevels& levels,
                      std::vector<std::size_t>& roots, const NodeNameMap* names) {
   std::vector<std::string> root_names;
   for (std::size_t r : roots) root_names.push_back(display_name(fabric.nodes()[r], names));
@@ -38,7 +38,7 @@ std::string set_name(const Fabric& fabric, const FabricLevels& levels,
 
 std::vector<NodeSet> subtree_sets(const Fabric& fabric, const DownSets& down,
                                   const NodeNameMap* names) {
-  const FabricLevels& levels = down.levels();
+  const levels::FabricLevels& levels = down.levels();
   std::map<boost::dynamic_bitset<>, std::vector<std::size_t>> roots_by_set;
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
     if (down.of(i).any()) roots_by_set[down.of(i)].push_back(i);
@@ -65,7 +65,7 @@ void add_inner_switches(NodeSet& set, const Fabric& fabric, const DownSets& down
   set.members = members_of(down.bits_of(set.hosts), fabric, down);
   std::vector<std::size_t> hosts;
   for (std::size_t m : set.members)
-    if (is_host(fabric.nodes()[m])) hosts.push_back(m);
+    if (levels::is_host(fabric.nodes()[m])) hosts.push_back(m);
   set.hosts = std::move(hosts);
 }
 

@@ -18,7 +18,7 @@ namespace ibpm::locality {
 struct NodeSet {
   std::string name;                  // "leaf01", "pod of spine01 spine02", or the operator's name
   bool subtree = false;              // from the topology (not defined by the operator)
-  int level = kNoLevel;              // subtree: the level of its root switches
+  int level = levels::kNoLevel;      // subtree: the level of its root switches
   std::vector<std::size_t> roots;    // subtree: the switches whose down-set this is
   std::vector<std::size_t> hosts;    // node indices of the host CAs, fabric order
   std::vector<std::size_t> members;  // hosts and the switches inside, fabric order

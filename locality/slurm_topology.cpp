@@ -119,19 +119,19 @@ std::string slurm_switch_name(const std::string& name) {
 }
 
 std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& fabric,
-                                              const FabricLevels& levels,
+                                              const levels::FabricLevels& levels,
                                               const NodeNameMap* names) {
   const auto& nodes = fabric.nodes();
   std::vector<std::size_t> hosts, switches;
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (is_host(nodes[i])) hosts.push_back(i);
-  for (int level = kLeafLevel; level <= levels.top(); ++level)
+    if (levels::is_host(nodes[i])) hosts.push_back(i);
+  for (int level = levels::kLeafLevel; level <= levels.top(); ++level)
     for (std::size_t s : levels.switches_at(level)) switches.push_back(s);
   const SlurmNames slurm = slurm_names(fabric, hosts, switches, names);
 
   out << "# Slurm topology.conf (topology/tree) of the InfiniBand fabric, written by "
          "ibpm-locality\n";
-  for (int level = kLeafLevel; level <= levels.top(); ++level) {
+  for (int level = levels::kLeafLevel; level <= levels.top(); ++level) {
     std::vector<std::string> lines;
     for (std::size_t s : levels.switches_at(level)) {
       std::vector<std::string> host_names, below;
@@ -139,7 +139,7 @@ std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& f
         auto peer = fabric.remote({nodes[s].guid, port.number});
         if (!peer) return;
         std::size_t n = fabric.index_of(peer->node);
-        if (is_host(nodes[n])) {
+        if (levels::is_host(nodes[n])) {
           if (auto name = slurm.hosts.find(nodes[n].guid); name != slurm.hosts.end())
             host_names.push_back(name->second);
         } else if (nodes[n].type == NodeType::sw && levels.level(n) == level - 1) {

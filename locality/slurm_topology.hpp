@@ -20,7 +20,8 @@ std::vector<NodeSet> load_slurm_topology(const std::string& path, const Fabric& 
 // Returns one warning per host left out (its name is not one Slurm accepts) and per switch whose
 // name was mapped or told apart from another's (slurm_names.hpp).
 std::vector<std::string> write_slurm_topology(std::ostream& out, const Fabric& fabric,
-                                              const FabricLevels& levels, const NodeNameMap* names);
+                                              const levels::FabricLevels& levels,
+                                              const NodeNameMap* names);
 
 // A name Slurm accepts as a SwitchName: letters, digits, '.', '_', '-'; anything else (and a
 // leading '-') becomes '_'.

@@ -66,13 +66,13 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
   boost::dynamic_bitset<> inside(nodes.size());
   // A switch below the set that serves no host at all (a spine of empty leaves) carries no
   // traffic of anybody's: its cable is not a way down out of the set.
-  const FabricLevels& levels = down.levels();
+  const levels::FabricLevels& levels = down.levels();
   // Node indices of each cable's ends, looked up once for all sets.
   std::vector<std::pair<std::size_t, std::size_t>> ends;
   ends.reserve(links.size());
   for (const Link& link : links)
     ends.emplace_back(fabric.index_of(link.a.node), fabric.index_of(link.b.node));
-  auto serves_hosts = [&](std::size_t n) { return is_host(nodes[n]) || down.of(n).any(); };
+  auto serves_hosts = [&](std::size_t n) { return levels::is_host(nodes[n]) || down.of(n).any(); };
   for (const NodeSet& set : sets) {
     SetTraffic t;
     t.set = &set;
@@ -110,7 +110,9 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
       if (inside[a] == inside[b]) continue;
       std::size_t in_node = inside[a] ? a : b, out_node = inside[a] ? b : a;
       // An aggregation node computes inside its switch: its cable is not a border.
-      if (is_aggregation_node(nodes[out_node]) || is_aggregation_node(nodes[in_node])) continue;
+      if (levels::is_aggregation_node(nodes[out_node]) ||
+          levels::is_aggregation_node(nodes[in_node]))
+        continue;
       ++t.border_cables;
       const auto& leave = leaving(usage[l], link, nodes[in_node].guid);
       const auto& enter = entering(usage[l], link, nodes[in_node].guid);

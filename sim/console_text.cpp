@@ -8,7 +8,7 @@
 namespace ibpm::sim {
 namespace {
 
-using scan::trim;
+using dump::scan::trim;
 
 template <typename F>
 void for_each_line(std::string_view text, F&& f) {
@@ -22,7 +22,7 @@ void for_each_line(std::string_view text, F&& f) {
 }
 
 bool starts_with_word(std::string_view command, std::string_view word) {
-  command = trim(command);
+  command = dump::scan::trim(command);
   if (command.size() < word.size()) return false;
   for (std::size_t i = 0; i < word.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(command[i])) != word[i]) return false;
@@ -54,7 +54,7 @@ std::string clean_console_reply(std::string_view raw, std::string_view marker) {
   }
   std::string out;
   for_each_line(text, [&out](std::string_view line) {
-    line = trim(line);
+    line = dump::scan::trim(line);
     if (line.empty()) return;
     out += line;
     out += '\n';
@@ -70,7 +70,7 @@ std::vector<std::string> console_errors(std::string_view reply,
     if (starts_with_word(c, "dump") || starts_with_word(c, "attached") ||
         starts_with_word(c, "help") || starts_with_word(c, "?") || starts_with_word(c, "!"))
       own_hash_lines = true;
-    if (starts_with_word(c, "#")) comments.push_back(trim(c));
+    if (starts_with_word(c, "#")) comments.push_back(dump::scan::trim(c));
   }
   std::vector<std::string> errors;
   for_each_line(reply, [&](std::string_view line) {
@@ -89,7 +89,7 @@ std::vector<std::string> console_errors(std::string_view reply,
 std::vector<std::pair<int, int>> attached_clients(std::string_view reply) {
   std::vector<std::pair<int, int>> clients;
   for_each_line(reply, [&clients](std::string_view line) {
-    line = trim(line);
+    line = dump::scan::trim(line);
     if (!line.starts_with("Client ")) return;
     int id = number_after(line, "Client ");
     int pid = number_after(line, "pid ");

@@ -11,10 +11,10 @@
 namespace ibpm::sim {
 namespace {
 
-using scan::trim;
+using dump::scan::trim;
 
 std::string_view take_word(std::string_view& s) {
-  s = trim(s);
+  s = dump::scan::trim(s);
   std::size_t n = 0;
   while (n < s.size() && !std::isspace(static_cast<unsigned char>(s[n]))) ++n;
   std::string_view word = s.substr(0, n);
@@ -64,11 +64,11 @@ std::string host_error(const NetTopology& topology, std::string_view name) {
 }  // namespace
 
 std::optional<double> parse_rate(std::string_view text) {
-  text = trim(text);
+  text = dump::scan::trim(text);
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end == text.data()) return std::nullopt;
-  std::string_view unit = trim(std::string_view(end, text.data() + text.size() - end));
+  std::string_view unit = dump::scan::trim(std::string_view(end, text.data() + text.size() - end));
   auto factor = unit_factor(unit);
   if (!factor || !std::isfinite(value) || value < 0) return std::nullopt;
   return value * *factor;
@@ -85,9 +85,9 @@ std::vector<Flow> parse_flows(std::istream& in, const std::string& name,
     };
     std::string_view line = text;
     if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
+    line = dump::scan::trim(line);
     if (line.empty()) continue;
-    std::string_view from = take_word(line), to = take_word(line), rate = trim(line);
+    std::string_view from = take_word(line), to = take_word(line), rate = dump::scan::trim(line);
     if (to.empty() || rate.empty()) fail("expected FROM TO RATE, e.g. cn0001 cn0002 500MB/s");
     auto octets = parse_rate(rate);
     if (!octets) fail(rate_error(rate));

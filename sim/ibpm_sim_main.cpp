@@ -73,7 +73,7 @@ int generate(const GenerateArgs& args) {
     // The same fabric as an ibnetdiscover dump, for --cache without starting ibsim.
     const Fabric fabric = net_fabric(tree.topology);
     base::replace_file_with(args.dump,
-                            [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+                            [&](std::ostream& out) { dump::write_ibnetdiscover(out, fabric); });
     (args.output == "-" ? std::cerr : std::cout)
         << "wrote " << args.dump << ": " << tree.summary() << '\n';
     if (args.output.empty()) return 0;

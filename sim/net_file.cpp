@@ -15,9 +15,9 @@ void append_port_line(std::string& out, const NetTopology& t, NetPort port) {
   // ibsim 0.10 knows SDR..NDR and FDR10.
   if (setting.speed == LinkSpeed::xdr)
     throw std::invalid_argument("ibsim cannot simulate XDR links");
-  out += ibsim_port_link(port.port, peer_name, peer.port);
+  out += dump::ibsim_port_link(port.port, peer_name, peer.port);
   out += "\t# ";
-  out += ibsim_link_trailer(peer_name, setting.width, setting.speed);
+  out += dump::ibsim_link_trailer(peer_name, setting.width, setting.speed);
   out += '\n';
 }
 
@@ -46,7 +46,7 @@ std::string to_ibsim_net(const NetTopology& topology, std::string_view comment) 
   if (!comment.empty()) out += '\n';
   for (std::size_t n = 0; n < topology.nodes().size(); ++n) {
     const NetNode& node = topology.node(n);
-    out += ibsim_node_record(node.type == NodeType::sw, node.port_count);
+    out += dump::ibsim_node_record(node.type == NodeType::sw, node.port_count);
     out += "\t\"";
     out += node.name;
     out += "\"\n";
@@ -99,9 +99,9 @@ std::vector<std::string> ibsim_capacity_args(const NetSize& size) {
       args.push_back(std::to_string(needed));
     }
   };
-  raise("-N", size.nodes, kIbsimDefaultLimits.nodes);
-  raise("-S", size.switches, kIbsimDefaultLimits.switches);
-  raise("-P", size.ports, kIbsimDefaultLimits.ports);
+  raise("-N", size.nodes, dump::kIbsimDefaultLimits.nodes);
+  raise("-S", size.switches, dump::kIbsimDefaultLimits.switches);
+  raise("-P", size.ports, dump::kIbsimDefaultLimits.ports);
   return args;
 }
 

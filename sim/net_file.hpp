@@ -17,7 +17,7 @@ namespace ibpm::sim {
 // ...". Throws std::invalid_argument for a speed ibsim does not know (XDR).
 std::string to_ibsim_net(const NetTopology& topology, std::string_view comment = {});
 
-using NetSize = IbsimNetSize;
+using NetSize = dump::IbsimNetSize;
 
 // Counts the node header lines ("Switch 36 ...", "Hca 1 ...", "Ca 2 ...") of a net file.
 NetSize measure_net(std::string_view text);

@@ -17,7 +17,7 @@ struct Line {
   std::string_view text;
 };
 
-using scan::trim;
+using dump::scan::trim;
 
 [[noreturn]] void fail(int line, const std::string& why) {
   throw std::invalid_argument("line " + std::to_string(line) + ": " + why);
@@ -67,7 +67,7 @@ PortSetting trailer_setting(std::string_view rest) {
   PortSetting setting{LinkWidth::x4, LinkSpeed::sdr};
   auto hash = rest.find('#');
   if (hash == std::string_view::npos) return setting;
-  rest = trim(rest.substr(hash + 1));
+  rest = dump::scan::trim(rest.substr(hash + 1));
   auto space = rest.find_last_of(" \t");
   std::string_view word = space == std::string_view::npos ? rest : rest.substr(space + 1);
   auto x = word.find_first_of("xX");
@@ -113,7 +113,7 @@ NetTopology parse_ibsim_net(std::string_view text) {
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = trim(text.substr(start, end - start));
+    std::string_view line = dump::scan::trim(text.substr(start, end - start));
     start = end + 1;
     ++number;
     if (line.empty()) {

@@ -28,7 +28,7 @@ std::string describe(const RouteNames& names, const routes::SwitchBalance& row) 
 
 }  // namespace
 
-void print_balance(std::ostream& out, const RouteNames& names, const FabricLevels& levels,
+void print_balance(std::ostream& out, const RouteNames& names, const levels::FabricLevels& levels,
                    const std::vector<routes::SwitchBalance>& rows, ReportFormat format,
                    std::size_t top) {
   const std::size_t shown = top && rows.size() > top ? top : rows.size();

@@ -15,7 +15,7 @@
 namespace ibpm {
 
 // rows: worst first; top: print only the first N (0: all).
-void print_balance(std::ostream& out, const RouteNames& names, const FabricLevels& levels,
+void print_balance(std::ostream& out, const RouteNames& names, const levels::FabricLevels& levels,
                    const std::vector<routes::SwitchBalance>& rows, ReportFormat format,
                    std::size_t top);
 

@@ -18,7 +18,7 @@ std::vector<std::size_t> sorted(const std::set<std::size_t>& set) {
 }
 
 DirectionImpact direction(const routes::RouteMap& map, PortRef from, PortRef to,
-                          const std::vector<JobEndpoints>& jobs) {
+                          const std::vector<routes::JobEndpoints>& jobs) {
   DirectionImpact impact{from, to, routes::pairs_through(map, from), {}, {}, {}};
   std::set<std::size_t> sources, destinations;
   for (const auto& [s, d] : impact.pairs) {
@@ -27,7 +27,7 @@ DirectionImpact direction(const routes::RouteMap& map, PortRef from, PortRef to,
   }
   impact.sources = sorted(sources);
   impact.destinations = sorted(destinations);
-  for (const JobEndpoints& job : jobs) {
+  for (const routes::JobEndpoints& job : jobs) {
     JobImpact j{job.id, 0, 0};
     std::set<std::size_t> hosts;
     for (const auto& [s, d] : impact.pairs) {
@@ -157,7 +157,7 @@ void print_json(std::ostream& out, const RouteNames& names,
 }  // namespace
 
 std::vector<DirectionImpact> cable_impact(const routes::RouteMap& map, PortRef port,
-                                          const std::vector<JobEndpoints>& jobs) {
+                                          const std::vector<routes::JobEndpoints>& jobs) {
   const auto peer = map.fabric().remote(port);
   if (!peer) throw std::invalid_argument(port_name(map.fabric(), port, nullptr) + " has no cable");
   return {direction(map, port, *peer, jobs), direction(map, *peer, port, jobs)};

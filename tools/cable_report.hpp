@@ -32,7 +32,7 @@ struct DirectionImpact {
 // Both directions of the cable at `port` (out of it first). Throws std::invalid_argument when
 // the port has no cable.
 std::vector<DirectionImpact> cable_impact(const routes::RouteMap& map, PortRef port,
-                                          const std::vector<JobEndpoints>& jobs);
+                                          const std::vector<routes::JobEndpoints>& jobs);
 
 enum class PairListing { counts, every_pair };
 

@@ -7,14 +7,14 @@
 namespace ibpm {
 namespace {
 
-std::string rate_name(const LinkRate& rate) {
+std::string rate_name(const topology::LinkRate& rate) {
   return (rate.width ? std::string(to_string(*rate.width)) : "?") +
          (rate.speed ? std::string(to_string(*rate.speed)) : "?");
 }
 
 }  // namespace
 
-void print_fabric_summary(std::ostream& out, const Topology& topology) {
+void print_fabric_summary(std::ostream& out, const topology::Topology& topology) {
   const Fabric& f = topology.fabric;
   std::size_t switch_links = 0, ca_links = 0, self_loops = 0, degraded = 0;
   std::uint64_t capacity = 0;
@@ -27,10 +27,10 @@ void print_fabric_summary(std::ostream& out, const Topology& topology) {
       ++switch_links;
     else
       ++ca_links;
-    LinkRate rate = active_rate(f, link);
+    topology::LinkRate rate = topology::active_rate(f, link);
     ++rates[rate_name(rate)];
     if (rate.width && rate.speed) capacity += link_capacity_bps(*rate.width, *rate.speed);
-    degraded += static_cast<bool>(check_link_rate(f, link, std::nullopt));
+    degraded += static_cast<bool>(topology::check_link_rate(f, link, std::nullopt));
   }
   out << "Fabric from " << topology.origin << "\n"
       << "  switches " << f.count(NodeType::sw) << ", CAs " << f.count(NodeType::ca) << ", routers "

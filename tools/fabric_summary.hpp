@@ -7,6 +7,6 @@
 
 namespace ibpm {
 
-void print_fabric_summary(std::ostream& out, const Topology& topology);
+void print_fabric_summary(std::ostream& out, const topology::Topology& topology);
 
 }  // namespace ibpm

@@ -158,7 +158,7 @@ void run_report(Options& options) {
   } else if (!options.cable.empty()) {
     const PortRef port = cable_port(
         fabric, resolve_node_port(fabric, source.name_map(), options.cable), options.cable);
-    std::vector<JobEndpoints> jobs;
+    std::vector<routes::JobEndpoints> jobs;
     if (!options.jobs.empty())
       jobs = job_endpoints(map, source.name_map(), jobs::read_jobs_file(options.jobs));
     print_cable_impact(std::cout, names, cable_impact(map, port, jobs), format,
@@ -167,7 +167,7 @@ void run_report(Options& options) {
     print_cable_loads(std::cout, map, names, format, options.top,
                       options.host_cables ? HostCables::listed : HostCables::left_out);
   } else {
-    const FabricLevels levels(fabric, make_graph(fabric));
+    const levels::FabricLevels levels(fabric, make_graph(fabric));
     print_balance(std::cout, names, levels, routes::up_port_balance(map, levels), format,
                   options.top);
   }
@@ -182,7 +182,7 @@ plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
   const Fabric& fabric = source.topology.fabric;
   const routes::RouteMap map(fabric, source.tables);
   const RouteNames names(map, source.name_map());
-  const FabricLevels levels(fabric, make_graph(fabric));
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
   plugin::Check check =
       balance_check(names, routes::up_port_balance(map, levels), options.thresholds, options.top);
   for (const std::string& problem : source.problems)

@@ -27,8 +27,8 @@ struct Options {
 };
 
 void run(const Options& options) {
-  ibpm::Topology topology =
-      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
+      options.fabric.cache, {options.fabric.ca, options.fabric.port});
   ibpm::print_fabric_summary(std::cout, topology);
   if (options.warnings)
     for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";
@@ -39,15 +39,15 @@ void run(const Options& options) {
   if (!options.write_cache.empty()) {
     if (!topology.ibnd)
       throw std::runtime_error("--write-cache needs a fabric from discovery or a cache file");
-    ibpm::save_topology(topology, options.write_cache);
+    ibpm::topology::save_topology(topology, options.write_cache);
   }
   if (!options.write_dump.empty())
     ibpm::base::replace_file_with(options.write_dump, [&](std::ostream& out) {
-      ibpm::write_ibnetdiscover(out, topology.fabric);
+      ibpm::dump::write_ibnetdiscover(out, topology.fabric);
     });
   if (!options.write_net.empty())
     ibpm::base::replace_file_with(options.write_net, [&](std::ostream& out) {
-      ibpm::write_ibsim_net(out, topology.fabric, {});
+      ibpm::dump::write_ibsim_net(out, topology.fabric, {});
     });
 }
 

@@ -24,13 +24,14 @@ void print_names(std::ostream& out, const Fabric& fabric, const std::vector<std:
 }  // namespace
 
 void print_levels(std::ostream& out, const Fabric& fabric, const NodeNameMap* names) {
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   const auto& nodes = fabric.nodes();
-  auto hosts = std::count_if(nodes.begin(), nodes.end(), [](const Node& n) { return is_host(n); });
+  auto hosts =
+      std::count_if(nodes.begin(), nodes.end(), [](const Node& n) { return levels::is_host(n); });
   auto aggregation = std::count_if(nodes.begin(), nodes.end(),
-                                   [](const Node& n) { return is_aggregation_node(n); });
+                                   [](const Node& n) { return levels::is_aggregation_node(n); });
   out << "Levels: " << levels.top() << " switch level" << (levels.top() == 1 ? "" : "s") << "\n";
-  for (int level = levels.top(); level >= kLeafLevel; --level) {
+  for (int level = levels.top(); level >= levels::kLeafLevel; --level) {
     auto at = levels.switches_at(level);
     out << "  " << level << " " << levels.name(level) << ": " << at.size() << " switches";
     print_names(out, fabric, at, names);
@@ -41,7 +42,7 @@ void print_levels(std::ostream& out, const Fabric& fabric, const NodeNameMap* na
   out << "\n";
   std::vector<std::size_t> unplaced;
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (levels.level(i) == kNoLevel) unplaced.push_back(i);
+    if (levels.level(i) == levels::kNoLevel) unplaced.push_back(i);
   if (!unplaced.empty()) {
     out << "  unplaced (no leaf reaches them): " << unplaced.size() << " switches";
     print_names(out, fabric, unplaced, names);
@@ -52,7 +53,7 @@ void print_levels(std::ostream& out, const Fabric& fabric, const NodeNameMap* na
     print_names(out, fabric, levels.spines_with_hosts(), names);
     out << "\n";
   }
-  auto directors = chassis(fabric);
+  auto directors = levels::chassis(fabric);
   if (!directors.empty()) {
     out << "  chassis: " << directors.size() << " (";
     for (std::size_t i = 0; i < directors.size(); ++i)

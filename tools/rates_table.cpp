@@ -12,13 +12,13 @@ namespace ibpm::tools {
 
 namespace {
 
-double rate(const sweep::PortVerdict& v, Counter counter) {
+double rate(const sweep::PortVerdict& v, counters::Counter counter) {
   const auto r = v.result->rates.of(counter);
   return r ? poll::reported_rate(counter, r->per_second) : 0.0;
 }
 
 double traffic(const sweep::PortVerdict& v) {
-  return rate(v, Counter::xmit_data) + rate(v, Counter::rcv_data);
+  return rate(v, counters::Counter::xmit_data) + rate(v, counters::Counter::rcv_data);
 }
 
 std::string fixed(const char* format, double value) {
@@ -34,7 +34,7 @@ std::string optional_percent(const std::optional<double>& value) {
 // "symbol_errors 3/s, rcv_errors 1/s" for the error counters above zero.
 std::string errors_text(const sweep::PortVerdict& v) {
   std::string text;
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto r = v.result->rates.of(s.id);
     if (!s.error || !r || r->per_second <= 0) continue;
     text += (text.empty() ? "" : ", ") + std::string(s.key) + " " + (r->lower_bound ? ">=" : "") +
@@ -84,8 +84,8 @@ void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVer
     std::snprintf(
         line, sizeof line, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  ", static_cast<int>(width),
         products::log_safe(v->cable).c_str(), std::string(plugin::to_string(v->state)).c_str(),
-        has_rates ? fixed("%.3f", rate(*v, Counter::xmit_data) / 1e6).c_str() : "-",
-        has_rates ? fixed("%.3f", rate(*v, Counter::rcv_data) / 1e6).c_str() : "-",
+        has_rates ? fixed("%.3f", rate(*v, counters::Counter::xmit_data) / 1e6).c_str() : "-",
+        has_rates ? fixed("%.3f", rate(*v, counters::Counter::rcv_data) / 1e6).c_str() : "-",
         optional_percent(rates.xmit_util_pct).c_str(), optional_percent(rates.rcv_util_pct).c_str(),
         optional_percent(rates.xmit_wait_pct).c_str());
     out << line << products::log_safe(status_text(*v)) << "\n";

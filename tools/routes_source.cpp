@@ -81,10 +81,10 @@ RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   RoutesSource source;
   const bool refresh = options.tables == TableSource::fabric;
   // A refresh discovers the topology again too, unless --cache names it.
-  const TopologySource topology = poll::topology_source(options.fabric);
-  source.topology =
-      topology.load(refresh && !topology.cache_given() ? TopologyRefresh::discover_now
-                                                       : TopologyRefresh::discover_if_missing);
+  const topology::TopologySource topology = poll::topology_source(options.fabric);
+  source.topology = topology.load(refresh && !topology.cache_given()
+                                      ? topology::TopologyRefresh::discover_now
+                                      : topology::TopologyRefresh::discover_if_missing);
   source.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   source.tables_path = routes::lft_file_path(options.fabric.state_dir);
   if (refresh)

@@ -27,7 +27,7 @@ struct RoutesSourceOptions {
 };
 
 struct RoutesSource {
-  Topology topology;
+  topology::Topology topology;
   std::optional<NodeNameMap> names;
   routes::ForwardingTables tables;
   std::string tables_path;

@@ -9,8 +9,8 @@ std::size_t mark_degraded_links(const Fabric& fabric, MapAnnotations& annotation
   size_to(annotations, fabric);
   std::size_t marked = 0;
   for (std::size_t i = 0; i < fabric.links().size(); ++i) {
-    const Degradation d =
-        check_link_rate(fabric, fabric.links()[i], baseline_rate(baseline, fabric.links()[i]));
+    const topology::Degradation d = topology::check_link_rate(
+        fabric, fabric.links()[i], topology::baseline_rate(baseline, fabric.links()[i]));
     if (!d) continue;
     annotations.links[i].degraded = true;
     annotations.links[i].degradation = d.describe();

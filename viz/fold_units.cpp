@@ -48,7 +48,7 @@ constexpr std::size_t kMaxLeafUnits = 300;
 
 class UnitFinder {
  public:
-  UnitFinder(const Fabric& fabric, const FabricLevels& levels, const NodeNameMap* names)
+  UnitFinder(const Fabric& fabric, const levels::FabricLevels& levels, const NodeNameMap* names)
       : fabric_(fabric), levels_(levels), names_(names), neighbours_(fabric.nodes().size()) {
     result_.unit_of.assign(fabric.nodes().size(), kNoUnit);
     result_.home_of.assign(fabric.nodes().size(), kNoUnit);
@@ -119,7 +119,7 @@ class UnitFinder {
     std::map<boost::dynamic_bitset<>, std::vector<std::size_t>> roots_by_set;
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i) {
       const auto& bits = down.of(i);
-      if (is_switch(i) && levels_.level(i) > kLeafLevel && bits.any() && bits.count() < all)
+      if (is_switch(i) && levels_.level(i) > levels::kLeafLevel && bits.any() && bits.count() < all)
         roots_by_set[bits].push_back(i);
     }
     std::vector<const decltype(roots_by_set)::value_type*> sets;
@@ -135,7 +135,7 @@ class UnitFinder {
         if (is_switch(i) && !placed(i) && down.of(i).any() && down.of(i).is_subset_of(bits))
           members.push_back(i);
       if (members.size() > kMaxPodSwitches) continue;
-      int level = kNoLevel;
+      int level = levels::kNoLevel;
       for (std::size_t r : roots) level = std::max(level, levels_.level(r));
       add_unit(UnitKind::pod, std::move(members), "pod of " + range_name(roots, level),
                "pod " + range_label(roots));
@@ -143,7 +143,7 @@ class UnitFinder {
   }
 
   void add_chassis() {
-    for (const Chassis& c : chassis(fabric_)) {
+    for (const levels::Chassis& c : levels::chassis(fabric_)) {
       if (std::any_of(c.switches.begin(), c.switches.end(),
                       [&](std::size_t s) { return placed(s); }))
         continue;
@@ -158,7 +158,7 @@ class UnitFinder {
   void add_leaves() {
     std::vector<std::size_t> leaves;
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i)
-      if (is_switch(i) && !placed(i) && levels_.level(i) <= kLeafLevel) leaves.push_back(i);
+      if (is_switch(i) && !placed(i) && levels_.level(i) <= levels::kLeafLevel) leaves.push_back(i);
     if (leaves.size() <= kMaxLeafUnits) {
       for (std::size_t leaf : leaves)
         add_unit(UnitKind::leaf, {leaf}, name_of(leaf), name_of(leaf));
@@ -207,7 +207,7 @@ class UnitFinder {
     for (auto& members : found) {
       const int level = levels_.level(members.front());
       const UnitKind kind =
-          members.size() == 1 && level <= kLeafLevel ? UnitKind::leaf : UnitKind::group;
+          members.size() == 1 && level <= levels::kLeafLevel ? UnitKind::leaf : UnitKind::group;
       std::string name = range_name(members, level);
       std::string label = range_label(members);
       if (members.size() > 1) name = levels_.name(level) + " group " + name;
@@ -221,7 +221,7 @@ class UnitFinder {
         result_.home_of[i] = i;
         continue;
       }
-      if (!is_host(fabric_.nodes()[i])) continue;
+      if (!levels::is_host(fabric_.nodes()[i])) continue;
       const std::size_t home = home_switch(fabric_, i);
       if (home == kNoUnit || !placed(home)) continue;
       result_.home_of[i] = home;
@@ -231,7 +231,7 @@ class UnitFinder {
   }
 
   const Fabric& fabric_;
-  const FabricLevels& levels_;
+  const levels::FabricLevels& levels_;
   const NodeNameMap* names_;
   std::vector<std::vector<std::size_t>> neighbours_;  // switch neighbours of each switch
   FoldUnits result_;
@@ -239,7 +239,8 @@ class UnitFinder {
 
 }  // namespace
 
-FoldUnits fold_units(const Fabric& fabric, const FabricLevels& levels, const NodeNameMap* names) {
+FoldUnits fold_units(const Fabric& fabric, const levels::FabricLevels& levels,
+                     const NodeNameMap* names) {
   return UnitFinder(fabric, levels, names).find();
 }
 

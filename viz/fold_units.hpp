@@ -30,7 +30,7 @@ struct FoldUnit {
   std::string id;                     // file-name safe: "pod-0x<GUID>" of its first switch
   std::string name;                   // plain text: "pod of spine01..spine18 (18 spines)"
   std::string label;                  // shorter, for the node: "pod spine01..spine18"
-  int rank = kLeafLevel;              // the highest level of its switches
+  int rank = levels::kLeafLevel;      // the highest level of its switches
   std::vector<std::size_t> switches;  // node indices, fabric order
   std::size_t hosts = 0;              // hosts kept with its switches
 };
@@ -43,7 +43,8 @@ struct FoldUnits {
 };
 
 // Throws nothing; a fabric without switches has no units.
-FoldUnits fold_units(const Fabric& fabric, const FabricLevels& levels, const NodeNameMap* names);
+FoldUnits fold_units(const Fabric& fabric, const levels::FabricLevels& levels,
+                     const NodeNameMap* names);
 
 // The switch a host hangs off (its lowest cabled port leading to a switch); kNoUnit when none.
 std::size_t home_switch(const Fabric& fabric, std::size_t host_index);

@@ -50,8 +50,8 @@ constexpr std::size_t kHubEdgesPerUnit = 3;
 
 class MapBuilder {
  public:
-  MapBuilder(const Fabric& fabric, const FabricLevels& levels, const MapAnnotations& annotations,
-             const MapOptions& options)
+  MapBuilder(const Fabric& fabric, const levels::FabricLevels& levels,
+             const MapAnnotations& annotations, const MapOptions& options)
       : fabric_(fabric),
         levels_(levels),
         annotations_(annotations),
@@ -100,7 +100,7 @@ class MapBuilder {
   }
 
   void add_chassis() {
-    for (const Chassis& c : chassis(fabric_)) {
+    for (const levels::Chassis& c : levels::chassis(fabric_)) {
       const std::size_t index = map_.chassis.size();
       std::string label = "chassis " + format_guid(c.system_image_guid);
       // Director ASICs are usually described "NAME/L05/U1": show NAME.
@@ -144,8 +144,8 @@ class MapBuilder {
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i) {
       if (fabric_.nodes()[i].type != NodeType::sw) continue;
       const int level = levels_.level(i);
-      MapNode node =
-          device_node(i, MapNodeKind::switch_node, level == kNoLevel ? kLeafLevel : level);
+      MapNode node = device_node(i, MapNodeKind::switch_node,
+                                 level == levels::kNoLevel ? levels::kLeafLevel : level);
       if (auto c = chassis_of_.find(i); c != chassis_of_.end()) node.chassis = c->second;
       add_node(std::move(node), i);
     }
@@ -155,15 +155,15 @@ class MapBuilder {
     for (std::size_t i = 0; i < fabric_.nodes().size(); ++i) {
       const Node& n = fabric_.nodes()[i];
       if (n.type == NodeType::sw) continue;
-      if (is_aggregation_node(n)) {
+      if (levels::is_aggregation_node(n)) {
         ++map_.hidden_aggregation_nodes;
         continue;
       }
-      const MapNodeKind kind = is_host(n) ? MapNodeKind::host : MapNodeKind::other;
+      const MapNodeKind kind = levels::is_host(n) ? MapNodeKind::host : MapNodeKind::other;
       const std::size_t home =
           map_.folded && kind == MapNodeKind::host ? home_switch(fabric_, i) : kNone;
       if (home == kNone) {
-        add_node(device_node(i, kind, kHostLevel), i);
+        add_node(device_node(i, kind, levels::kHostLevel), i);
         continue;
       }
       auto [group, added] = groups_.try_emplace(home, map_.nodes.size());
@@ -171,7 +171,7 @@ class MapBuilder {
         MapNode node;
         node.id = "h" + format_guid(fabric_.nodes()[home].guid);
         node.kind = MapNodeKind::host_group;
-        node.rank = kHostLevel;
+        node.rank = levels::kHostLevel;
         node.hosts = 0;
         node.fill = "#f0f0f0";
         node.url = node_url(fabric_.nodes()[home].guid, "#hosts");
@@ -235,7 +235,7 @@ class MapBuilder {
   // from each unit to a hub instead: each edge then holds all the cables of one unit to or from
   // the top level (their hottest, faults and count), and the picture stays a tree.
   void add_hub_if_dense(std::size_t units_drawn) {
-    int top = kNoLevel;
+    int top = levels::kNoLevel;
     std::set<int> ranks;
     for (const MapNode& n : map_.nodes) {
       top = std::max(top, n.rank);
@@ -315,12 +315,13 @@ class MapBuilder {
       overview = false;
       const bool is_switch = nodes[i].type == NodeType::sw;
       const int level = levels_.level(i);
-      const MapNodeKind kind = is_switch           ? MapNodeKind::switch_node
-                               : is_host(nodes[i]) ? MapNodeKind::host
-                                                   : MapNodeKind::other;
-      add_node(
-          device_node(i, kind, is_switch ? (level == kNoLevel ? kLeafLevel : level) : kHostLevel),
-          i);
+      const MapNodeKind kind = is_switch                   ? MapNodeKind::switch_node
+                               : levels::is_host(nodes[i]) ? MapNodeKind::host
+                                                           : MapNodeKind::other;
+      add_node(device_node(i, kind,
+                           is_switch ? (level == levels::kNoLevel ? levels::kLeafLevel : level)
+                                     : levels::kHostLevel),
+               i);
     }
     std::map<std::size_t, std::size_t> hosts_on;  // switch drawn as itself -> hosts folded in
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -361,7 +362,7 @@ class MapBuilder {
     MapNode node;
     node.id = "u-" + unit.id;
     node.kind = MapNodeKind::unit;
-    node.rank = unit.rank == kNoLevel ? kLeafLevel : unit.rank;
+    node.rank = unit.rank == levels::kNoLevel ? levels::kLeafLevel : unit.rank;
     node.health = s.health;
     node.marks = s.marks();
     node.fill = s.locality ? locality_color(s.locality) : "#ffffff";
@@ -452,7 +453,7 @@ class MapBuilder {
   std::string title() const {
     const std::size_t switches = fabric_.count(NodeType::sw);
     std::size_t hosts = 0;
-    for (const Node& n : fabric_.nodes()) hosts += is_host(n);
+    for (const Node& n : fabric_.nodes()) hosts += levels::is_host(n);
     std::string t = std::to_string(switches) + " switches, " + std::to_string(hosts) + " hosts, " +
                     std::to_string(fabric_.links().size()) + " cables";
     if (map_.folded) t += "; hosts folded per switch, parallel cables per pair";
@@ -460,7 +461,7 @@ class MapBuilder {
   }
 
   const Fabric& fabric_;
-  const FabricLevels& levels_;
+  const levels::FabricLevels& levels_;
   const MapAnnotations& annotations_;
   const MapOptions& options_;
   MapGraph map_;
@@ -474,7 +475,7 @@ class MapBuilder {
 
 }  // namespace
 
-MapGraph build_map(const Fabric& fabric, const FabricLevels& levels,
+MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options) {
   return MapBuilder(fabric, levels, annotations, options).build();
 }

@@ -100,7 +100,7 @@ struct MapGraph {
   std::string up_url;  // FoldView::up_url
 };
 
-MapGraph build_map(const Fabric& fabric, const FabricLevels& levels,
+MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options);
 
 }  // namespace ibpm::viz

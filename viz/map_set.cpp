@@ -35,7 +35,7 @@ bool relative_url(const std::string& prefix) {
 
 class DrillDownWriter {
  public:
-  DrillDownWriter(const Fabric& fabric, const FabricLevels& levels,
+  DrillDownWriter(const Fabric& fabric, const levels::FabricLevels& levels,
                   const MapAnnotations& annotations, const MapSetOptions& options, MapFormat format,
                   const fs::path& overview)
       : fabric_(fabric),
@@ -151,7 +151,7 @@ class DrillDownWriter {
   }
 
   const Fabric& fabric_;
-  const FabricLevels& levels_;
+  const levels::FabricLevels& levels_;
   const MapAnnotations& annotations_;
   const MapSetOptions& options_;
   MapFormat format_;
@@ -163,7 +163,7 @@ class DrillDownWriter {
 
 }  // namespace
 
-FoldMode choose_fold(const Fabric& fabric, const FabricLevels& levels,
+FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
                      const MapAnnotations& annotations, const MapOptions& options) {
   if (options.fold != FoldMode::automatic) return options.fold;
   if (fabric.nodes().size() <= options.fold_above) return FoldMode::none;
@@ -173,7 +173,7 @@ FoldMode choose_fold(const Fabric& fabric, const FabricLevels& levels,
   return map.nodes.size() + map.edges.size() <= kFoldBudget ? FoldMode::hosts : FoldMode::pods;
 }
 
-WrittenMaps write_map_set(const Fabric& fabric, const FabricLevels& levels,
+WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
                           MapFormat format, const std::string& path) {
   const FoldMode fold = choose_fold(fabric, levels, annotations, options.map);

@@ -30,13 +30,13 @@ struct WrittenMaps {
 };
 
 // FoldMode::automatic resolved for this fabric (MapOptions::fold otherwise).
-FoldMode choose_fold(const Fabric& fabric, const FabricLevels& levels,
+FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
                      const MapAnnotations& annotations, const MapOptions& options);
 
 // Writes the overview to `path` in `format` and, folded by pods into an SVG, the drill-down maps
 // (a PNG, PDF or DOT overview comes alone: nothing in it can be clicked). Throws
 // std::runtime_error with a one-line reason.
-WrittenMaps write_map_set(const Fabric& fabric, const FabricLevels& levels,
+WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
                           MapFormat format, const std::string& path);
 

@@ -13,10 +13,11 @@ namespace {
 using base::format_fixed;
 using base::format_short;
 
-std::string level_text(const FabricLevels& levels, std::size_t node_index, const Node& node) {
+std::string level_text(const levels::FabricLevels& levels, std::size_t node_index,
+                       const Node& node) {
   if (node.type != NodeType::sw) return std::string(to_string(node.type));
   const int level = levels.level(node_index);
-  if (level == kNoLevel) return "switch, no level (no host below it)";
+  if (level == levels::kNoLevel) return "switch, no level (no host below it)";
   return "switch, " + levels.name(level) + " (level " + std::to_string(level) + ")";
 }
 
@@ -52,7 +53,7 @@ std::string short_name(const Node& n, const NodeNameMap* names) {
   return name;
 }
 
-std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
+std::vector<std::string> node_tooltip(const Fabric& fabric, const levels::FabricLevels& levels,
                                       std::size_t node_index, const NodeAnnotation* annotation,
                                       const NodeNameMap* names) {
   const Node& node = fabric.nodes()[node_index];
@@ -89,7 +90,7 @@ std::vector<std::string> cables_tooltip(const Fabric& fabric, const std::vector<
   for (std::size_t i = 0; i < links.size() && i < max_cables; ++i) {
     const Link& link = fabric.links()[links[i]];
     std::string line = port_name(fabric, link.a, names) + " - " + port_name(fabric, link.b, names);
-    const LinkRate rate = active_rate(fabric, link);
+    const topology::LinkRate rate = topology::active_rate(fabric, link);
     if (rate.width && rate.speed)
       line +=
           "  " + std::string(to_string(*rate.width)) + " " + std::string(to_string(*rate.speed));

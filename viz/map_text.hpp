@@ -18,7 +18,7 @@ namespace ibpm::viz {
 std::string short_name(const Node& node, const NodeNameMap* names);
 
 // Switch or single host: name, type and level, GUID, LID, health, locality.
-std::vector<std::string> node_tooltip(const Fabric& fabric, const FabricLevels& levels,
+std::vector<std::string> node_tooltip(const Fabric& fabric, const levels::FabricLevels& levels,
                                       std::size_t node_index, const NodeAnnotation* annotation,
                                       const NodeNameMap* names);
 

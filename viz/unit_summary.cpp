@@ -25,7 +25,7 @@ std::string UnitSummary::marks_text() const {
   return text;
 }
 
-std::vector<UnitSummary> summarize_units(const Fabric& fabric, const FabricLevels& levels,
+std::vector<UnitSummary> summarize_units(const Fabric& fabric, const levels::FabricLevels& levels,
                                          const FoldUnits& units,
                                          const MapAnnotations& annotations) {
   std::vector<UnitSummary> out(units.units.size());
@@ -52,7 +52,7 @@ std::vector<UnitSummary> summarize_units(const Fabric& fabric, const FabricLevel
   }
   for (std::size_t u = 0; u < units.units.size(); ++u) {
     UnitSummary& s = out[u];
-    int locality_level = kNoLevel;
+    int locality_level = levels::kNoLevel;
     for (std::size_t sw : units.units[u].switches) {
       const NodeAnnotation* note = annotations.node(sw);
       if (!note) continue;

@@ -31,7 +31,7 @@ struct UnitSummary {
 };
 
 // Summaries of every unit, by unit index.
-std::vector<UnitSummary> summarize_units(const Fabric& fabric, const FabricLevels& levels,
+std::vector<UnitSummary> summarize_units(const Fabric& fabric, const levels::FabricLevels& levels,
                                          const FoldUnits& units, const MapAnnotations& annotations);
 
 }  // namespace ibpm::viz

@@ -52,8 +52,8 @@ std::string facts(const SiteContext& site, std::size_t node_index) {
 std::string last_counters(const PortState* state) {
   if (!state || !state->last) return "-";
   std::string text;
-  for (const CounterSpec& s : counter_specs()) {
-    if (!s.error && s.id != Counter::xmit_wait) continue;
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    if (!s.error && s.id != counters::Counter::xmit_wait) continue;
     const auto& value = state->last->raw[static_cast<std::size_t>(s.id)];
     if (!value || *value == 0) continue;
     text += (text.empty() ? "" : ", ") + std::string(s.name) + " " + std::to_string(*value);
@@ -124,7 +124,8 @@ std::string raw_counters_section(const SiteContext& site, std::size_t node_index
   const SiteData& data = site.data;
   const Node& node = data.fabric().nodes()[node_index];
   Table table{"counters", {"Port", "Sampled (UTC)"}, {}, {}};
-  for (const CounterSpec& s : counter_specs()) table.headers.emplace_back(s.name);
+  for (const counters::CounterSpec& s : counters::counter_specs())
+    table.headers.emplace_back(s.name);
   node.for_each_port([&](const Port& port) {
     const PortState* state = data.port({node.guid, port.number});
     if (!state || !state->last) return;
@@ -135,7 +136,7 @@ std::string raw_counters_section(const SiteContext& site, std::size_t node_index
     gmtime_r(&t, &tm);
     std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
     std::vector<Cell> row{number_cell(port.number, std::to_string(port.number)), text_cell(when)};
-    for (const CounterSpec& s : counter_specs()) {
+    for (const counters::CounterSpec& s : counters::counter_specs()) {
       const auto& value = last.raw[static_cast<std::size_t>(s.id)];
       const bool saturated = last.saturated & counter_bit(s.id);
       if (!value) {

@@ -56,7 +56,7 @@ std::string summary_section(const SiteContext& site) {
     html += card("last sweep", data.sweep_error ? "unreadable" : "none", "warning",
                  data.sweep_error.value_or("no check_ib_fabric summary in the state directory"));
   }
-  const std::size_t degraded = data.diff.count(ChangeKind::link_degraded);
+  const std::size_t degraded = data.diff.count(topology::ChangeKind::link_degraded);
   const std::size_t changes = data.diff.changes.size() - degraded;
   if (data.has_baseline)
     html += card("topology changes", std::to_string(changes), changes > 0 ? "critical" : "ok",
@@ -67,7 +67,7 @@ std::string summary_section(const SiteContext& site) {
   html += "</section>\n";
   if (!data.diff.changes.empty()) {
     html += "<h2>Topology</h2>\n<ul id=\"topology-changes\">\n";
-    for (const TopologyChange& change : data.diff.changes)
+    for (const topology::TopologyChange& change : data.diff.changes)
       html += "<li>" + escape(change.text) + "</li>\n";  // the text names its kind
     html += "</ul>\n";
   }

@@ -29,8 +29,8 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options,
                             ": no counter history, no sweep summary");
   }
   data.has_baseline = data.baseline.has_value();
-  data.diff = compare_topology(data.baseline ? &data.baseline->fabric : nullptr, data.fabric(),
-                               data.name_map());
+  data.diff = topology::compare_topology(data.baseline ? &data.baseline->fabric : nullptr,
+                                         data.fabric(), data.name_map());
   return data;
 }
 

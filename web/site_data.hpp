@@ -28,7 +28,7 @@ using analysis::PortState;
 struct SiteData : analysis::FabricAnalysis {
   std::optional<products::SweepSummary> sweep;
   std::optional<std::string> sweep_error;  // why the summary could not be read
-  TopologyDiff diff;
+  topology::TopologyDiff diff;
   bool has_baseline = false;
 };
 

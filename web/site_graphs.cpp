@@ -50,8 +50,8 @@ class GraphDrawer {
 
   void port_errors() {
     for (const auto& [ref, port] : data_.ports) {
-      std::vector<Counter> counters;
-      for (const CounterSpec& s : counter_specs())
+      std::vector<counters::Counter> counters;
+      for (const counters::CounterSpec& s : counters::counter_specs())
         if (s.error && port.history.average_of(s.id).value_or(0) > 0) counters.push_back(s.id);
       if (counters.empty()) continue;
       draw("errors-" + format_guid(ref.node) + "-" + std::to_string(ref.port),

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::counters {
 
 const std::array<CounterSpec, kCounterCount>& counter_specs() {
   static const std::array<CounterSpec, kCounterCount> kSpecs{{
@@ -68,4 +68,4 @@ std::optional<Rate> rate_of(const CounterDelta& delta, double seconds) {
 
 double default_xmit_wait_tick(double capacity_bps) { return 32.0 / capacity_bps; }
 
-}  // namespace ibpm
+}  // namespace ibpm::counters

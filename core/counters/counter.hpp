@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibpm {
+namespace ibpm::counters {
 
 enum class Counter : std::uint8_t {
   symbol_errors,
@@ -91,4 +91,4 @@ constexpr std::uint64_t to_octets(std::uint64_t words) { return words * 4; }
 // PortXmitWait and PortXmitData together can account for at most the whole interval.
 double default_xmit_wait_tick(double capacity_bps);
 
-}  // namespace ibpm
+}  // namespace ibpm::counters

@@ -4,7 +4,7 @@
 #include <array>
 #include <charconv>
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 int rank(NodeType type) {
@@ -45,4 +45,4 @@ std::string hex16(Guid guid) {
   return std::string(16 - digits.size(), '0') + digits;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -6,7 +6,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 std::vector<const Node*> nodes_in_write_order(const Fabric& fabric);
 
@@ -16,4 +16,4 @@ std::string hex16(Guid guid);
 // "2c903007b78b0": lower-case hex without padding or prefix.
 std::string hex(std::uint64_t value);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -12,7 +12,7 @@
 #include "dump/text_scan.hpp"
 #include "dump/warning_log.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 using ibnd::LineKind;
@@ -399,4 +399,4 @@ ParsedDump parse_ibnetdiscover_file(const std::filesystem::path& path) {
   return parse_ibnetdiscover(in, path.string());
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -15,7 +15,7 @@
 
 #include "dump/parsed_dump.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 // Streams `in` line by line; `origin` names the input in warnings and errors.
 ParsedDump parse_ibnetdiscover(std::istream& in, const std::string& origin);
@@ -23,4 +23,4 @@ ParsedDump parse_ibnetdiscover(std::istream& in, const std::string& origin);
 // Throws DumpError when the file cannot be opened.
 ParsedDump parse_ibnetdiscover_file(const std::filesystem::path& path);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

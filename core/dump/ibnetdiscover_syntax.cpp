@@ -5,7 +5,7 @@
 
 #include "dump/text_scan.hpp"
 
-namespace ibpm::ibnd {
+namespace ibpm::dump::ibnd {
 namespace {
 
 using scan::is_digit;
@@ -351,4 +351,4 @@ char id_prefix(NodeType type) {
   return 'H';
 }
 
-}  // namespace ibpm::ibnd
+}  // namespace ibpm::dump::ibnd

@@ -10,7 +10,7 @@
 
 #include "fabric/types.hpp"
 
-namespace ibpm::ibnd {
+namespace ibpm::dump::ibnd {
 
 class SyntaxError : public std::runtime_error {
  public:
@@ -95,4 +95,4 @@ LinkTrailer parse_link_trailer(std::string_view text);
 NodeType type_of_id_prefix(char prefix);  // unknown for any other letter
 char id_prefix(NodeType type);            // 'H' for unknown: ibnetdiscover has no other letter
 
-}  // namespace ibpm::ibnd
+}  // namespace ibpm::dump::ibnd

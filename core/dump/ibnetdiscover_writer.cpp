@@ -5,7 +5,7 @@
 #include "dump/fabric_order.hpp"
 #include "dump/ibnetdiscover_syntax.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 bool needs_cleaning(std::string_view text) {
@@ -117,4 +117,4 @@ void write_ibnetdiscover(std::ostream& out, const Fabric& fabric) {
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

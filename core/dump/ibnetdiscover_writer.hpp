@@ -13,8 +13,8 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 void write_ibnetdiscover(std::ostream& out, const Fabric& fabric);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -6,7 +6,7 @@
 #include "dump/ibnetdiscover_syntax.hpp"
 #include "dump/text_scan.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 bool safe_char(char c) {
@@ -64,4 +64,4 @@ std::unordered_map<Guid, std::string> ibsim_node_names(const Fabric& fabric) {
   return names;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

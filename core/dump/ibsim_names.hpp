@@ -9,7 +9,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 inline constexpr std::size_t kIbsimMaxId = 64;
 
@@ -22,4 +22,4 @@ bool ibsim_safe_id(std::string_view text);
 // for nodes without a description.
 std::unordered_map<Guid, std::string> ibsim_node_names(const Fabric& fabric);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

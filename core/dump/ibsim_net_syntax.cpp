@@ -1,6 +1,6 @@
 #include "dump/ibsim_net_syntax.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 std::string ibsim_node_record(bool as_switch, int ports) {
   return (as_switch ? "Switch\t" : "Hca\t") + std::to_string(ports);
@@ -22,4 +22,4 @@ std::string ibsim_link_trailer(std::string_view peer_id, LinkWidth width, LinkSp
   return text;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -10,7 +10,7 @@
 
 #include "fabric/types.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 // "Switch\t36" or "Hca\t2".
 std::string ibsim_node_record(bool as_switch, int ports);
@@ -31,4 +31,4 @@ struct IbsimNetSize {
 // ibsim's built-in limits (its -N, -S and -P options raise them).
 inline constexpr IbsimNetSize kIbsimDefaultLimits{2048, 256, 13312};
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

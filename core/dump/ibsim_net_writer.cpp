@@ -8,7 +8,7 @@
 #include "dump/ibsim_names.hpp"
 #include "dump/ibsim_net_syntax.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 // ibsim keeps 63 bytes of a NodeDescription; '"' would end the quoted text.
@@ -108,4 +108,4 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOpti
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

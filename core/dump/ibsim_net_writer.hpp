@@ -23,7 +23,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 struct IbsimNetOptions {
   // The node written first, where ibsim attaches the SM and clients by default. When unset: the
@@ -41,4 +41,4 @@ struct IbsimNetOptions {
 // Throws std::invalid_argument if options.first_node is not a node of the fabric.
 void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOptions& options = {});
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

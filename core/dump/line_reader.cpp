@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace ibpm {
+namespace ibpm::dump {
 
 // Room for a line of kMaxLine bytes plus "\r\n", so such a line is never mistaken for a long one.
 LineReader::LineReader(std::istream& in) : in_(in), buf_(kMaxLine + 2) {}
@@ -105,4 +105,4 @@ bool LineReader::next(std::string_view& line) {
   return true;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ibpm {
+namespace ibpm::dump {
 
 class LineReader {
  public:
@@ -49,4 +49,4 @@ class LineReader {
   std::size_t newlines_ = 0;  // "\n" consumed so far
 };
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

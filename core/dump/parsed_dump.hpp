@@ -7,7 +7,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 struct ParsedDump {
   Fabric fabric;
@@ -25,4 +25,4 @@ class DumpError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

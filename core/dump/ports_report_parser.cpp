@@ -6,7 +6,7 @@
 #include "dump/text_scan.hpp"
 #include "dump/warning_log.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 std::optional<NodeType> type_of(std::string_view token) {
@@ -200,4 +200,4 @@ ParsedDump parse_ports_report(std::istream& in, const std::string& origin) {
   return out;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -13,7 +13,7 @@
 
 #include "dump/parsed_dump.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 
 ParsedDump parse_ports_report(std::istream& in, const std::string& origin);
 
@@ -21,4 +21,4 @@ ParsedDump parse_ports_report(std::istream& in, const std::string& origin);
 // ibnetdiscover topology output, so a loader can choose the parser by content.
 bool looks_like_ports_report(std::string_view first_significant_line);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace ibpm::scan {
+namespace ibpm::dump::scan {
 
 constexpr bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
@@ -61,4 +61,4 @@ std::optional<T> parse_number(std::string_view s) {
   return parse_dec<T>(s);
 }
 
-}  // namespace ibpm::scan
+}  // namespace ibpm::dump::scan

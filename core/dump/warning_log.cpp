@@ -1,6 +1,6 @@
 #include "dump/warning_log.hpp"
 
-namespace ibpm {
+namespace ibpm::dump {
 namespace {
 
 std::string_view kind_name(WarningKind kind) {
@@ -65,4 +65,4 @@ std::string excerpt(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ibpm {
+namespace ibpm::dump {
 
 enum class WarningKind {
   junk_line,
@@ -52,4 +52,4 @@ class WarningLog {
 // At most max_chars of text, with control bytes shown as '?', for quoting input in messages.
 std::string excerpt(std::string_view text, std::size_t max_chars = 60);
 
-}  // namespace ibpm
+}  // namespace ibpm::dump

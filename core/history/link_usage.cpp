@@ -9,7 +9,7 @@
 namespace ibpm::history {
 
 double error_rate(const PortHistory& h) {
-  return ibpm::error_rate([&](Counter c) { return h.average_of(c); });
+  return ibpm::thresholds::error_rate([&](counters::Counter c) { return h.average_of(c); });
 }
 
 namespace {
@@ -22,25 +22,26 @@ DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
   d.from = from;
   d.to = to;
   std::optional<double> average, peak;
-  if (sender.average_of(Counter::xmit_data)) {
-    average = sender.average_of(Counter::xmit_data);
-    peak = sender.peak_of(Counter::xmit_data);
-  } else if (receiver.average_of(Counter::rcv_data)) {
-    average = receiver.average_of(Counter::rcv_data);
-    peak = receiver.peak_of(Counter::rcv_data);
+  if (sender.average_of(counters::Counter::xmit_data)) {
+    average = sender.average_of(counters::Counter::xmit_data);
+    peak = sender.peak_of(counters::Counter::xmit_data);
+  } else if (receiver.average_of(counters::Counter::rcv_data)) {
+    average = receiver.average_of(counters::Counter::rcv_data);
+    peak = receiver.peak_of(counters::Counter::rcv_data);
   }
   if (average) {
     d.measured = true;
-    d.average_octets_s = to_octets(1) * *average;
-    d.peak_octets_s = to_octets(1) * peak.value_or(*average);
+    d.average_octets_s = counters::to_octets(1) * *average;
+    d.peak_octets_s = counters::to_octets(1) * peak.value_or(*average);
     if (capacity_octets_s && *capacity_octets_s > 0) {
       d.average_util = d.average_octets_s / *capacity_octets_s;
       d.peak_util = d.peak_octets_s / *capacity_octets_s;
     }
   }
-  if (auto wait = sender.average_of(Counter::xmit_wait); wait && capacity_octets_s) {
-    const double tick = options.xmit_wait_tick_ns ? *options.xmit_wait_tick_ns * 1e-9
-                                                  : default_xmit_wait_tick(*capacity_octets_s * 8);
+  if (auto wait = sender.average_of(counters::Counter::xmit_wait); wait && capacity_octets_s) {
+    const double tick = options.xmit_wait_tick_ns
+                            ? *options.xmit_wait_tick_ns * 1e-9
+                            : counters::default_xmit_wait_tick(*capacity_octets_s * 8);
     d.xmit_wait_pct = *wait * tick * 100.0;
   }
   d.errors_s = error_rate(sender);
@@ -73,7 +74,7 @@ std::vector<LinkUsage> link_usage(const Fabric& fabric,
     const Link& link = fabric.links()[i];
     LinkUsage usage;
     usage.link = i;
-    LinkRate rate = active_rate(fabric, link);
+    topology::LinkRate rate = topology::active_rate(fabric, link);
     if (rate.width && rate.speed)
       usage.capacity_octets_s =
           static_cast<double>(link_capacity_bps(*rate.width, *rate.speed)) / 8;

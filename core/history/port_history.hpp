@@ -28,11 +28,16 @@ struct PortHistory {
   std::time_t covered = 0;  // seconds of the window with a rate (rows known x step)
   std::time_t step = 0;     // the RRD step of the rows read (0: nothing read)
   // Per second, in counter units (data counters in 4-octet words). nullopt: no rate in the window.
-  std::array<std::optional<double>, kCounterCount> average{};
-  std::array<std::optional<double>, kCounterCount> peak{};  // highest step average (MAX archive)
+  std::array<std::optional<double>, counters::kCounterCount> average{};
+  std::array<std::optional<double>, counters::kCounterCount>
+      peak{};  // highest step average (MAX archive)
 
-  std::optional<double> average_of(Counter c) const { return average[static_cast<std::size_t>(c)]; }
-  std::optional<double> peak_of(Counter c) const { return peak[static_cast<std::size_t>(c)]; }
+  std::optional<double> average_of(counters::Counter c) const {
+    return average[static_cast<std::size_t>(c)];
+  }
+  std::optional<double> peak_of(counters::Counter c) const {
+    return peak[static_cast<std::size_t>(c)];
+  }
 };
 
 class HistoryReader {

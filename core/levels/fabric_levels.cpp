@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-namespace ibpm {
+namespace ibpm::levels {
 
 bool is_aggregation_node(const Node& node) {
   return node.type == NodeType::ca &&
@@ -193,4 +193,4 @@ std::vector<Chassis> chassis(const Fabric& fabric) {
   return out;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::levels

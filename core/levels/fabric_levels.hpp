@@ -15,7 +15,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/graph.hpp"
 
-namespace ibpm {
+namespace ibpm::levels {
 
 constexpr int kHostLevel = 0;
 constexpr int kLeafLevel = 1;
@@ -57,4 +57,4 @@ struct Chassis {
 };
 std::vector<Chassis> chassis(const Fabric& fabric);
 
-}  // namespace ibpm
+}  // namespace ibpm::levels

@@ -10,9 +10,9 @@ double BerSettings::longest() const {
   return windows.empty() ? 0 : *std::max_element(windows.begin(), windows.end());
 }
 
-std::string ber_metric(Counter counter) {
+std::string ber_metric(counters::Counter counter) {
   // "symbol_ber" as operators say it; the others by their counter's key.
-  if (counter == Counter::symbol_errors) return "symbol_ber";
+  if (counter == counters::Counter::symbol_errors) return "symbol_ber";
   return std::string(spec(counter).key) + "_ber";
 }
 

@@ -26,7 +26,7 @@ struct BerSettings {
 };
 
 struct BerWindow {
-  Counter counter = Counter::symbol_errors;
+  counters::Counter counter = counters::Counter::symbol_errors;
   double window = 0;   // seconds
   double covered = 0;  // seconds of it with continuous history
   BitErrorRatio ber;   // errors: those seen in the covered part; the ratios only when judged()
@@ -35,7 +35,7 @@ struct BerWindow {
 };
 
 // "symbol_ber", "rcv_errors_ber": the threshold metric of a counter's BER.
-std::string ber_metric(Counter counter);
+std::string ber_metric(counters::Counter counter);
 
 // "30 s", "12 min", "125 min", "3 h 5 min".
 std::string format_window(double seconds);

@@ -7,7 +7,7 @@ namespace ibpm::mad {
 namespace {
 
 // The libibmad field of each counter in PortCounters, in Counter order.
-constexpr MAD_FIELDS kPortCountersField[kCounterCount] = {
+constexpr MAD_FIELDS kPortCountersField[counters::kCounterCount] = {
     IB_PC_ERR_SYM_F,       IB_PC_LINK_RECOVERS_F,  IB_PC_LINK_DOWNED_F,    IB_PC_ERR_RCV_F,
     IB_PC_ERR_PHYSRCV_F,   IB_PC_ERR_SWITCH_REL_F, IB_PC_XMT_DISCARDS_F,   IB_PC_ERR_XMTCONSTR_F,
     IB_PC_ERR_RCVCONSTR_F, IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
@@ -16,15 +16,15 @@ constexpr MAD_FIELDS kPortCountersField[kCounterCount] = {
 };
 
 struct ExtendedField {
-  Counter counter;
+  counters::Counter counter;
   MAD_FIELDS field;
   unsigned select_bit;  // PortCountersExtended:CounterSelect
 };
 constexpr ExtendedField kExtendedFields[] = {
-    {Counter::xmit_data, IB_PC_EXT_XMT_BYTES_F, 0},
-    {Counter::rcv_data, IB_PC_EXT_RCV_BYTES_F, 1},
-    {Counter::xmit_pkts, IB_PC_EXT_XMT_PKTS_F, 2},
-    {Counter::rcv_pkts, IB_PC_EXT_RCV_PKTS_F, 3},
+    {counters::Counter::xmit_data, IB_PC_EXT_XMT_BYTES_F, 0},
+    {counters::Counter::rcv_data, IB_PC_EXT_RCV_BYTES_F, 1},
+    {counters::Counter::xmit_pkts, IB_PC_EXT_XMT_PKTS_F, 2},
+    {counters::Counter::rcv_pkts, IB_PC_EXT_RCV_PKTS_F, 3},
 };
 
 MadQuery pma_query(unsigned lid, std::uint16_t attribute) {
@@ -60,9 +60,9 @@ MadQuery port_counters_extended_query(unsigned lid, unsigned port) {
 
 void decode_port_counters(const MadData& data, const PmaCapabilities& caps, CounterValues& values) {
   auto* raw = const_cast<std::uint8_t*>(data.data());
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto i = static_cast<std::size_t>(s.id);
-    if (s.id == Counter::xmit_wait && !caps.xmit_wait()) {
+    if (s.id == counters::Counter::xmit_wait && !caps.xmit_wait()) {
       values[i].reset();
       continue;
     }
@@ -76,10 +76,10 @@ void decode_port_counters_extended(const MadData& data, CounterValues& values) {
     values[static_cast<std::size_t>(f.counter)] = mad_get_field64(raw, 0, f.field);
 }
 
-std::uint16_t counter_select(CounterMask mask) {
+std::uint16_t counter_select(counters::CounterMask mask) {
   std::uint16_t select = 0;
-  for (const CounterSpec& s : counter_specs()) {
-    if (!(mask & counter_bit(s.id)) || s.id == Counter::xmit_wait) continue;
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    if (!(mask & counter_bit(s.id)) || s.id == counters::Counter::xmit_wait) continue;
     // Error counters are bits 0..11 in Counter order; data and packet counters bits 12..15.
     const auto i = static_cast<unsigned>(s.id);
     select |= static_cast<std::uint16_t>(1u << (i < 12 ? i : i - 1));
@@ -87,11 +87,11 @@ std::uint16_t counter_select(CounterMask mask) {
   return select;
 }
 
-std::uint8_t counter_select2(CounterMask mask) {
-  return (mask & counter_bit(Counter::xmit_wait)) ? 1 : 0;
+std::uint8_t counter_select2(counters::CounterMask mask) {
+  return (mask & counters::counter_bit(counters::Counter::xmit_wait)) ? 1 : 0;
 }
 
-MadQuery reset_port_counters_query(unsigned lid, unsigned port, CounterMask mask) {
+MadQuery reset_port_counters_query(unsigned lid, unsigned port, counters::CounterMask mask) {
   MadQuery query = port_counters_query(lid, port);
   query.method = MadMethod::set;
   mad_set_field(query.data.data(), 0, IB_PC_COUNTER_SELECT_F, counter_select(mask));
@@ -99,12 +99,13 @@ MadQuery reset_port_counters_query(unsigned lid, unsigned port, CounterMask mask
   return query;
 }
 
-MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port, CounterMask mask) {
+MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port,
+                                            counters::CounterMask mask) {
   MadQuery query = port_counters_extended_query(lid, port);
   query.method = MadMethod::set;
   unsigned select = 0;
   for (const ExtendedField& f : kExtendedFields)
-    if (mask & counter_bit(f.counter)) select |= 1u << f.select_bit;
+    if (mask & counters::counter_bit(f.counter)) select |= 1u << f.select_bit;
   mad_set_field(query.data.data(), 0, IB_PC_EXT_COUNTER_SELECT_F, select);
   return query;
 }

@@ -25,7 +25,7 @@ struct PmaCapabilities {
 };
 
 // One reading of a port's counters; nullopt where the agent does not have the counter.
-using CounterValues = std::array<std::optional<std::uint64_t>, kCounterCount>;
+using CounterValues = std::array<std::optional<std::uint64_t>, counters::kCounterCount>;
 
 MadQuery class_port_info_query(unsigned lid);
 PmaCapabilities decode_class_port_info(const MadData& data);
@@ -39,12 +39,13 @@ void decode_port_counters(const MadData& data, const PmaCapabilities& caps, Coun
 void decode_port_counters_extended(const MadData& data, CounterValues& values);
 
 // PortCounters Set clearing exactly the counters in `mask` (CounterSelect/CounterSelect2).
-MadQuery reset_port_counters_query(unsigned lid, unsigned port, CounterMask mask);
+MadQuery reset_port_counters_query(unsigned lid, unsigned port, counters::CounterMask mask);
 // PortCountersExtended Set clearing the data/packet counters in `mask`.
-MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port, CounterMask mask);
+MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port,
+                                            counters::CounterMask mask);
 
 // The PortCounters CounterSelect and CounterSelect2 bits for `mask`, as the PMA numbers them.
-std::uint16_t counter_select(CounterMask mask);
-std::uint8_t counter_select2(CounterMask mask);
+std::uint16_t counter_select(counters::CounterMask mask);
+std::uint8_t counter_select2(counters::CounterMask mask);
 
 }  // namespace ibpm::mad

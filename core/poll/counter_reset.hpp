@@ -10,6 +10,7 @@
 namespace ibpm::poll {
 
 // The counters at or above `fraction` (0..1] of their maximum.
-CounterMask counters_near_max(const mad::CounterValues& values, bool extended, double fraction);
+counters::CounterMask counters_near_max(const mad::CounterValues& values, bool extended,
+                                        double fraction);
 
 }  // namespace ibpm::poll

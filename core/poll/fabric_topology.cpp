@@ -2,9 +2,9 @@
 
 namespace ibpm::poll {
 
-TopologySource topology_source(const plugin::FabricOptions& options) {
-  return TopologySource(TopologySourceOptions{options.cache, options.state_dir,
-                                              options.node_name_map, options.ca, options.port});
+topology::TopologySource topology_source(const plugin::FabricOptions& options) {
+  return topology::TopologySource(topology::TopologySourceOptions{
+      options.cache, options.state_dir, options.node_name_map, options.ca, options.port});
 }
 
 }  // namespace ibpm::poll

@@ -7,6 +7,6 @@
 
 namespace ibpm::poll {
 
-TopologySource topology_source(const plugin::FabricOptions& options);
+topology::TopologySource topology_source(const plugin::FabricOptions& options);
 
 }  // namespace ibpm::poll

@@ -78,7 +78,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->check(CLI::PositiveNumber)
       ->type_name("NS")
       ->group(mad);
-  add_rate_threshold_options(app, options.thresholds);
+  thresholds::add_rate_threshold_options(app, options.thresholds);
   const std::string quality = "Link quality";
   app.add_option("--ber-windows", options.ber.windows,
                  "Seconds of the windows the bit error ratios (symbol_ber, rcv_errors_ber) are "

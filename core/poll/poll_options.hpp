@@ -32,7 +32,7 @@ void add_mad_options(CLI::App& app, MadOptions& options, const std::string& grou
 
 struct PollOptions {
   plugin::FabricOptions fabric;
-  RateThresholdOptions thresholds;
+  thresholds::RateThresholdOptions thresholds;
   std::string rrdcached;         // empty: RRDCACHED_ADDRESS, else direct file writes
   int rrd_step = 60;             // seconds per RRD row
   state::RrdLayout rrd_history;  // archive lengths of new RRD files (its step is rrd_step)

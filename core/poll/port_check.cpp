@@ -36,16 +36,16 @@ const Node* find_node(const Fabric& fabric, const NodeNameMap* names, const std:
 // The node's topology: its slice while that is valid and has it; else the whole topology (the
 // file, or a discovery when there is none); else, when no --cache names the topology (it may be
 // older than the node), one discovery. Throws TargetError when the node is still not found.
-void find_node_topology(const TopologySource& source, const std::string& text,
+void find_node_topology(const topology::TopologySource& source, const std::string& text,
                         const NodeNameMap* names, NodePoll& poll) {
-  if (std::optional<Topology> slice = source.load_slice(text)) {
+  if (std::optional<topology::Topology> slice = source.load_slice(text)) {
     poll.topology = std::move(*slice);
     poll.node = find_node(poll.topology.fabric, names, text);
     if (poll.node) return;
   }
-  poll.topology = source.load(TopologyRefresh::discover_if_missing);
+  poll.topology = source.load(topology::TopologyRefresh::discover_if_missing);
   if (!find_node(poll.topology.fabric, names, text) && !source.cache_given()) {
-    poll.topology = source.load(TopologyRefresh::discover_now);
+    poll.topology = source.load(topology::TopologyRefresh::discover_now);
     poll.rediscovered = true;
   }
   poll.node = &resolve_node(poll.topology.fabric, names, text);
@@ -100,7 +100,8 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
       ->group("Outputs");
 }
 
-ReportSettings report_settings(const PollOptions& options, const RateThresholds& thresholds) {
+ReportSettings report_settings(const PollOptions& options,
+                               const thresholds::RateThresholds& thresholds) {
   ReportSettings settings;
   settings.thresholds = &thresholds;
   settings.first_run = options.first_run;
@@ -124,8 +125,8 @@ std::string add_route_impact(const PortCheckOptions& options, const NodePoll& po
   try {
     // The whole fabric: the run itself may have polled with a slice of it (the node and its
     // neighbours), and routes cross the whole fabric.
-    const Topology whole =
-        topology_source(options.fabric).load(TopologyRefresh::discover_if_missing);
+    const topology::Topology whole =
+        topology_source(options.fabric).load(topology::TopologyRefresh::discover_if_missing);
     const auto impacts =
         routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
                                    poll.names ? &*poll.names : nullptr, cables, options.jobs);
@@ -141,20 +142,20 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
                    bool single_port) {
   const Clock::time_point start = Clock::now();
   NodePoll poll;
-  poll.thresholds = resolve_thresholds(options.thresholds);
+  poll.thresholds = thresholds::resolve_thresholds(options.thresholds);
   poll.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const NodeNameMap* names = poll.names ? &*poll.names : nullptr;
 
   const PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
-  const TopologySource source = topology_source(options.fabric);
+  const topology::TopologySource source = topology_source(options.fabric);
 
   find_node_topology(source, options.node, names, poll);
   poll_node_ports(options, settings, store, single_port, poll);
   if (!any_stale(poll.results)) return poll;
 
   // The LID answers as another node, or not at all: learn the fabric again and poll once more.
-  Topology fresh = source.discover();
+  topology::Topology fresh = source.discover();
   // A node that only went silent is missing from the new discovery as well: keep these results
   // (unreachable) and the saved topology, which a partial discovery must not replace.
   const Node* node = find_node(fresh.fabric, names, options.node);

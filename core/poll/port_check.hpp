@@ -32,12 +32,12 @@ struct PortCheckOptions : PollOptions {
 void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_port);
 
 struct NodePoll {
-  Topology topology;
+  topology::Topology topology;
   std::optional<NodeNameMap> names;
   const Node* node = nullptr;  // into topology.fabric
   std::vector<PortResult> results;
   std::vector<std::string> notes;  // the sample record ignored or not written: why
-  RateThresholds thresholds;
+  thresholds::RateThresholds thresholds;
   bool rediscovered = false;   // the topology was stale and was discovered again
   mad::EngineStats mad_stats;  // over the whole run
 };
@@ -47,7 +47,8 @@ struct NodePoll {
 NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions& common,
                    bool single_port);
 
-ReportSettings report_settings(const PollOptions& options, const RateThresholds& thresholds);
+ReportSettings report_settings(const PollOptions& options,
+                               const thresholds::RateThresholds& thresholds);
 
 // Adds to each port not OK whom its cable hurts ("carries traffic of N hosts (M jobs: ...)"), from
 // STATE_DIR/routes.lft and --jobs; returns why it could not, or "". `checks` are the ports'

@@ -43,7 +43,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) continue;
-    const CounterMask mask =
+    const counters::CounterMask mask =
         counters_near_max(r.sample.values, r.sample.extended, *settings.reset_fraction);
     if (!mask) continue;
     r.cleared = mask;
@@ -63,7 +63,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     // Strictly after the sample: RRD refuses an update that is not later than the last.
     cleared.time = std::max(stored_time(to_epoch_seconds(replies[q].received)),
                             stored_time(r.record.time + 0.001));
-    for (const CounterSpec& s : counter_specs())
+    for (const counters::CounterSpec& s : counters::counter_specs())
       if (r.cleared & counter_bit(s.id)) cleared.raw[static_cast<std::size_t>(s.id)] = 0;
     cleared.saturated &= ~r.cleared;
     cleared.last_reset = cleared.time;
@@ -104,8 +104,9 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   hint.live = memory.live;
   // A link that was not up, or whose link counters are stuck at their maximum (a change could
   // not show), is looked at every run.
-  const bool stuck = memory.sample.saturated & (counter_bit(Counter::link_downed) |
-                                                counter_bit(Counter::link_error_recovery));
+  const bool stuck =
+      memory.sample.saturated & (counters::counter_bit(counters::Counter::link_downed) |
+                                 counter_bit(counters::Counter::link_error_recovery));
   hint.ask_port_info = !memory.live || memory.live->state != PortState::active || stuck ||
                        periodic_port_info(t, runs, every, memory.port_info_age);
   // A switch's NodeInfo covers dozens of ports: asked every run. A CA's (one port) on the same

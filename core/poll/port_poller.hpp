@@ -41,7 +41,7 @@ struct PortResult {
   state::PortRecord record;                      // this run's sample, as written
   std::optional<state::PortRecord> after_reset;  // written after it when this run cleared counters
   PortRates rates;
-  CounterMask cleared = 0;               // counters this run reset
+  counters::CounterMask cleared = 0;     // counters this run reset
   std::string state_error;               // reading or writing the RRD failed: why
   std::optional<std::uint8_t> reported;  // the state last reported (from the record)
   state::ErrorHistory errors;            // physical-layer errors up to this sample

@@ -2,12 +2,13 @@
 
 namespace ibpm::poll {
 
-CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCount>& values,
-                       bool extended) {
-  CounterMask mask = 0;
-  for (const CounterSpec& s : counter_specs()) {
+counters::CounterMask at_maximum(
+    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values,
+    bool extended) {
+  counters::CounterMask mask = 0;
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto& value = values[static_cast<std::size_t>(s.id)];
-    if (value && *value >= counter_max(state::sample_width(s.id, extended)))
+    if (value && *value >= counters::counter_max(state::sample_width(s.id, extended)))
       mask |= counter_bit(s.id);
   }
   return mask;
@@ -23,30 +24,31 @@ PortRates compute_rates(const std::optional<state::PortRecord>& previous,
   if (rates.baseline) return rates;
   rates.interval = current.time - previous->time;
 
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto i = static_cast<std::size_t>(s.id);
     const auto& before = previous->raw[i];
     const auto& now = current.raw[i];
     // A data counter read from the other attribute than last time is another counter.
     const bool same_source =
-        !(kDataCounterMask & counter_bit(s.id)) || previous->extended == current.extended;
+        !(counters::kDataCounterMask & counter_bit(s.id)) || previous->extended == current.extended;
     if (!before || !now || !same_source) continue;
-    const CounterDelta delta =
-        counter_delta(*before, *now, state::sample_width(s.id, current.extended));
-    if (delta.kind == DeltaKind::reset) rates.reset_seen |= counter_bit(s.id);
-    rates.rate[i] = rate_of(delta, rates.interval);
+    const counters::CounterDelta delta =
+        counters::counter_delta(*before, *now, state::sample_width(s.id, current.extended));
+    if (delta.kind == counters::DeltaKind::reset) rates.reset_seen |= counter_bit(s.id);
+    rates.rate[i] = counters::rate_of(delta, rates.interval);
   }
 
   if (capacity_bps && *capacity_bps > 0) {
-    auto percent_of_capacity = [&](Counter data) -> std::optional<double> {
+    auto percent_of_capacity = [&](counters::Counter data) -> std::optional<double> {
       const auto r = rates.of(data);
       if (!r) return std::nullopt;
       return r->per_second * 32.0 / *capacity_bps * 100.0;  // 4-octet words to bits
     };
-    rates.xmit_util_pct = percent_of_capacity(Counter::xmit_data);
-    rates.rcv_util_pct = percent_of_capacity(Counter::rcv_data);
-    if (const auto wait = rates.of(Counter::xmit_wait)) {
-      const double tick = xmit_wait_tick ? *xmit_wait_tick : default_xmit_wait_tick(*capacity_bps);
+    rates.xmit_util_pct = percent_of_capacity(counters::Counter::xmit_data);
+    rates.rcv_util_pct = percent_of_capacity(counters::Counter::rcv_data);
+    if (const auto wait = rates.of(counters::Counter::xmit_wait)) {
+      const double tick =
+          xmit_wait_tick ? *xmit_wait_tick : counters::default_xmit_wait_tick(*capacity_bps);
       rates.xmit_wait_pct = wait->per_second * tick * 100.0;
     }
   }

@@ -14,21 +14,24 @@ namespace ibpm::poll {
 struct PortRates {
   bool baseline = false;  // no usable previous sample: nothing to compare with yet
   double interval = 0;    // seconds between the samples
-  std::array<std::optional<Rate>, kCounterCount> rate;  // per second; nullopt when unknown
-  CounterMask saturated = 0;            // at their maximum now: their rates are lower bounds
-  CounterMask reset_seen = 0;           // lower than before, not reset by us: counted from zero
-  std::optional<double> xmit_util_pct;  // PortXmitData / capacity
+  std::array<std::optional<counters::Rate>, counters::kCounterCount>
+      rate;                              // per second; nullopt when unknown
+  counters::CounterMask saturated = 0;   // at their maximum now: their rates are lower bounds
+  counters::CounterMask reset_seen = 0;  // lower than before, not reset by us: counted from zero
+  std::optional<double> xmit_util_pct;   // PortXmitData / capacity
   std::optional<double> rcv_util_pct;
   std::optional<double> xmit_wait_pct;  // PortXmitWait ticks x tick / interval
   std::optional<double> capacity_bps;
 
-  std::optional<Rate> of(Counter counter) const { return rate[static_cast<std::size_t>(counter)]; }
+  std::optional<counters::Rate> of(counters::Counter counter) const {
+    return rate[static_cast<std::size_t>(counter)];
+  }
 };
 
 // The counters of a reading that stand at their maximum (the width depends on `extended` for
 // the data and packet counters).
-CounterMask at_maximum(const std::array<std::optional<std::uint64_t>, kCounterCount>& values,
-                       bool extended);
+counters::CounterMask at_maximum(
+    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended);
 
 // capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
 // PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).

@@ -47,7 +47,7 @@ std::string degradation(const PortTarget& target, const Port& live) {
   return "link degraded: " + link_text(live) + ", expected " + expected;
 }
 
-void add_metric(Subcheck& port, State& worst, const RateThresholds& thresholds,
+void add_metric(Subcheck& port, State& worst, const thresholds::RateThresholds& thresholds,
                 std::string_view metric, double value, const std::string& shown, bool bound) {
   const State state = thresholds.evaluate(metric, value);
   if (state == State::ok) return;
@@ -66,7 +66,7 @@ void add_ber(Subcheck& port, State& worst, const PortResult& result,
   // A port without errors in its history (nearly every port of a sweep) has nothing to judge or
   // say: its ratios and their bounds are 0.
   if (result.errors.intervals.empty() && !settings.ber_coverage_notes) return;
-  const RateThresholds& thresholds = *settings.thresholds;
+  const thresholds::RateThresholds& thresholds = *settings.thresholds;
   for (const link_quality::BerWindow& w : port_ber(result, settings.ber)) {
     const std::string metric = link_quality::ber_metric(w.counter);
     if (!w.judged()) {
@@ -127,8 +127,9 @@ std::vector<link_quality::BerWindow> port_ber(const PortResult& result,
                                    sample.live->speed, ber);
 }
 
-double reported_rate(Counter counter, double per_second) {
-  return spec(counter).data_words ? static_cast<double>(to_octets(1)) * per_second : per_second;
+double reported_rate(counters::Counter counter, double per_second) {
+  return spec(counter).data_words ? static_cast<double>(counters::to_octets(1)) * per_second
+                                  : per_second;
 }
 
 std::string format_rate(double per_second) {
@@ -210,8 +211,8 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
     if (rates.xmit_util_pct) line += ", xmit " + percent(*rates.xmit_util_pct);
     if (rates.rcv_util_pct) line += ", rcv " + percent(*rates.rcv_util_pct);
     if (rates.xmit_wait_pct) line += ", xmit wait " + percent(*rates.xmit_wait_pct);
-    const RateThresholds& thresholds = *settings.thresholds;
-    for (const CounterSpec& s : counter_specs()) {
+    const thresholds::RateThresholds& thresholds = *settings.thresholds;
+    for (const counters::CounterSpec& s : counters::counter_specs()) {
       const auto r = rates.of(s.id);
       if (!r) continue;
       const double value = reported_rate(s.id, r->per_second);
@@ -233,31 +234,31 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
         port.children.push_back(std::move(*flap));
       }
     if (rates.saturated)
-      port.children.push_back(Subcheck{
-          State::ok,
-          "saturated counters (rates are lower bounds): " + describe_counters(rates.saturated),
-          {},
-          {}});
+      port.children.push_back(Subcheck{State::ok,
+                                       "saturated counters (rates are lower bounds): " +
+                                           counters::describe_counters(rates.saturated),
+                                       {},
+                                       {}});
     if (rates.reset_seen)
       port.children.push_back(Subcheck{State::ok,
                                        "reset by someone else since the last run "
                                        "(counted from zero): " +
-                                           describe_counters(rates.reset_seen),
+                                           counters::describe_counters(rates.reset_seen),
                                        {},
                                        {}});
   }
   if (result.cleared)
-    port.children.push_back(Subcheck{
-        State::ok,
-        "cleared by this run (close to their maximum): " + describe_counters(result.cleared),
-        {},
-        {}});
+    port.children.push_back(Subcheck{State::ok,
+                                     "cleared by this run (close to their maximum): " +
+                                         counters::describe_counters(result.cleared),
+                                     {},
+                                     {}});
   else if (result.record.last_reset)
     port.children.push_back(
         Subcheck{State::ok,
                  "last cleared by ibpm at " +
                      base::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") + ": " +
-                     describe_counters(result.record.reset_mask),
+                     counters::describe_counters(result.record.reset_mask),
                  {},
                  {}});
   port.state = worst;
@@ -265,7 +266,8 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   return port;
 }
 
-std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThresholds& thresholds,
+std::vector<Perfdata> port_perfdata(const PortResult& result,
+                                    const thresholds::RateThresholds& thresholds,
                                     const std::string& prefix,
                                     const link_quality::BerSettings& ber) {
   std::vector<Perfdata> items;
@@ -274,14 +276,16 @@ std::vector<Perfdata> port_perfdata(const PortResult& result, const RateThreshol
   auto item = [&](std::string_view metric, double value, std::string uom, std::optional<double> max,
                   bool rate) {
     Perfdata p{prefix + std::string(metric), value, std::move(uom), {}, {}, 0.0, max};
-    if (const MetricThreshold* t = thresholds.find(metric)) {
-      auto convert = [rate](const RateRange& r) { return rate ? to_per_second(r) : r.range; };
+    if (const auto* t = thresholds.find(metric)) {
+      auto convert = [rate](const thresholds::RateRange& r) {
+        return rate ? to_per_second(r) : r.range;
+      };
       if (t->warning) p.warn = convert(*t->warning);
       if (t->critical) p.crit = convert(*t->critical);
     }
     items.push_back(std::move(p));
   };
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     if (const auto r = rates.of(s.id))
       item(s.key, reported_rate(s.id, r->per_second), "", {}, true);
   if (rates.xmit_util_pct) item("xmit_util", *rates.xmit_util_pct, "%", 100.0, false);

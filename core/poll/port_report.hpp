@@ -19,7 +19,7 @@
 namespace ibpm::poll {
 
 struct ReportSettings {
-  const RateThresholds* thresholds = nullptr;
+  const thresholds::RateThresholds* thresholds = nullptr;
   plugin::State first_run = plugin::State::ok;  // state while collecting the baseline
   plugin::State port_down = plugin::State::critical;
   plugin::State degraded = plugin::State::warning;
@@ -35,7 +35,7 @@ struct ReportSettings {
 
 // A counter's rate as reports and thresholds give it: data counters in octets per second (the
 // PMA counts 4-octet words), the others as counted.
-double reported_rate(Counter counter, double per_second);
+double reported_rate(counters::Counter counter, double per_second);
 
 // "12/s", "3.5/min", "40/h": the largest unit in which the rate is at least 1.
 std::string format_rate(double per_second);
@@ -59,7 +59,7 @@ PortReason port_reason(const plugin::Subcheck& check, plugin::State state,
 // Perfdata of every rate (per second; data in octets per second), utilization and XmitWait %,
 // with warn/crit from the thresholds. `prefix` goes before each label ("p3_" for a node check).
 std::vector<plugin::Perfdata> port_perfdata(const PortResult& result,
-                                            const RateThresholds& thresholds,
+                                            const thresholds::RateThresholds& thresholds,
                                             const std::string& prefix = "",
                                             const link_quality::BerSettings& ber = {});
 

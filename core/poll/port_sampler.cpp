@@ -144,7 +144,8 @@ class Sampling {
   bool link_moved(std::size_t t) const {
     const SampleHint* h = hint(t);
     if (!h || !h->previous) return false;  // without a last sample PortInfo is asked anyway
-    for (const Counter c : {Counter::link_downed, Counter::link_error_recovery}) {
+    for (const counters::Counter c :
+         {counters::Counter::link_downed, counters::Counter::link_error_recovery}) {
       const auto i = static_cast<std::size_t>(c);
       if (samples_[t].values[i] != (*h->previous)[i]) return true;
     }

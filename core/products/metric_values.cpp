@@ -9,16 +9,16 @@ namespace ibpm::products {
 namespace {
 
 // The counter a percentage is computed from, whose saturation makes it a lower bound too.
-Counter underlying_counter(PercentMetric metric) {
+counters::Counter underlying_counter(PercentMetric metric) {
   switch (metric) {
     case PercentMetric::xmit_util:
-      return Counter::xmit_data;
+      return counters::Counter::xmit_data;
     case PercentMetric::rcv_util:
-      return Counter::rcv_data;
+      return counters::Counter::rcv_data;
     case PercentMetric::xmit_wait:
       break;
   }
-  return Counter::xmit_wait;
+  return counters::Counter::xmit_wait;
 }
 
 std::optional<double> percent_of(PercentMetric metric, const poll::PortRates& rates) {
@@ -35,7 +35,7 @@ std::optional<double> percent_of(PercentMetric metric, const poll::PortRates& ra
 
 std::vector<Metric> make_metrics() {
   std::vector<Metric> metrics;
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     metrics.push_back(Metric{std::string(s.key), s.data_words ? "octets/s" : "/s", s.id});
   metrics.push_back(Metric{"xmit_util", "%", PercentMetric::xmit_util});
   metrics.push_back(Metric{"rcv_util", "%", PercentMetric::rcv_util});
@@ -54,7 +54,7 @@ std::optional<MetricValue> metric_value(const Metric& metric, const poll::PortRe
   const poll::PortRates& rates = result.rates;
   if (!result.sample.answered || rates.baseline) return std::nullopt;
   std::optional<MetricValue> value;
-  if (const auto* counter = std::get_if<Counter>(&metric.source)) {
+  if (const auto* counter = std::get_if<counters::Counter>(&metric.source)) {
     if (const auto rate = rates.of(*counter))
       value = MetricValue{poll::reported_rate(*counter, rate->per_second), rate->lower_bound};
   } else {

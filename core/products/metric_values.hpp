@@ -18,7 +18,7 @@ enum class PercentMetric { xmit_util, rcv_util, xmit_wait };
 struct Metric {
   std::string name;  // perfdata label: "symbol_errors", "xmit_data", "xmit_util", "xmit_wait_pct"
   std::string unit;  // "/s", "octets/s" or "%"
-  std::variant<Counter, PercentMetric> source;
+  std::variant<counters::Counter, PercentMetric> source;
 
   bool percent() const { return std::holds_alternative<PercentMetric>(source); }
 };

@@ -90,8 +90,10 @@ std::string sample_csv_header() {
   std::string header =
       "sweep_start,sample_time,node_guid,port,node_type,lid,port_name,remote_name,answered,error,"
       "extended";
-  for (const CounterSpec& s : counter_specs()) header += "," + std::string(s.key);
-  for (const CounterSpec& s : counter_specs()) header += "," + std::string(s.key) + "_per_s";
+  for (const counters::CounterSpec& s : counters::counter_specs())
+    header += "," + std::string(s.key);
+  for (const counters::CounterSpec& s : counters::counter_specs())
+    header += "," + std::string(s.key) + "_per_s";
   return header + ",saturated_mask,xmit_util_pct,rcv_util_pct,xmit_wait_pct,interval_s,shard";
 }
 

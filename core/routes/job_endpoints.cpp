@@ -5,9 +5,9 @@
 
 #include "jobs/hostlist.hpp"
 
-namespace ibpm {
+namespace ibpm::routes {
 
-std::vector<JobEndpoints> job_endpoints(const routes::RouteMap& map, const NodeNameMap* names,
+std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* names,
                                         const std::vector<jobs::Job>& jobs) {
   std::multimap<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < map.endpoints().size(); ++i) {
@@ -28,4 +28,4 @@ std::vector<JobEndpoints> job_endpoints(const routes::RouteMap& map, const NodeN
   return result;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::routes

@@ -10,14 +10,14 @@
 #include "jobs/jobs_file.hpp"
 #include "routes/route_map.hpp"
 
-namespace ibpm {
+namespace ibpm::routes {
 
 struct JobEndpoints {
   std::string id;
   std::set<std::size_t> endpoints;  // indices into RouteMap::endpoints()
 };
 
-std::vector<JobEndpoints> job_endpoints(const routes::RouteMap& map, const NodeNameMap* names,
+std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* names,
                                         const std::vector<jobs::Job>& jobs);
 
-}  // namespace ibpm
+}  // namespace ibpm::routes

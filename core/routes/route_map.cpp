@@ -58,7 +58,7 @@ RouteMap::RouteMap(const Fabric& fabric, const ForwardingTables& tables)
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const Node& node = nodes[i];
-    if (!is_host(node)) continue;
+    if (!levels::is_host(node)) continue;
     for (const Port& port : node.ports) {
       if (!port.present || !port.lid || port.number == 0) continue;
       const PeerSlot& p = peers_[i][port.number];

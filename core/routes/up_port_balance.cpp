@@ -4,7 +4,8 @@
 
 namespace ibpm::routes {
 
-std::vector<SwitchBalance> up_port_balance(const RouteMap& map, const FabricLevels& levels) {
+std::vector<SwitchBalance> up_port_balance(const RouteMap& map,
+                                           const levels::FabricLevels& levels) {
   const auto& nodes = map.fabric().nodes();
   std::vector<SwitchBalance> result;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -18,7 +19,7 @@ std::vector<SwitchBalance> up_port_balance(const RouteMap& map, const FabricLeve
       if (!port.present || port.number == 0) continue;
       const auto peer = map.peer(i, port.number);
       if (!peer || nodes[peer->first].type != NodeType::sw) continue;
-      if (levels.level(peer->first) <= balance.level || balance.level == kNoLevel) continue;
+      if (levels.level(peer->first) <= balance.level || balance.level == levels::kNoLevel) continue;
       slot_of[port.number] = static_cast<int>(balance.up_ports.size());
       balance.up_ports.push_back({port.number, {nodes[peer->first].guid, peer->second}, 0});
     }

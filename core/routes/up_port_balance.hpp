@@ -20,7 +20,7 @@ struct UpPortLoad {
 
 struct SwitchBalance {
   Guid node = 0;
-  int level = kNoLevel;
+  int level = levels::kNoLevel;
   std::vector<UpPortLoad> up_ports;  // port order
   std::size_t fewest = 0;
   std::size_t most = 0;
@@ -29,6 +29,6 @@ struct SwitchBalance {
 
 // Every switch with a forwarding table and at least two up-ports, the largest spread first
 // (then fabric order).
-std::vector<SwitchBalance> up_port_balance(const RouteMap& map, const FabricLevels& levels);
+std::vector<SwitchBalance> up_port_balance(const RouteMap& map, const levels::FabricLevels& levels);
 
 }  // namespace ibpm::routes

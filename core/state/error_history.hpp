@@ -17,8 +17,9 @@
 namespace ibpm::state {
 
 // The counters whose errors are kept, in this order.
-inline constexpr std::array<Counter, 3> kHistoryCounters{Counter::symbol_errors,
-                                                         Counter::rcv_errors, Counter::link_downed};
+inline constexpr std::array<counters::Counter, 3> kHistoryCounters{counters::Counter::symbol_errors,
+                                                                   counters::Counter::rcv_errors,
+                                                                   counters::Counter::link_downed};
 inline constexpr std::size_t kLinkDownedIndex = 2;
 inline constexpr std::size_t kHistoryCounterCount = kHistoryCounters.size();
 

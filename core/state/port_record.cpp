@@ -44,12 +44,12 @@ std::optional<T> parse(std::size_t index, std::string_view text) {
 
 }  // namespace
 
-unsigned sample_width(Counter counter, bool extended) {
+unsigned sample_width(counters::Counter counter, bool extended) {
   switch (counter) {
-    case Counter::xmit_data:
-    case Counter::rcv_data:
-    case Counter::xmit_pkts:
-    case Counter::rcv_pkts:
+    case counters::Counter::xmit_data:
+    case counters::Counter::rcv_data:
+    case counters::Counter::xmit_pkts:
+    case counters::Counter::rcv_pkts:
       if (extended) return 64;
       break;
     default:
@@ -62,8 +62,9 @@ std::string update_line(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
     throw std::invalid_argument("sample time must be a positive number of seconds");
   std::string line = format_seconds(record.time);
-  for (std::size_t i = 0; i < kCounterCount; ++i) {
-    const bool saturated = (record.saturated & counter_bit(static_cast<Counter>(i))) != 0;
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
+    const bool saturated =
+        (record.saturated & counters::counter_bit(static_cast<counters::Counter>(i))) != 0;
     line += ':';
     line += saturated ? "U" : format_optional(record.raw[i]);
   }
@@ -92,10 +93,10 @@ PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& 
   record.last_reset = parse<double>(index(Gauge::last_reset), gauge(Gauge::last_reset));
   record.reset_mask =
       parse<std::uint32_t>(index(Gauge::reset_mask), gauge(Gauge::reset_mask)).value_or(0);
-  for (std::size_t i = 0; i < kCounterCount; ++i) {
-    const auto counter = static_cast<Counter>(i);
-    if (record.saturated & counter_bit(counter))
-      record.raw[i] = counter_max(sample_width(counter, record.extended));
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
+    const auto counter = static_cast<counters::Counter>(i);
+    if (record.saturated & counters::counter_bit(counter))
+      record.raw[i] = counters::counter_max(sample_width(counter, record.extended));
     else
       record.raw[i] = parse<std::uint64_t>(i, last[i]);
   }

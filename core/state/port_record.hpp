@@ -14,8 +14,9 @@
 namespace ibpm::state {
 
 struct PortRecord {
-  double time = 0;                                              // epoch seconds, sub-second
-  std::array<std::optional<std::uint64_t>, kCounterCount> raw;  // nullopt = not read ("U")
+  double time = 0;  // epoch seconds, sub-second
+  std::array<std::optional<std::uint64_t>, counters::kCounterCount>
+      raw;                      // nullopt = not read ("U")
   std::uint32_t saturated = 0;  // bit i: counter i was at its maximum (its raw is written as U)
   bool extended = false;        // sample_flags bit 0
   std::optional<std::uint32_t> pma_cap_mask;
@@ -30,7 +31,7 @@ constexpr std::uint32_t kSampleExtended = 1;
 
 // How wide `counter` was in a sample: PortCountersExtended carries the data and packet counters
 // in 64 bits; everything else comes from PortCounters.
-unsigned sample_width(Counter counter, bool extended);
+unsigned sample_width(counters::Counter counter, bool extended);
 
 // "TIME:V1:...:V23" for rrd_update, values in data source order. Saturated and unread counters are
 // "U": a sticky counter at its maximum says nothing exact, and RRD must not make a rate of it.

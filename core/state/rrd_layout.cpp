@@ -24,8 +24,8 @@ void validate(const RrdLayout& layout) {
 }
 
 std::string_view source_name(std::size_t index) {
-  if (source_is_counter(index)) return spec(static_cast<Counter>(index)).key;
-  return kGaugeNames.at(index - kCounterCount);
+  if (source_is_counter(index)) return counters::spec(static_cast<counters::Counter>(index)).key;
+  return kGaugeNames.at(index - counters::kCounterCount);
 }
 
 std::string_view source_type(std::size_t index) {

@@ -41,17 +41,19 @@ enum class Gauge : std::uint8_t {
   reset_mask,    // bit i: that reset cleared counter i
 };
 constexpr std::size_t kGaugeCount = 6;
-constexpr std::size_t kSourceCount = kCounterCount + kGaugeCount;
+constexpr std::size_t kSourceCount = counters::kCounterCount + kGaugeCount;
 
 // Index of a data source in the file (and in an update line).
-constexpr std::size_t source_index(Counter counter) { return static_cast<std::size_t>(counter); }
+constexpr std::size_t source_index(counters::Counter counter) {
+  return static_cast<std::size_t>(counter);
+}
 constexpr std::size_t source_index(Gauge gauge) {
-  return kCounterCount + static_cast<std::size_t>(gauge);
+  return counters::kCounterCount + static_cast<std::size_t>(gauge);
 }
 
 // Data source names in file order: the counter keys in Counter order, then the gauges.
 std::string_view source_name(std::size_t index);
-constexpr bool source_is_counter(std::size_t index) { return index < kCounterCount; }
+constexpr bool source_is_counter(std::size_t index) { return index < counters::kCounterCount; }
 // "DERIVE" or "GAUGE", as rrd_info reports ds[NAME].type.
 std::string_view source_type(std::size_t index);
 

@@ -85,7 +85,7 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   if (m.live && m.live->width) flags |= kHasWidth;
   if (m.live && m.live->speed) flags |= kHasSpeed;
   std::uint32_t read_mask = 0;
-  for (std::size_t i = 0; i < kCounterCount; ++i)
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i)
     if (r.raw[i]) read_mask |= 1u << i;
   w.put<std::uint64_t>(ref.node);
   w.put<std::uint8_t>(ref.port);
@@ -97,7 +97,8 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   w.put<std::uint32_t>(r.pma_cap_mask.value_or(0));
   w.put<double>(r.time);
   w.put<double>(r.last_reset.value_or(0));
-  for (std::size_t i = 0; i < kCounterCount; ++i) w.put<std::uint64_t>(r.raw[i].value_or(0));
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i)
+    w.put<std::uint64_t>(r.raw[i].value_or(0));
   const Port live = m.live.value_or(Port{});
   w.put<std::uint8_t>(static_cast<std::uint8_t>(live.state));
   w.put<std::uint8_t>(live.width ? static_cast<std::uint8_t>(*live.width) : 0);
@@ -110,7 +111,7 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
 }
 
 constexpr std::size_t kEntrySize =
-    8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * kCounterCount + 4 + 4 * 2 + 8 + 4;
+    8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * counters::kCounterCount + 4 + 4 * 2 + 8 + 4;
 constexpr std::size_t kIntervalSize = 8 + 8 + 4 * kHistoryCounterCount;
 
 void put_intervals(Writer& w, const ErrorHistory& history) {
@@ -150,7 +151,7 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
   const auto cap_mask = in.get<std::uint32_t>();
   r.time = in.get<double>();
   const auto last_reset = in.get<double>();
-  for (std::size_t i = 0; i < kCounterCount; ++i) {
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const auto value = in.get<std::uint64_t>();
     if (read_mask & (1u << i)) r.raw[i] = value;
   }

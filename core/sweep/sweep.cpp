@@ -22,16 +22,16 @@ double seconds_since(Clock::time_point start) {
 
 // The topology to sweep: --cache as it is; the state topology, discovered again once it is
 // older than --rediscover-after (a failed discovery keeps the old one, and says so).
-Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
-  const TopologySource source = poll::topology_source(options.fabric);
-  if (source.cache_given()) return source.load(TopologyRefresh::offline);
+topology::Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
+  const topology::TopologySource source = poll::topology_source(options.fabric);
+  if (source.cache_given()) return source.load(topology::TopologyRefresh::offline);
   std::error_code error;
   const auto written = std::filesystem::last_write_time(source.file(), error);
   if (!error && options.rediscover_after_s > 0 &&
       std::filesystem::file_time_type::clock::now() - written >
           std::chrono::seconds(options.rediscover_after_s)) {
     try {
-      Topology fresh = source.load(TopologyRefresh::discover_now);
+      topology::Topology fresh = source.load(topology::TopologyRefresh::discover_now);
       result.rediscovered = true;
       result.topology_note = "topology older than " + std::to_string(options.rediscover_after_s) +
                              " s: discovered again";
@@ -40,7 +40,7 @@ Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
       result.topology_note = std::string("discovery failed, swept the saved topology: ") + e.what();
     }
   }
-  return source.load(TopologyRefresh::discover_if_missing);
+  return source.load(topology::TopologyRefresh::discover_if_missing);
 }
 
 std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
@@ -157,7 +157,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   const Clock::time_point start = Clock::now();
   SweepResult result;
   result.started = poll::to_epoch_seconds(std::chrono::system_clock::now());
-  result.thresholds = resolve_thresholds(options.thresholds);
+  result.thresholds = thresholds::resolve_thresholds(options.thresholds);
   result.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
 
   poll::PollSettings settings = poll::poll_settings(options, common, start);
@@ -202,7 +202,8 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
     // (this pass's record saved first: its locks would stand in the next pass's way).
     poll::save_record(result.pending, result.results);
-    result.topology = poll::topology_source(options.fabric).load(TopologyRefresh::discover_now);
+    result.topology =
+        poll::topology_source(options.fabric).load(topology::TopologyRefresh::discover_now);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";
   }

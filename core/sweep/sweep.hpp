@@ -39,9 +39,9 @@ std::string sweep_scope(const SweepOptions& options);
 void add_sweep_options(CLI::App& app, SweepOptions& options);
 
 struct SweepResult {
-  Topology topology;
+  topology::Topology topology;
   std::optional<NodeNameMap> names;
-  RateThresholds thresholds;
+  thresholds::RateThresholds thresholds;
   std::size_t fabric_ports = 0;                 // ports of the chosen types in the whole fabric
   std::vector<std::string> without_lid;         // cabled ports that cannot be queried
   std::vector<poll::PortResult> results;        // this shard's ports

@@ -66,7 +66,7 @@ Subcheck timing_line(const SweepResult& sweep) {
 }  // namespace
 
 double error_rate(const poll::PortResult& result) {
-  return ibpm::error_rate([&](Counter c) -> std::optional<double> {
+  return ibpm::thresholds::error_rate([&](counters::Counter c) -> std::optional<double> {
     if (const auto r = result.rates.of(c)) return r->per_second;
     return std::nullopt;
   });
@@ -262,7 +262,7 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep,
                               count("nodes_unreachable", counts.unreachable_nodes.size())};
   // Fabric totals: each counter's rate summed over the ports that have one (per second; data
   // in octets per second: xmit_data is the aggregate bandwidth sent).
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     double sum = 0;
     bool any = false;
     for (const PortVerdict& v : verdicts)

@@ -7,16 +7,16 @@
 
 #include "counters/counter.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 
 // `rate_of(Counter)` gives the counter's rate per second, or nullopt where there is none.
 template <class RateOf>
 double error_rate(RateOf&& rate_of) {
   double sum = 0;
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     if (s.error)
       if (const std::optional<double> r = rate_of(s.id)) sum += *r;
   return sum;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

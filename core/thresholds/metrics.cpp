@@ -2,13 +2,13 @@
 
 #include <array>
 
-namespace ibpm {
+namespace ibpm::thresholds {
 namespace {
 
 std::array<Metric, kMetricCount> make_metrics() {
   std::array<Metric, kMetricCount> metrics{};
   std::size_t i = 0;
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     metrics[i++] = Metric{s.key, s.name, MetricKind::rate, s.name};
   metrics[i++] =
       Metric{"xmit_util", "", MetricKind::percentage, "transmitted data rate / link capacity, %"};
@@ -38,4 +38,4 @@ std::optional<std::size_t> metric_index(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -11,7 +11,7 @@
 
 #include "counters/counter.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 
 enum class MetricKind {
   rate,        // a counter's increase per second; thresholds take a unit (/s, /min, /h)
@@ -26,7 +26,7 @@ struct Metric {
   std::string_view meaning;  // one line for help text
 };
 
-constexpr std::size_t kMetricCount = kCounterCount + 3 + 2;
+constexpr std::size_t kMetricCount = counters::kCounterCount + 3 + 2;
 
 // The counters in counter_specs() order (index = the Counter's value), then xmit_util,
 // rcv_util and xmit_wait_pct, then symbol_ber and rcv_errors_ber.
@@ -35,4 +35,4 @@ std::span<const Metric, kMetricCount> threshold_metrics();
 // The index into threshold_metrics() of a canonical name or alias; nullopt for anything else.
 std::optional<std::size_t> metric_index(std::string_view name);
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::thresholds {
 namespace {
 
 [[noreturn]] void fail(std::string_view kind, std::string_view text, std::string_view reason) {
@@ -103,4 +103,4 @@ plugin::Range to_per_second(const RateRange& range) {
   return plugin::Range{range.range.start / seconds, range.range.end / seconds, range.range.inside};
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -17,7 +17,7 @@
 
 #include "plugin/range.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 
 enum class RateUnit { per_second, per_minute, per_hour };
 
@@ -56,4 +56,4 @@ bool alerts(const RateRange& range, double per_second);
 // are per second.
 plugin::Range to_per_second(const RateRange& range);
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::thresholds {
 namespace {
 
 struct DefaultRow {
@@ -125,4 +125,4 @@ std::string format_threshold(const Metric& metric, const std::optional<RateRange
   return to_string(*range);
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -43,7 +43,7 @@
 #include "thresholds/metrics.hpp"
 #include "thresholds/rate_range.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 
 struct MetricThreshold {
   std::optional<RateRange> warning, critical;
@@ -103,4 +103,4 @@ class RateThresholds {
 // "-" when absent.
 std::string format_threshold(const Metric& metric, const std::optional<RateRange>& range);
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -18,7 +18,7 @@
 #include "base/input_file.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
@@ -68,4 +68,4 @@ void RateThresholds::load_file(const std::string& path) {
   load_stream(in, path);
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace ibpm {
+namespace ibpm::thresholds {
 namespace {
 
 std::string_view option_name(plugin::State level) {
@@ -119,4 +119,4 @@ std::string rate_thresholds_help() {
   return text;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

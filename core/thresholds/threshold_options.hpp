@@ -14,7 +14,7 @@
 #include "plugin/cli_fwd.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
-namespace ibpm {
+namespace ibpm::thresholds {
 
 struct RateThresholdOptions {
   std::vector<std::string> warning, critical;  // "METRIC=RANGE" as given
@@ -36,4 +36,4 @@ RateThresholds resolve_thresholds(const RateThresholdOptions& options);
 // The footer text: syntax, precedence and a table of metrics with their default thresholds.
 std::string rate_thresholds_help();
 
-}  // namespace ibpm
+}  // namespace ibpm::thresholds

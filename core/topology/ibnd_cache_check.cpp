@@ -9,7 +9,7 @@
 
 #include "fabric/types.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 namespace {
 
 // The layout libibnetdisc writes (rdma-core libibnetdisc/ibnetdisc_cache.c), all little-endian:
@@ -125,4 +125,4 @@ void validate_ibnd_cache(std::span<const unsigned char> bytes, const std::string
     if (!ports.contains(remote)) throw fail("remote port " + key_name(remote) + " is not in it");
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-namespace ibpm {
+namespace ibpm::topology {
 
 // The largest cache file we read (a 1M-port fabric's cache is about 100 MB).
 constexpr std::size_t kMaxIbndCacheBytes = std::size_t{1} << 29;
@@ -20,4 +20,4 @@ constexpr std::size_t kMaxIbndCacheBytes = std::size_t{1} << 29;
 // present. Runs in time and memory linear in the file's size.
 void validate_ibnd_cache(std::span<const unsigned char> bytes, const std::string& name);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -15,7 +15,7 @@
 #include "mad/port_info.hpp"
 #include "topology/ibnd_cache_check.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 namespace {
 
 // libibnetdisc's cache files start with this number, stored little-endian.
@@ -162,4 +162,4 @@ bool looks_like_ibnd_cache(const std::string& path) {
   return in.gcount() == static_cast<std::streamsize>(head.size()) && head == kCacheMagic;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -9,7 +9,7 @@
 
 struct ibnd_fabric;
 
-namespace ibpm {
+namespace ibpm::topology {
 
 struct DiscoveryOptions {
   std::string ca;           // local HCA name, empty: the first one
@@ -44,4 +44,4 @@ class IbndFabric {
 // True when the first bytes of a file are a libibnetdisc cache file's magic number.
 bool looks_like_ibnd_cache(const std::string& path);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

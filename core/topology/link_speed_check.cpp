@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ibpm {
+namespace ibpm::topology {
 namespace {
 
 template <typename T>
@@ -82,4 +82,4 @@ std::optional<LinkRate> baseline_rate(const Fabric* baseline, const Link& link) 
   return active_rate(*baseline, baseline->links()[*port->link]);
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -8,7 +8,7 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 struct LinkRate {
   std::optional<LinkWidth> width;
@@ -38,4 +38,4 @@ std::optional<LinkRate> baseline_rate(const Fabric* baseline, const Link& link);
 Degradation check_link_rate(const Fabric& fabric, const Link& link,
                             const std::optional<LinkRate>& baseline_rate);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -10,10 +10,10 @@
 #include "dump/ibnetdiscover_writer.hpp"
 #include "dump/ports_report_parser.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 namespace {
 
-Topology from_dump(ParsedDump dump, const std::string& origin) {
+Topology from_dump(dump::ParsedDump dump, const std::string& origin) {
   Topology topology;
   topology.fabric = std::move(dump.fabric);
   topology.warnings = std::move(dump.warnings);
@@ -42,7 +42,7 @@ TopologyFormat detect_topology_format(const std::string& path) {
     std::string_view text(line);
     while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
     if (text.empty() || text.front() == '#') continue;
-    if (looks_like_ports_report(text)) return TopologyFormat::ports_report;
+    if (dump::looks_like_ports_report(text)) return TopologyFormat::ports_report;
     ++seen;
   }
   return TopologyFormat::ibnetdiscover;
@@ -54,12 +54,12 @@ Topology load_topology_file(const std::string& path) {
       return from_ibnd(IbndFabric::load_cache(path), path);
     case TopologyFormat::ports_report: {
       std::ifstream in(path);
-      return from_dump(parse_ports_report(in, path), path);
+      return from_dump(dump::parse_ports_report(in, path), path);
     }
     case TopologyFormat::ibnetdiscover:
       break;
   }
-  Topology topology = from_dump(parse_ibnetdiscover_file(path), path);
+  Topology topology = from_dump(dump::parse_ibnetdiscover_file(path), path);
   // The dump parser reads around lines it does not know (terminal captures have plenty), so a
   // file that is no dump at all comes out empty rather than malformed.
   if (topology.fabric.nodes().empty())
@@ -82,8 +82,8 @@ void save_topology(const Topology& topology, const std::string& path) {
     topology.ibnd->save_cache(path);
     return;
   }
-  base::replace_file_with(path,
-                          [&](std::ostream& out) { write_ibnetdiscover(out, topology.fabric); });
+  base::replace_file_with(
+      path, [&](std::ostream& out) { dump::write_ibnetdiscover(out, topology.fabric); });
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

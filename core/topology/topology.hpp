@@ -10,7 +10,7 @@
 #include "fabric/fabric.hpp"
 #include "topology/ibnd_fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 enum class TopologyFormat { ibnd_cache, ibnetdiscover, ports_report };
 
@@ -35,4 +35,4 @@ Topology acquire_topology(const std::string& cache_path, const DiscoveryOptions&
 // libibnetdisc produced it, an ibnetdiscover dump otherwise. Atomic: never a half-written file.
 void save_topology(const Topology& topology, const std::string& path);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -4,7 +4,7 @@
 
 #include "topology/link_speed_check.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 namespace {
 
 class DiffBuilder {
@@ -136,4 +136,4 @@ TopologyDiff compare_topology(const Fabric* baseline, const Fabric& current,
   return DiffBuilder(baseline, current, names).build();
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -9,7 +9,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/node_name_map.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 enum class ChangeKind { node_missing, node_new, link_lost, link_moved, link_new, link_degraded };
 
@@ -29,4 +29,4 @@ struct TopologyDiff {
 TopologyDiff compare_topology(const Fabric* baseline, const Fabric& current,
                               const NodeNameMap* names);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -8,7 +8,7 @@
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 namespace fs = std::filesystem;
 
@@ -86,7 +86,7 @@ std::optional<Topology> load_slice(const SliceKey& key) {
   if (!in || !std::getline(in, first) || first != tag(key)) return std::nullopt;
   try {
     in.seekg(0);
-    ParsedDump parsed = parse_ibnetdiscover(in, path.string());
+    dump::ParsedDump parsed = dump::parse_ibnetdiscover(in, path.string());
     Topology topology;
     topology.fabric = std::move(parsed.fabric);
     topology.origin = key.source;
@@ -102,10 +102,10 @@ void save_slice(const SliceKey& key, const Fabric& fabric, const Node& node) {
     const Fabric slice = slice_of(fabric, node);
     base::replace_file_with(slice_path(key).string(), [&](std::ostream& out) {
       out << tag(key) << '\n';
-      write_ibnetdiscover(out, slice);
+      dump::write_ibnetdiscover(out, slice);
     });
   } catch (const std::exception&) {
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

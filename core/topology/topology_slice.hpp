@@ -12,7 +12,7 @@
 #include "fabric/fabric.hpp"
 #include "topology/topology.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 // The node and its neighbours: every port of the node, and on each neighbour only the port
 // cabled to the node (with the neighbour's description, type and LID on port 0 of a switch).
@@ -31,4 +31,4 @@ std::optional<Topology> load_slice(const SliceKey& key);
 // Best effort: a slice that cannot be written is only a slower next run.
 void save_slice(const SliceKey& key, const Fabric& fabric, const Node& node);
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

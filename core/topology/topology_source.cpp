@@ -7,7 +7,7 @@
 #include "dump/ibnetdiscover_writer.hpp"
 #include "topology/topology_slice.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 std::string state_topology_path(const std::string& state_dir) {
   return (std::filesystem::path(state_dir) / "topology.ibnetdiscover").string();
@@ -39,17 +39,18 @@ Topology TopologySource::discover() const {
 void TopologySource::save(const Fabric& fabric) const {
   std::filesystem::create_directories(options_.state_dir);
   base::replace_file_with(state_topology_path(options_.state_dir),
-                          [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+                          [&](std::ostream& out) { dump::write_ibnetdiscover(out, fabric); });
 }
 
 std::optional<Topology> TopologySource::load_slice(const std::string& node_text) const {
-  return ibpm::load_slice(SliceKey{options_.state_dir, node_text, file_, options_.node_name_map});
+  return ibpm::topology::load_slice(
+      SliceKey{options_.state_dir, node_text, file_, options_.node_name_map});
 }
 
 void TopologySource::save_slice(const std::string& node_text, const Fabric& fabric,
                                 const Node& node) const {
-  ibpm::save_slice(SliceKey{options_.state_dir, node_text, file_, options_.node_name_map}, fabric,
-                   node);
+  ibpm::topology::save_slice(SliceKey{options_.state_dir, node_text, file_, options_.node_name_map},
+                             fabric, node);
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

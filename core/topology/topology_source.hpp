@@ -11,7 +11,7 @@
 #include "fabric/fabric.hpp"
 #include "topology/topology.hpp"
 
-namespace ibpm {
+namespace ibpm::topology {
 
 enum class TopologyRefresh {
   offline,              // the file; none is an error saying how to make one
@@ -65,4 +65,4 @@ class TopologySource {
   std::string file_;
 };
 
-}  // namespace ibpm
+}  // namespace ibpm::topology

@@ -87,8 +87,8 @@ void run(Options options) {
         "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
   options.plan.zones.nearest = options.assign == "nearest";
 
-  const ibpm::Topology topology =
-      ibpm::acquire_topology(options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  const ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
+      options.fabric.cache, {options.fabric.ca, options.fabric.port});
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const auto plan = ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr,
                                                          options.plan);

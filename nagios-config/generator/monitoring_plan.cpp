@@ -25,7 +25,7 @@ const std::set<std::string>& reserved_names() {
 std::string guid_digits(Guid guid) { return format_guid(guid).substr(2); }
 
 bool wanted(const Node& node, bool cas) {
-  return node.type == NodeType::sw || (cas && node.type == NodeType::ca && is_host(node));
+  return node.type == NodeType::sw || (cas && node.type == NodeType::ca && levels::is_host(node));
 }
 
 // Object names: the display name made safe; names that collide (with each other, with the
@@ -86,7 +86,7 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
   MonitoringPlan plan;
   plan.fabric_host = options.fabric_host;
   const FabricGraph graph = make_graph(fabric);
-  const FabricLevels levels(fabric, graph);
+  const levels::FabricLevels levels(fabric, graph);
 
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
@@ -127,21 +127,21 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
     host.display = display_name(node, names);
     host.description = node.description;
     const int level = levels.level(i);
-    if (level != kNoLevel) host.level = levels.name(level);
+    if (level != levels::kNoLevel) host.level = levels.name(level);
     // Parents: switch neighbours one level up for a switch, every switch neighbour for a CA.
     std::set<std::string> parents;
     for (auto [edge, end] = boost::out_edges(i, graph); edge != end; ++edge) {
       const std::size_t j = boost::target(*edge, graph);
       const Node& peer = fabric.nodes()[j];
       if (j == i || peer.type != NodeType::sw) continue;
-      if (host.is_switch && (level == kNoLevel || levels.level(j) != level + 1)) continue;
+      if (host.is_switch && (level == levels::kNoLevel || levels.level(j) != level + 1)) continue;
       parents.insert(object_names.at(peer.guid));
-      if (!host.is_switch && levels.level(j) == kLeafLevel) {
+      if (!host.is_switch && levels.level(j) == levels::kLeafLevel) {
         host.groups.push_back(object_name("ib-leaf-" + object_names.at(peer.guid)));
       }
     }
     host.parents.assign(parents.begin(), parents.end());
-    if (host.is_switch && level == kLeafLevel) {
+    if (host.is_switch && level == levels::kLeafLevel) {
       const std::string group = object_name("ib-leaf-" + host.name);
       host.groups.push_back(group);
       group_alias[group] = "InfiniBand leaf " + host.display + " and its hosts";

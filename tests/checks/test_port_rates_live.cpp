@@ -79,7 +79,7 @@ TEST_CASE("check_ib_port computes exact rates from the sample times it stored") 
   INFO(third.out);
   CHECK(third.exit_code == 0);
   CHECK(third.first_line().rfind("IB PORT OK - ", 0) == 0);
-  for (const ibpm::CounterSpec& s : ibpm::counter_specs()) {
+  for (const ibpm::counters::CounterSpec& s : ibpm::counters::counter_specs()) {
     if (!s.error) continue;
     const auto rate = perf_value(third, std::string(s.key));
     REQUIRE(rate);
@@ -108,7 +108,7 @@ TEST_CASE("check_ib_port shows a saturated counter as a lower bound") {
   REQUIRE(symbols);
   CHECK(relative_difference(*symbols, 65535 / (t2 - t1)) <= 0.0011 / (t2 - t1) + 1e-6);
   const auto saturated = std::stoul(last_ds(rrd, "saturated"));
-  CHECK((saturated & ibpm::counter_bit(ibpm::Counter::symbol_errors)) != 0);
+  CHECK((saturated & ibpm::counters::counter_bit(ibpm::counters::Counter::symbol_errors)) != 0);
   CHECK(last_ds(rrd, "symbol_errors") == "U");  // RRD makes no rate of a sticky maximum
 }
 

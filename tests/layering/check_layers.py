@@ -5,6 +5,8 @@ The core's layers are listed lowest first in core/CMakeLists.txt (set(IBPM_CORE_
 wings above the core (the simulator, the analyzers, the presenters, the commands) are listed lowest
 first in WINGS below. A source file may include only headers of its own layer or wing and of those
 listed before it; a core layer's CMake target may link only the targets of layers listed before it.
+Each core layer declares its names in its own namespace, ibpm::<layer> (and namespaces inside it),
+except the fabric model (SHARED_NAMESPACE_LAYERS), which is the project's vocabulary in ibpm::.
 
 Usage: check_layers.py [ROOT]     (exit 1 and one line per violation)
        check_layers.py --self-test (exit 0 when a planted violation of each kind is found)
@@ -18,6 +20,8 @@ import tempfile
 WINGS = ["sim", "locality", "viz", "graphs", "analysis", "web", "nagios-config", "checks", "tools"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_-]+)/', re.M)
 LINK = re.compile(r"target_link_libraries\(\s*ibpm_(\w+)([^)]*)\)", re.S)
+NAMESPACE = re.compile(r"^namespace\s+(ibpm(?:::\w+)*)\s*\{", re.M)
+SHARED_NAMESPACE_LAYERS = ["fabric"]
 
 
 def core_layers(root):
@@ -48,6 +52,11 @@ def check(root):
                 if target in rank and rank[target] > rank[home]:
                     rel = os.path.relpath(path, root)
                     problems.append(f"{rel}: {home} includes {target}/, a higher layer")
+            if folder.startswith("core") and home not in SHARED_NAMESPACE_LAYERS:
+                for namespace in NAMESPACE.findall(text):
+                    if not (namespace + "::").startswith(f"ibpm::{home}::"):
+                        rel = os.path.relpath(path, root)
+                        problems.append(f"{rel}: declares namespace {namespace}, not ibpm::{home}")
     for layer in layers:
         cmake = os.path.join(root, "core", layer, "CMakeLists.txt")
         if not os.path.exists(cmake):
@@ -71,12 +80,14 @@ def self_test():
         write("core/CMakeLists.txt", "set(IBPM_CORE_LAYERS low high)\n")
         write("core/low/CMakeLists.txt", "target_link_libraries(ibpm_low PUBLIC ibpm_high)\n")
         write("core/high/CMakeLists.txt", "target_link_libraries(ibpm_high PUBLIC ibpm_low)\n")
-        write("core/low/a.hpp", '#include "high/b.hpp"\n')
-        write("core/high/b.hpp", '#include "low/a.hpp"\n')
+        write("core/low/a.hpp", '#include "high/b.hpp"\nnamespace ibpm::low {\n}\n')
+        write("core/high/b.hpp", '#include "low/a.hpp"\nnamespace ibpm::high::detail {\n}\n')
+        write("core/high/c.hpp", 'namespace ibpm {\n}\nnamespace ibpm::highway {\n}\n')
         write("viz/m.cpp", '#include "web/page.hpp"\n#include "high/b.hpp"\n')
         found = check(root)
         expected = ["core/low/a.hpp: low includes high/", "ibpm_low links ibpm_high",
-                    "viz/m.cpp: viz includes web/"]
+                    "viz/m.cpp: viz includes web/", "core/high/c.hpp: declares namespace ibpm,",
+                    "core/high/c.hpp: declares namespace ibpm::highway,"]
         missing = [e for e in expected if not any(e in p for p in found)]
         if missing or len(found) != len(expected):
             print("self-test: expected", expected, "found", found)
@@ -93,7 +104,7 @@ def main():
     for p in problems:
         print(p)
     if not problems:
-        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards")
+        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace")
     return 1 if problems else 0
 
 

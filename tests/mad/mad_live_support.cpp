@@ -161,7 +161,7 @@ std::vector<std::string> pc_queries(const std::vector<SwitchPort>& ports) {
 
 std::vector<std::string> error_counter_names() {
   std::vector<std::string> out;
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     if (s.error) out.emplace_back(s.name);
   return out;
 }

@@ -84,7 +84,7 @@ void print_values(const std::string& kind, const MadData& data, const PmaCapabil
     std::printf(" port_select=%u", mad_get_field(raw, 0, IB_PC_PORT_SELECT_F));
     decode_port_counters(data, caps, values);
   }
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     if (const auto& v = values[static_cast<std::size_t>(s.id)])
       std::printf(" %.*s=%llu", static_cast<int>(s.name.size()), s.name.data(),
                   static_cast<unsigned long long>(*v));

@@ -230,31 +230,31 @@ TEST_CASE("a PortCounters reset clears only the selected counters") {
   REQUIRE(before.at("PortXmitWait") == 5);
   REQUIRE(before.at("PortXmitData") >= 10'000'000);
 
-  auto reset = [&](Counter counter) {
+  auto reset = [&](counters::Counter counter) {
     const std::string query = "reset:" + std::to_string(port.lid) + ":" +
                               std::to_string(port.port) + ":" +
-                              std::to_string(counter_bit(counter));
+                              std::to_string(counters::counter_bit(counter));
     REQUIRE(live.probe({}, {query}).replies[0].answered());
     const ProbeReply after = live.probe({}, {port.pc()}).replies[0];
     REQUIRE(after.answered());
     return after;
   };
   SECTION("SymbolErrorCounter (CounterSelect bit 0)") {
-    const ProbeReply after = reset(Counter::symbol_errors);
+    const ProbeReply after = reset(counters::Counter::symbol_errors);
     CHECK(after.at("SymbolErrorCounter") == 0);
     CHECK(after.at("PortRcvErrors") == 4);
     CHECK(after.at("PortXmitWait") == 5);
     CHECK(after.at("PortXmitData") >= 10'000'000);
   }
   SECTION("PortXmitWait (CounterSelect2 bit 0)") {
-    const ProbeReply after = reset(Counter::xmit_wait);
+    const ProbeReply after = reset(counters::Counter::xmit_wait);
     CHECK(after.at("PortXmitWait") == 0);
     CHECK(after.at("SymbolErrorCounter") == 9);
     CHECK(after.at("PortRcvErrors") == 4);
     CHECK(after.at("PortXmitData") >= 10'000'000);
   }
   SECTION("PortXmitData (CounterSelect bit 12)") {
-    const ProbeReply after = reset(Counter::xmit_data);
+    const ProbeReply after = reset(counters::Counter::xmit_data);
     CHECK(after.at("PortXmitData") < kTraffic);
     CHECK(after.at("PortXmitWait") == 5);
     CHECK(after.at("SymbolErrorCounter") == 9);

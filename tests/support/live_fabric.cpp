@@ -52,7 +52,7 @@ std::string LiveFabric::guid_of(const std::string& node) {
       throw std::runtime_error("ibnetdiscover failed");
     const auto path = fabric.work_dir() / "guids.ibnetdiscover";
     std::ofstream(path) << dump;
-    const Topology topology = load_topology_file(path.string());
+    const topology::Topology topology = topology::load_topology_file(path.string());
     for (const Node& n : topology.fabric.nodes()) guids_[n.description] = format_guid(n.guid);
   }
   const auto it = guids_.find(node);

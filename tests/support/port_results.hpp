@@ -9,7 +9,7 @@
 
 namespace ibpm::test {
 
-inline std::size_t at(Counter c) { return static_cast<std::size_t>(c); }
+inline std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
 
 // An answered switch port whose every rate is 0 over 10 s, utilization 0 %.
 inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
@@ -25,7 +25,7 @@ inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
   r.sample.time = 1714564800.25;
   for (auto& value : r.sample.values) value = 1000;
   r.rates.interval = 10;
-  for (auto& rate : r.rates.rate) rate = Rate{0, false};
+  for (auto& rate : r.rates.rate) rate = counters::Rate{0, false};
   r.rates.xmit_util_pct = 0;
   r.rates.rcv_util_pct = 0;
   r.rates.xmit_wait_pct = 0;
@@ -33,10 +33,10 @@ inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
   return r;
 }
 
-inline poll::PortResult with_rate(poll::PortResult r, Counter counter, double per_second,
+inline poll::PortResult with_rate(poll::PortResult r, counters::Counter counter, double per_second,
                                   bool lower_bound = false) {
-  r.rates.rate[at(counter)] = Rate{per_second, lower_bound};
-  if (lower_bound) r.rates.saturated |= counter_bit(counter);
+  r.rates.rate[at(counter)] = counters::Rate{per_second, lower_bound};
+  if (lower_bound) r.rates.saturated |= counters::counter_bit(counter);
   return r;
 }
 

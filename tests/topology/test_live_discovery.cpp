@@ -26,7 +26,7 @@ TEST_CASE("live discovery of a generated fat tree equals its net file") {
   CHECK(out.find("switches " + std::to_string(tree.switch_count()) + ", CAs 32") !=
         std::string::npos);
 
-  ParsedDump parsed = parse_ibnetdiscover_file(dump);
+  dump::ParsedDump parsed = dump::parse_ibnetdiscover_file(dump);
   CHECK(parsed.fabric.count(NodeType::sw) == tree.switch_count());
   CHECK(parsed.fabric.count(NodeType::ca) == tree.hosts.size());
   CHECK(cables(parsed.fabric) == cables(tree.topology));
@@ -37,7 +37,7 @@ TEST_CASE("live discovery of a generated fat tree equals its net file") {
   }
 
   SECTION("the cache file holds the same fabric, with LIDs and enabled rates") {
-    Topology cached = load_topology_file(cache.string());
+    topology::Topology cached = topology::load_topology_file(cache.string());
     REQUIRE(cached.ibnd);
     CHECK(cables(cached.fabric) == cables(tree.topology));
     for (const Node& node : cached.fabric.nodes()) {
@@ -58,8 +58,8 @@ TEST_CASE("live discovery of a generated fat tree equals its net file") {
 
     // Saved again and read back: still the same fabric.
     auto again = fabric.work_dir() / "again.cache";
-    save_topology(cached, again.string());
-    Topology reread = load_topology_file(again.string());
+    topology::save_topology(cached, again.string());
+    topology::Topology reread = topology::load_topology_file(again.string());
     CHECK(cables(reread.fabric) == cables(cached.fabric));
     CHECK(reread.fabric.nodes().size() == cached.fabric.nodes().size());
   }

@@ -23,7 +23,8 @@ struct Workspace {
   Workspace() {
     fs::create_directories(dir);
     const Fabric fabric = viz::test::two_switches(2, 6);
-    base::replace_file_with(dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+    base::replace_file_with(dump,
+                            [&](std::ostream& out) { dump::write_ibnetdiscover(out, fabric); });
     fabric_options.cache = dump;
     fabric_options.state_dir = (dir / "no-state").string();
   }

@@ -4,6 +4,7 @@
 #include "counters/counter.hpp"
 
 using namespace ibpm;
+using namespace ibpm::counters;
 
 TEST_CASE("every counter has a width / and a key fit for RRD and perfdata") {
   std::set<std::string_view> keys;

@@ -15,12 +15,12 @@
 namespace ibpm::test {
 namespace fs = std::filesystem;
 
-ParsedDump parse_text(std::string_view text) {
+dump::ParsedDump parse_text(std::string_view text) {
   std::istringstream in{std::string(text)};
-  return parse_ibnetdiscover(in, "t");
+  return dump::parse_ibnetdiscover(in, "t");
 }
 
-bool has_warning(const ParsedDump& dump, std::string_view needle) {
+bool has_warning(const dump::ParsedDump& dump, std::string_view needle) {
   return std::any_of(dump.warnings.begin(), dump.warnings.end(),
                      [&](const std::string& w) { return w.find(needle) != std::string::npos; });
 }
@@ -53,20 +53,21 @@ std::string read_fixture(const fs::path& path) {
   return xz.out;
 }
 
-ParsedDump parse_fixture(const fs::path& path) {
+dump::ParsedDump parse_fixture(const fs::path& path) {
   std::istringstream in(read_fixture(path));
   std::string first;
   {
     std::istringstream probe(in.str());
     std::string line;
     while (std::getline(probe, line))
-      if (!scan::trim(line).empty()) {
+      if (!dump::scan::trim(line).empty()) {
         first = line;
         break;
       }
   }
-  if (looks_like_ports_report(first)) return parse_ports_report(in, path.filename().string());
-  return parse_ibnetdiscover(in, path.filename().string());
+  if (dump::looks_like_ports_report(first))
+    return dump::parse_ports_report(in, path.filename().string());
+  return dump::parse_ibnetdiscover(in, path.filename().string());
 }
 
 namespace {

@@ -12,10 +12,10 @@
 namespace ibpm::test {
 
 // Parses text as ibnetdiscover output with origin "t".
-ParsedDump parse_text(std::string_view text);
+dump::ParsedDump parse_text(std::string_view text);
 
 // True if any warning contains `needle`.
-bool has_warning(const ParsedDump& dump, std::string_view needle);
+bool has_warning(const dump::ParsedDump& dump, std::string_view needle);
 
 // The real dumps folder, or empty if it is not there.
 std::filesystem::path real_fixtures_dir();
@@ -27,7 +27,7 @@ std::vector<std::filesystem::path> real_dump_files();
 std::string read_fixture(const std::filesystem::path& path);
 
 // Parses a fixture with the parser its content calls for (ports report or ibnetdiscover).
-ParsedDump parse_fixture(const std::filesystem::path& path);
+dump::ParsedDump parse_fixture(const std::filesystem::path& path);
 
 // The first difference between two fabrics, or empty if they are the same. Ports are compared
 // when they are cabled or port 0; with all_ports, ports without a cable are compared too.

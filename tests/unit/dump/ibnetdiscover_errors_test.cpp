@@ -14,7 +14,7 @@ namespace {
 std::string error_of(const std::string& text) {
   try {
     parse_text(text);
-  } catch (const DumpError& e) {
+  } catch (const dump::DumpError& e) {
     return e.what();
   }
   return "no error";
@@ -59,10 +59,10 @@ TEST_CASE("malformed lines raise DumpError with origin and line", "[dump][parser
 }
 
 TEST_CASE("parse_ibnetdiscover_file reports files it cannot open", "[dump][parser][errors]") {
-  CHECK_THROWS_AS(parse_ibnetdiscover_file("/nonexistent/dir/topo"), DumpError);
+  CHECK_THROWS_AS(dump::parse_ibnetdiscover_file("/nonexistent/dir/topo"), dump::DumpError);
   try {
-    parse_ibnetdiscover_file("/nonexistent/dir/topo");
-  } catch (const DumpError& e) {
+    dump::parse_ibnetdiscover_file("/nonexistent/dir/topo");
+  } catch (const dump::DumpError& e) {
     CHECK(std::string(e.what()).starts_with("/nonexistent/dir/topo:0: cannot open"));
   }
 }
@@ -70,10 +70,11 @@ TEST_CASE("parse_ibnetdiscover_file reports files it cannot open", "[dump][parse
 TEST_CASE("what may have lost nodes or cables is listed apart, a line cut short is an error",
           "[dump][parser][errors]") {
   CHECK(parse_text(kSample).incomplete.empty());
-  const ParsedDump zero = parse_text(replace_all(kSample, "e41d2d030061f957", "0000000000000000"));
+  const dump::ParsedDump zero =
+      parse_text(replace_all(kSample, "e41d2d030061f957", "0000000000000000"));
   REQUIRE(!zero.incomplete.empty());  // as a peer, then its own record
   for (const auto& problem : zero.incomplete) CHECK_THAT(problem, Catch::Contains("is GUID 0"));
-  const ParsedDump one_sided = parse_text(kSample.substr(0, kSample.rfind("[1](e41d")));
+  const dump::ParsedDump one_sided = parse_text(kSample.substr(0, kSample.rfind("[1](e41d")));
   REQUIRE(!one_sided.incomplete.empty());
   CHECK_THAT(one_sided.incomplete[0], Catch::Contains("by the other end only"));
   // The last line, without a line end and without the link's width and speed, was cut.

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 using namespace ibpm;
-using namespace ibpm::ibnd;
+using namespace ibpm::dump::ibnd;
 
 TEST_CASE("classify tells records from prompts and noise", "[dump][syntax]") {
   CHECK(classify("") == LineKind::blank);

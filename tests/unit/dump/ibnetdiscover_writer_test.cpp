@@ -13,7 +13,7 @@ namespace {
 
 std::string written(const Fabric& f) {
   std::ostringstream out;
-  write_ibnetdiscover(out, f);
+  dump::write_ibnetdiscover(out, f);
   return out.str();
 }
 
@@ -68,13 +68,13 @@ TEST_CASE("ibnetdiscover text as ibnetdiscover prints it", "[dump][writer]") {
 TEST_CASE("written text reads back to the same fabric", "[dump][writer]") {
   SECTION("built through the API") {
     Fabric f = small_fabric();
-    ParsedDump again = parse_text(written(f));
+    dump::ParsedDump again = parse_text(written(f));
     CHECK(again.warnings.empty());
     CHECK(fabric_difference(f, again.fabric, true) == "");
   }
   SECTION("parsed sample with self-loop, parallel links and FDR10") {
     Fabric f = parse_text(kSample).fabric;
-    ParsedDump again = parse_text(written(f));
+    dump::ParsedDump again = parse_text(written(f));
     CHECK(again.warnings.empty());
     CHECK(fabric_difference(f, again.fabric, true) == "");
   }
@@ -115,7 +115,7 @@ TEST_CASE("what the format cannot carry", "[dump][writer]") {
   CHECK(text.find("# \"say 'hi'\"") != std::string::npos);
   CHECK(text.find("lid 0 4x???\n") != std::string::npos);
   CHECK(text.find("lid 0 ?????\n") != std::string::npos);
-  ParsedDump again = parse_text(text);
+  dump::ParsedDump again = parse_text(text);
   CHECK(again.fabric.node(0x10).description == "say 'hi'");
   CHECK(again.fabric.find_port({0x10, 1})->width == LinkWidth::x4);
   CHECK_FALSE(again.fabric.find_port({0x20, 2})->speed);

@@ -14,9 +14,9 @@ using namespace ibpm::test;
 
 namespace {
 
-std::string net(const Fabric& f, const IbsimNetOptions& options = {}) {
+std::string net(const Fabric& f, const dump::IbsimNetOptions& options = {}) {
   std::ostringstream out;
-  write_ibsim_net(out, f, options);
+  dump::write_ibsim_net(out, f, options);
   return out.str();
 }
 
@@ -41,7 +41,7 @@ TEST_CASE("ibsim ids: descriptions where unique and safe / else made unique", "[
   f.add_node(0x07, NodeType::ca, "a \"quoted\"\nname=x@y", 1);
   f.add_node(0x08, NodeType::ca, std::string(70, 'n'), 1);
   f.add_node(0x09, NodeType::ca, "leaf01 0000000000000001", 1);  // looks like a generated id
-  auto names = ibsim_node_names(f);
+  auto names = dump::ibsim_node_names(f);
   CHECK(names[0x01] == "leaf01");
   CHECK(names[0x02] == "MT25408 ConnectX Mellanox Technologies 0000000000000002");
   CHECK(names[0x03] == "MT25408 ConnectX Mellanox Technologies 0000000000000003");
@@ -49,12 +49,12 @@ TEST_CASE("ibsim ids: descriptions where unique and safe / else made unique", "[
   CHECK(names[0x05] == "H-0000000000000005");
   CHECK(names[0x06] == "selene-cache-02 mlx5_1 0000000000000006");
   CHECK(names[0x07] == "a _quoted__name_x_y 0000000000000007");
-  CHECK(names[0x08].size() <= kIbsimMaxId);
+  CHECK(names[0x08].size() <= dump::kIbsimMaxId);
   CHECK(names[0x08].ends_with(" 0000000000000008"));
   CHECK(names[0x09] == "leaf01 0000000000000001");
   std::unordered_set<std::string> seen;
   for (const auto& [guid, name] : names) {
-    CHECK(ibsim_safe_id(name));
+    CHECK(dump::ibsim_safe_id(name));
     CHECK(seen.insert(name).second);
   }
 }
@@ -93,7 +93,7 @@ TEST_CASE("ibsim net file: chosen first node / routers / GUIDs / limits", "[dump
   }
   SECTION("vendid/devid per node; keep_guids adds ibsim's GUID lines") {
     CHECK(net(f).find("vendid=0x2c9\ndevid=0xc738\nSwitch\t12 ") != std::string::npos);
-    IbsimNetOptions options;
+    dump::IbsimNetOptions options;
     options.keep_guids = true;
     std::string text = net(f, options);
     CHECK(text.find("vendid=0x2c9\ndevid=0xcb20\nsysimgguid=0xe41d2d030003e470\n"
@@ -101,7 +101,7 @@ TEST_CASE("ibsim net file: chosen first node / routers / GUIDs / limits", "[dump
     CHECK(text.find("caguid=0xe41d2d030061f957\nHca\t2 ") != std::string::npos);
   }
   SECTION("speed cap") {
-    IbsimNetOptions options;
+    dump::IbsimNetOptions options;
     options.speed_cap = LinkSpeed::fdr;
     std::string text = net(f, options);
     CHECK(text.find("4xEDR") == std::string::npos);

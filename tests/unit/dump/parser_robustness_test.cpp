@@ -158,10 +158,10 @@ bool written_text_is_faithful(const Fabric& f) {
 // Parses doc; anything but DumpError fails the test. Whatever parses must also survive both
 // writers, and the ibnetdiscover text written must read back to the same fabric.
 bool check_document(const std::string& doc) {
-  ParsedDump d;
+  dump::ParsedDump d;
   try {
     d = parse_text(doc);
-  } catch (const DumpError&) {
+  } catch (const dump::DumpError&) {
     return false;
   } catch (const std::exception& e) {
     FAIL_CHECK("unexpected " << e.what() << " for input:\n" << doc);
@@ -169,10 +169,10 @@ bool check_document(const std::string& doc) {
   }
   try {
     std::ostringstream text;
-    write_ibnetdiscover(text, d.fabric);
+    dump::write_ibnetdiscover(text, d.fabric);
     std::ostringstream net;
-    write_ibsim_net(net, d.fabric);
-    ParsedDump again = parse_text(text.str());
+    dump::write_ibsim_net(net, d.fabric);
+    dump::ParsedDump again = parse_text(text.str());
     if (written_text_is_faithful(d.fabric)) {
       std::string diff = fabric_difference(d.fabric, again.fabric, false);
       if (!diff.empty())
@@ -210,8 +210,8 @@ TEST_CASE("documents of random lines never crash the parser", "[dump][parser][fu
     check_document(doc);
     std::istringstream in(doc);
     try {
-      parse_ports_report(in, "t");
-    } catch (const DumpError&) {
+      dump::parse_ports_report(in, "t");
+    } catch (const dump::DumpError&) {
     } catch (const std::exception& e) {
       FAIL_CHECK("ports report: unexpected " << e.what() << " for input:\n" << doc);
     }

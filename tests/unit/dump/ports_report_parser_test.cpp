@@ -6,6 +6,7 @@
 #include "fixtures.hpp"
 
 using namespace ibpm;
+using namespace ibpm::dump;
 using namespace ibpm::test;
 
 namespace {

@@ -12,6 +12,7 @@
 #include "support/skip.hpp"
 
 using namespace ibpm;
+using namespace ibpm::dump;
 using namespace ibpm::test;
 namespace fs = std::filesystem;
 

@@ -12,7 +12,7 @@ namespace {
 
 void check_levels(const sim::FatTree& tree) {
   Fabric fabric = delegation::test::fabric_of(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   REQUIRE(levels.top() == static_cast<int>(tree.switches.size()));
   for (std::size_t level = 0; level < tree.switches.size(); ++level)
     for (const auto& name : tree.switches[level]) {
@@ -21,7 +21,7 @@ void check_levels(const sim::FatTree& tree) {
             static_cast<int>(level) + 1);
     }
   for (const auto& host : tree.hosts)
-    CHECK(levels.level(fabric.index_of(delegation::test::guid_of(host))) == kHostLevel);
+    CHECK(levels.level(fabric.index_of(delegation::test::guid_of(host))) == levels::kHostLevel);
 }
 
 }  // namespace
@@ -46,15 +46,16 @@ TEST_CASE("a leaf whose hosts are all gone is still a leaf") {
   delegation::test::BuildOptions without;
   for (const auto& host : tree.leaf_hosts[0]) without.without.insert(host);
   Fabric fabric = delegation::test::fabric_of(tree.topology, without);
-  FabricLevels levels(fabric, make_graph(fabric));
-  CHECK(levels.level(fabric.index_of(delegation::test::guid_of(tree.leaves()[0]))) == kLeafLevel);
+  levels::FabricLevels levels(fabric, make_graph(fabric));
+  CHECK(levels.level(fabric.index_of(delegation::test::guid_of(tree.leaves()[0]))) ==
+        levels::kLeafLevel);
   CHECK(levels.switches_at(3).size() == tree.switches[2].size());
 }
 
 TEST_CASE("level names") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = delegation::test::fabric_of(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   CHECK(levels.name(0) == "hosts");
   CHECK(levels.name(1) == "leaf");
   CHECK(levels.name(2) == "spine");

@@ -64,13 +64,13 @@ TEST_CASE("levels of the real fabrics agree with their switch names") {
   for (const auto& expect : expectations()) {
     SECTION(expect.file) {
       Fabric fabric = test::parse_fixture(dir / expect.file).fabric;
-      FabricLevels levels(fabric, make_graph(fabric));
+      levels::FabricLevels levels(fabric, make_graph(fabric));
       std::map<int, std::size_t> per_level;
       for (std::size_t i = 0; i < fabric.nodes().size(); ++i) {
         const Node& node = fabric.nodes()[i];
         if (node.type != NodeType::sw) continue;
         ++per_level[levels.level(i)];
-        int named = kNoLevel;
+        int named = levels::kNoLevel;
         for (const auto& r : expect.rules)
           if (std::regex_search(node.description, r.pattern)) {
             named = r.level;
@@ -92,12 +92,12 @@ TEST_CASE("aggregation nodes are not hosts and make no leaf and spines with stor
                      .fabric;
   std::size_t aggregation = 0, hosts = 0;
   for (const Node& n : krskp.nodes()) {
-    aggregation += is_aggregation_node(n);
-    hosts += is_host(n);
+    aggregation += levels::is_aggregation_node(n);
+    hosts += levels::is_host(n);
   }
   CHECK(aggregation == 206);
   CHECK(hosts == 1336 - 206);
-  FabricLevels levels(krskp, make_graph(krskp));
+  levels::FabricLevels levels(krskp, make_graph(krskp));
   // sp79 and sp80 carry hosts but are spines.
   REQUIRE(levels.spines_with_hosts().size() == 2);
   for (std::size_t i : levels.spines_with_hosts())
@@ -105,7 +105,7 @@ TEST_CASE("aggregation nodes are not hosts and make no leaf and spines with stor
 
   Fabric loginoff =
       test::parse_fixture(dir / "loginoff_sx6036_fdr10_qdr_2level.ibnetdiscover").fabric;
-  FabricLevels two(loginoff, make_graph(loginoff));
+  levels::FabricLevels two(loginoff, make_graph(loginoff));
   REQUIRE(two.spines_with_hosts().size() == 1);
   CHECK(loginoff.nodes()[two.spines_with_hosts()[0]].description.find(";ib7:") !=
         std::string::npos);
@@ -117,7 +117,7 @@ TEST_CASE("director chassis group their ASICs by system image GUID") {
   if (dir.empty()) return;
   Fabric lassen =
       test::parse_fixture(dir / "hk_llnl_lassen_edr_cs7500_174sw_1644ca.ibnetdiscover").fabric;
-  auto found = chassis(lassen);
+  auto found = levels::chassis(lassen);
   REQUIRE(found.size() == 2);
   std::multiset<std::size_t> sizes{found[0].switches.size(), found[1].switches.size()};
   CHECK(sizes == std::multiset<std::size_t>{42, 48});

@@ -25,7 +25,7 @@ TEST_CASE("the ratio is the window's errors over the link's bits in the window")
   const auto windows = ber_windows(h, now, LinkWidth::x4, LinkSpeed::hdr, settings);
   REQUIRE(windows.size() == 4);  // symbol and rcv errors, two windows each
   const BerWindow& w = windows[0];
-  CHECK(w.counter == Counter::symbol_errors);
+  CHECK(w.counter == counters::Counter::symbol_errors);
   CHECK(w.window == 720);
   CHECK(w.judged());
   CHECK(w.ber.errors == 57);
@@ -35,7 +35,7 @@ TEST_CASE("the ratio is the window's errors over the link's bits in the window")
   CHECK(w.ber.upper > w.ber.ratio);
   CHECK(windows[1].window == 7500);
   CHECK(windows[1].ber.ratio == Approx(57 / (206.25e9 * 7500)));
-  CHECK(windows[2].counter == Counter::rcv_errors);
+  CHECK(windows[2].counter == counters::Counter::rcv_errors);
   CHECK(windows[2].ber.ratio == 0);
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("a window reads as an operator writes it") {
   CHECK(format_window(7500) == "125 min");
   CHECK(format_window(10800) == "3 h");
   CHECK(format_window(11100) == "3 h 5 min");
-  const BerWindow w{Counter::symbol_errors, 720, 720, bit_error_ratio(3, 1e12, 0.95)};
+  const BerWindow w{counters::Counter::symbol_errors, 720, 720, bit_error_ratio(3, 1e12, 0.95)};
   CHECK(describe(w, 0.95) ==
         "symbol_ber 3e-12 over 12 min (3 errors in 1e+12 bits, 95 % bounds 8.2e-13..7.8e-12)");
 }

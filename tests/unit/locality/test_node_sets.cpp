@@ -10,7 +10,7 @@ using namespace ibpm;
 TEST_CASE("subtrees of a three-level fat tree: leaves, pods (spines merged), the whole tree") {
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   auto sets = locality::subtree_sets(fabric, down, nullptr);
   // Every leaf, every pod (its spines share one down-set), and all cores together.
@@ -37,7 +37,7 @@ TEST_CASE("subtrees of a three-level fat tree: leaves, pods (spines merged), the
 TEST_CASE("an operator's set gets the switches that serve only its hosts") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   locality::NodeSet set;
   // Both leaves' hosts and one more host elsewhere.

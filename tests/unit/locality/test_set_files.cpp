@@ -28,7 +28,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 TEST_CASE("node set files name hosts by hostlist or GUID") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   char guid[32];
   std::snprintf(guid, sizeof guid, "0x%016llx",
@@ -57,7 +57,7 @@ TEST_CASE("node set files name hosts by hostlist or GUID") {
 TEST_CASE("a Slurm topology.conf written from the fabric reads back as its subtrees") {
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   std::ostringstream conf;
   locality::write_slurm_topology(conf, fabric, levels, nullptr);
@@ -96,7 +96,7 @@ TEST_CASE("hostile descriptions never reach topology.conf, colliding switch name
   fabric.find(cr)->description = "cn0004\rSwitchName=evil Nodes=cn9003";
   fabric.find(leaf_a)->description = "leaf 01";
   fabric.find(leaf_b)->description = "leaf_01";
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   std::ostringstream conf;
   const auto warnings = locality::write_slurm_topology(conf, fabric, levels, nullptr);
   const std::string text = conf.str();
@@ -131,7 +131,7 @@ TEST_CASE("hostile descriptions never reach topology.conf, colliding switch name
 TEST_CASE("a jobs file gives one set per job, of its hosts in the fabric") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   auto path =
       write_temp("jobs", "4711 cn[0001-0012],login01\n4712 gpu[01-04]\n4713\n4714 cn0013\n");

@@ -64,7 +64,7 @@ const locality::SetTraffic& row_of(const std::vector<locality::SetTraffic>& rows
 TEST_CASE("locality of each leaf and pod follows from the flows") {
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   const auto& lh = tree.leaf_hosts;
   // leaf01: local pairs; leaf02 -> leaf03 (same pod); leaf04 -> a leaf of another pod.
@@ -108,7 +108,7 @@ TEST_CASE("locality of each leaf and pod follows from the flows") {
 TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no locality") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   const auto& lh = tree.leaf_hosts;
   sim::TrafficPattern traffic(tree.topology, {{lh[0][0], lh[2][0], 100 * MB}});
@@ -139,7 +139,7 @@ TEST_CASE("a set whose parts meet only outside it is flagged, an idle one has no
 TEST_CASE("a set that only sends has no l_con, whatever trickles in") {
   auto tree = sim::make_fat_tree({.hosts = 216, .radix = 12, .levels = 3});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   const auto& lh = tree.leaf_hosts;
   // leaf02 sends a job's data to leaf03 and receives only a management trickle (2 kB/s).
@@ -161,7 +161,7 @@ TEST_CASE("a set that only sends has no l_con, whatever trickles in") {
 TEST_CASE("hosts with no rate in the window are unknown, never idle") {
   auto tree = sim::make_fat_tree({.hosts = 72, .radix = 12});
   Fabric fabric = sim::net_fabric(tree.topology);
-  FabricLevels levels(fabric, make_graph(fabric));
+  levels::FabricLevels levels(fabric, make_graph(fabric));
   locality::DownSets down(fabric, levels);
   sim::TrafficPattern traffic(tree.topology, {});
   auto usage = usage_of(tree, fabric, traffic);

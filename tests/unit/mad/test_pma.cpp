@@ -26,82 +26,82 @@ void set64(MadData& data, MAD_FIELDS field, std::uint64_t value) {
 }
 
 // Each counter's PortCounters field, written here independently of pma.cpp's table.
-MAD_FIELDS field_of(Counter counter) {
+MAD_FIELDS field_of(counters::Counter counter) {
   switch (counter) {
-    case Counter::symbol_errors:
+    case counters::Counter::symbol_errors:
       return IB_PC_ERR_SYM_F;
-    case Counter::link_error_recovery:
+    case counters::Counter::link_error_recovery:
       return IB_PC_LINK_RECOVERS_F;
-    case Counter::link_downed:
+    case counters::Counter::link_downed:
       return IB_PC_LINK_DOWNED_F;
-    case Counter::rcv_errors:
+    case counters::Counter::rcv_errors:
       return IB_PC_ERR_RCV_F;
-    case Counter::rcv_remote_physical_errors:
+    case counters::Counter::rcv_remote_physical_errors:
       return IB_PC_ERR_PHYSRCV_F;
-    case Counter::rcv_switch_relay_errors:
+    case counters::Counter::rcv_switch_relay_errors:
       return IB_PC_ERR_SWITCH_REL_F;
-    case Counter::xmit_discards:
+    case counters::Counter::xmit_discards:
       return IB_PC_XMT_DISCARDS_F;
-    case Counter::xmit_constraint_errors:
+    case counters::Counter::xmit_constraint_errors:
       return IB_PC_ERR_XMTCONSTR_F;
-    case Counter::rcv_constraint_errors:
+    case counters::Counter::rcv_constraint_errors:
       return IB_PC_ERR_RCVCONSTR_F;
-    case Counter::local_link_integrity_errors:
+    case counters::Counter::local_link_integrity_errors:
       return IB_PC_ERR_LOCALINTEG_F;
-    case Counter::excessive_buffer_overrun_errors:
+    case counters::Counter::excessive_buffer_overrun_errors:
       return IB_PC_ERR_EXCESS_OVR_F;
-    case Counter::vl15_dropped:
+    case counters::Counter::vl15_dropped:
       return IB_PC_VL15_DROPPED_F;
-    case Counter::xmit_wait:
+    case counters::Counter::xmit_wait:
       return IB_PC_XMT_WAIT_F;
-    case Counter::xmit_data:
+    case counters::Counter::xmit_data:
       return IB_PC_XMT_BYTES_F;
-    case Counter::rcv_data:
+    case counters::Counter::rcv_data:
       return IB_PC_RCV_BYTES_F;
-    case Counter::xmit_pkts:
+    case counters::Counter::xmit_pkts:
       return IB_PC_XMT_PKTS_F;
-    case Counter::rcv_pkts:
+    case counters::Counter::rcv_pkts:
       return IB_PC_RCV_PKTS_F;
   }
   throw std::logic_error("unknown counter");
 }
 
 // IBA PortCounters: CounterSelect bit of each counter, -1 for PortXmitWait (CounterSelect2 bit 0).
-int select_bit(Counter counter) {
+int select_bit(counters::Counter counter) {
   switch (counter) {
-    case Counter::symbol_errors:
+    case counters::Counter::symbol_errors:
       return 0;
-    case Counter::link_error_recovery:
+    case counters::Counter::link_error_recovery:
       return 1;
-    case Counter::link_downed:
+    case counters::Counter::link_downed:
       return 2;
-    case Counter::rcv_errors:
+    case counters::Counter::rcv_errors:
       return 3;
-    case Counter::rcv_remote_physical_errors:
+    case counters::Counter::rcv_remote_physical_errors:
       return 4;
-    case Counter::rcv_switch_relay_errors:
+    case counters::Counter::rcv_switch_relay_errors:
       return 5;
-    case Counter::xmit_discards:
+    case counters::Counter::xmit_discards:
       return 6;
-    case Counter::xmit_constraint_errors:
+    case counters::Counter::xmit_constraint_errors:
       return 7;
-    case Counter::rcv_constraint_errors:
+    case counters::Counter::rcv_constraint_errors:
       return 8;
-    case Counter::local_link_integrity_errors:
+    case counters::Counter::local_link_integrity_errors:
       return 9;
-    case Counter::excessive_buffer_overrun_errors:
+    case counters::Counter::excessive_buffer_overrun_errors:
       return 10;
-    case Counter::vl15_dropped:
+    case counters::Counter::vl15_dropped:
       return 11;
-    case Counter::xmit_data:
+    case counters::Counter::xmit_data:
       return 12;
-    case Counter::rcv_data:
+    case counters::Counter::rcv_data:
       return 13;
-    case Counter::xmit_pkts:
+    case counters::Counter::xmit_pkts:
       return 14;
-    case Counter::rcv_pkts:
+    case counters::Counter::rcv_pkts:
       return 15;
-    case Counter::xmit_wait:
+    case counters::Counter::xmit_wait:
       return -1;
   }
   throw std::logic_error("unknown counter");
@@ -145,7 +145,7 @@ TEST_CASE("port_counters_extended_query and class_port_info_query address the ri
 }
 
 TEST_CASE("reset_port_counters_query sets exactly the CounterSelect bit of each counter") {
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     INFO(s.name);
     const int bit = select_bit(s.id);
     const unsigned want_select = bit >= 0 ? 1u << bit : 0u;
@@ -171,8 +171,8 @@ TEST_CASE("reset_port_counters_query sets exactly the CounterSelect bit of each 
 }
 
 TEST_CASE("reset_port_counters_query with every counter or none") {
-  CounterMask all = 0;
-  for (const CounterSpec& s : counter_specs()) all |= counter_bit(s.id);
+  counters::CounterMask all = 0;
+  for (const counters::CounterSpec& s : counters::counter_specs()) all |= counter_bit(s.id);
   MadQuery every = reset_port_counters_query(1, 2, all);
   CHECK(get(every, IB_PC_COUNTER_SELECT_F) == 0xffff);
   CHECK(get(every, IB_PC_COUNTER_SELECT2_F) == 1);
@@ -182,32 +182,33 @@ TEST_CASE("reset_port_counters_query with every counter or none") {
   CHECK(get(none, IB_PC_COUNTER_SELECT_F) == 0);
   CHECK(get(none, IB_PC_COUNTER_SELECT2_F) == 0);
 
-  MadQuery data_only = reset_port_counters_query(1, 2, kDataCounterMask);
+  MadQuery data_only = reset_port_counters_query(1, 2, counters::kDataCounterMask);
   CHECK(get(data_only, IB_PC_COUNTER_SELECT_F) == 0xf000);
   CHECK(get(data_only, IB_PC_COUNTER_SELECT2_F) == 0);
 }
 
 TEST_CASE("reset_port_counters_extended_query selects the 64-bit data counters") {
-  const std::pair<Counter, unsigned> bits[] = {{Counter::xmit_data, 0},
-                                               {Counter::rcv_data, 1},
-                                               {Counter::xmit_pkts, 2},
-                                               {Counter::rcv_pkts, 3}};
+  const std::pair<counters::Counter, unsigned> bits[] = {{counters::Counter::xmit_data, 0},
+                                                         {counters::Counter::rcv_data, 1},
+                                                         {counters::Counter::xmit_pkts, 2},
+                                                         {counters::Counter::rcv_pkts, 3}};
   for (auto [counter, bit] : bits) {
-    INFO(spec(counter).name);
-    MadQuery query = reset_port_counters_extended_query(3, 4, counter_bit(counter));
+    INFO(counters::spec(counter).name);
+    MadQuery query = reset_port_counters_extended_query(3, 4, counters::counter_bit(counter));
     CHECK(query.method == MadMethod::set);
     CHECK(query.attribute == 0x1D);
     CHECK(get(query, IB_PC_EXT_PORT_SELECT_F) == 4);
     CHECK(get(query, IB_PC_EXT_COUNTER_SELECT_F) == (1u << bit));
   }
   // Error counters have no 64-bit form: nothing selected.
-  MadQuery errors = reset_port_counters_extended_query(3, 4, counter_bit(Counter::symbol_errors));
+  MadQuery errors = reset_port_counters_extended_query(
+      3, 4, counters::counter_bit(counters::Counter::symbol_errors));
   CHECK(get(errors, IB_PC_EXT_COUNTER_SELECT_F) == 0);
 }
 
 TEST_CASE("decode_port_counters reads every field with distinct values") {
   // Nonzero, distinct per field, fitting the field's width (the two 4-bit fields share a byte).
-  auto pattern = [](const CounterSpec& s) -> std::uint64_t {
+  auto pattern = [](const counters::CounterSpec& s) -> std::uint64_t {
     const auto i = static_cast<std::uint64_t>(s.id);
     switch (s.bits) {
       case 4:
@@ -221,11 +222,11 @@ TEST_CASE("decode_port_counters reads every field with distinct values") {
     }
   };
   MadData data{};
-  for (const CounterSpec& s : counter_specs())
+  for (const counters::CounterSpec& s : counters::counter_specs())
     set(data, field_of(s.id), static_cast<std::uint32_t>(pattern(s)));
   CounterValues values;
   decode_port_counters(data, kAll, values);
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     INFO(s.name);
     REQUIRE(values[static_cast<std::size_t>(s.id)].has_value());
     CHECK(*values[static_cast<std::size_t>(s.id)] == pattern(s));
@@ -233,17 +234,17 @@ TEST_CASE("decode_port_counters reads every field with distinct values") {
 }
 
 TEST_CASE("decode_port_counters reads each field at its maximum alone") {
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     INFO(s.name << " (" << s.bits << " bits)");
     MadData data{};
-    set(data, field_of(s.id), static_cast<std::uint32_t>(counter_max(s.bits)));
+    set(data, field_of(s.id), static_cast<std::uint32_t>(counters::counter_max(s.bits)));
     CounterValues values;
     decode_port_counters(data, kAll, values);
-    for (const CounterSpec& other : counter_specs()) {
+    for (const counters::CounterSpec& other : counters::counter_specs()) {
       INFO("reading " << other.name);
       REQUIRE(values[static_cast<std::size_t>(other.id)].has_value());
       CHECK(*values[static_cast<std::size_t>(other.id)] ==
-            (other.id == s.id ? counter_max(s.bits) : 0));
+            (other.id == s.id ? counters::counter_max(s.bits) : 0));
     }
   }
 }
@@ -258,14 +259,15 @@ TEST_CASE("decode_port_counters follows the IBA byte layout") {
   data[40] = 0x01, data[41] = 0x02, data[42] = 0x03, data[43] = 0x04;  // PortXmitWait
   CounterValues values;
   decode_port_counters(data, kAll, values);
-  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 0x1234u);
-  CHECK(values[static_cast<std::size_t>(Counter::link_error_recovery)] == 0x56u);
-  CHECK(values[static_cast<std::size_t>(Counter::local_link_integrity_errors)] == 0xau);
-  CHECK(values[static_cast<std::size_t>(Counter::excessive_buffer_overrun_errors)] == 0x5u);
-  CHECK(values[static_cast<std::size_t>(Counter::vl15_dropped)] == 0xbeefu);
-  CHECK(values[static_cast<std::size_t>(Counter::xmit_data)] == 0xfedcba98u);
-  CHECK(values[static_cast<std::size_t>(Counter::xmit_wait)] == 0x01020304u);
-  CHECK(values[static_cast<std::size_t>(Counter::rcv_errors)] == 0u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::symbol_errors)] == 0x1234u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::link_error_recovery)] == 0x56u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::local_link_integrity_errors)] == 0xau);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::excessive_buffer_overrun_errors)] ==
+        0x5u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::vl15_dropped)] == 0xbeefu);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::xmit_data)] == 0xfedcba98u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::xmit_wait)] == 0x01020304u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::rcv_errors)] == 0u);
 }
 
 TEST_CASE("decode_port_counters leaves PortXmitWait empty without capability bit 12") {
@@ -273,13 +275,13 @@ TEST_CASE("decode_port_counters leaves PortXmitWait empty without capability bit
   set(data, IB_PC_XMT_WAIT_F, 1234);
   set(data, IB_PC_ERR_SYM_F, 9);
   CounterValues values;
-  values[static_cast<std::size_t>(Counter::xmit_wait)] = 77;  // a stale reading must go
+  values[static_cast<std::size_t>(counters::Counter::xmit_wait)] = 77;  // a stale reading must go
   decode_port_counters(data, PmaCapabilities{kPmaExtendedWidth}, values);
-  CHECK_FALSE(values[static_cast<std::size_t>(Counter::xmit_wait)].has_value());
-  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 9u);
+  CHECK_FALSE(values[static_cast<std::size_t>(counters::Counter::xmit_wait)].has_value());
+  CHECK(values[static_cast<std::size_t>(counters::Counter::symbol_errors)] == 9u);
 
   decode_port_counters(data, PmaCapabilities{kPmaXmitWait}, values);
-  CHECK(values[static_cast<std::size_t>(Counter::xmit_wait)] == 1234u);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::xmit_wait)] == 1234u);
 }
 
 TEST_CASE("decode_port_counters_extended replaces the data counters with 64-bit values") {
@@ -290,22 +292,25 @@ TEST_CASE("decode_port_counters_extended replaces the data counters with 64-bit 
   set64(data, IB_PC_EXT_XMT_PKTS_F, 0x0123456789abcdefULL);
   set64(data, IB_PC_EXT_RCV_PKTS_F, std::uint64_t{1} << 32);
   CounterValues values;
-  values[static_cast<std::size_t>(Counter::symbol_errors)] = 3;  // not in the extended attribute
-  values[static_cast<std::size_t>(Counter::xmit_data)] = 11;     // the 32-bit reading, replaced
+  values[static_cast<std::size_t>(counters::Counter::symbol_errors)] =
+      3;  // not in the extended attribute
+  values[static_cast<std::size_t>(counters::Counter::xmit_data)] =
+      11;  // the 32-bit reading, replaced
   decode_port_counters_extended(data, values);
-  CHECK(values[static_cast<std::size_t>(Counter::xmit_data)] == kMax);
-  CHECK(values[static_cast<std::size_t>(Counter::rcv_data)] == (std::uint64_t{1} << 40) + 5);
-  CHECK(values[static_cast<std::size_t>(Counter::xmit_pkts)] == 0x0123456789abcdefULL);
-  CHECK(values[static_cast<std::size_t>(Counter::rcv_pkts)] == std::uint64_t{1} << 32);
-  CHECK(values[static_cast<std::size_t>(Counter::symbol_errors)] == 3u);
-  CHECK_FALSE(values[static_cast<std::size_t>(Counter::xmit_wait)].has_value());
+  CHECK(values[static_cast<std::size_t>(counters::Counter::xmit_data)] == kMax);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::rcv_data)] ==
+        (std::uint64_t{1} << 40) + 5);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::xmit_pkts)] == 0x0123456789abcdefULL);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::rcv_pkts)] == std::uint64_t{1} << 32);
+  CHECK(values[static_cast<std::size_t>(counters::Counter::symbol_errors)] == 3u);
+  CHECK_FALSE(values[static_cast<std::size_t>(counters::Counter::xmit_wait)].has_value());
   // IBA: PortXmitData is bytes 8..15, big-endian.
   CHECK(data[8] == 0xff);
   MadData raw{};
   raw[15] = 0x2a;
   CounterValues from_raw;
   decode_port_counters_extended(raw, from_raw);
-  CHECK(from_raw[static_cast<std::size_t>(Counter::xmit_data)] == 42u);
+  CHECK(from_raw[static_cast<std::size_t>(counters::Counter::xmit_data)] == 42u);
 }
 
 TEST_CASE("decode_class_port_info reads the capability bits") {

@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kHdr4x = 200e9;  // bit/s
 
-std::size_t at(Counter c) { return static_cast<std::size_t>(c); }
+std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
 
 // Every counter read, at zero, at `time`.
 PortRecord record(double time, bool extended = true) {
@@ -40,17 +40,17 @@ TEST_CASE("compute_rates with a previous sample at the same time or later is a b
 TEST_CASE("compute_rates divides the exact increase by the interval") {
   PortRecord before = record(1000.250);
   PortRecord now = record(1010.250);
-  before.raw[at(Counter::symbol_errors)] = 5;
-  now.raw[at(Counter::symbol_errors)] = 25;
-  now.raw[at(Counter::link_downed)] = 3;
+  before.raw[at(counters::Counter::symbol_errors)] = 5;
+  now.raw[at(counters::Counter::symbol_errors)] = 25;
+  now.raw[at(counters::Counter::link_downed)] = 3;
   const auto rates = compute_rates(before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
   CHECK(rates.interval == Approx(10.0));
-  REQUIRE(rates.of(Counter::symbol_errors));
-  CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(2.0));
-  CHECK_FALSE(rates.of(Counter::symbol_errors)->lower_bound);
-  CHECK(rates.of(Counter::link_downed)->per_second == Approx(0.3));
-  CHECK(rates.of(Counter::rcv_errors)->per_second == 0);
+  REQUIRE(rates.of(counters::Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(2.0));
+  CHECK_FALSE(rates.of(counters::Counter::symbol_errors)->lower_bound);
+  CHECK(rates.of(counters::Counter::link_downed)->per_second == Approx(0.3));
+  CHECK(rates.of(counters::Counter::rcv_errors)->per_second == 0);
   CHECK(rates.saturated == 0);
   CHECK(rates.reset_seen == 0);
 }
@@ -58,86 +58,89 @@ TEST_CASE("compute_rates divides the exact increase by the interval") {
 TEST_CASE("compute_rates leaves a counter not read in either sample unknown") {
   PortRecord before = record(1000);
   PortRecord now = record(1002);
-  before.raw[at(Counter::xmit_wait)].reset();
-  now.raw[at(Counter::vl15_dropped)].reset();
+  before.raw[at(counters::Counter::xmit_wait)].reset();
+  now.raw[at(counters::Counter::vl15_dropped)].reset();
   const auto rates = compute_rates(before, now, kHdr4x);
-  CHECK_FALSE(rates.of(Counter::xmit_wait));
-  CHECK_FALSE(rates.of(Counter::vl15_dropped));
+  CHECK_FALSE(rates.of(counters::Counter::xmit_wait));
+  CHECK_FALSE(rates.of(counters::Counter::vl15_dropped));
   CHECK_FALSE(rates.xmit_wait_pct);
-  CHECK(rates.of(Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors));
 }
 
 TEST_CASE("compute_rates gives a saturated counter as a lower bound") {
   PortRecord before = record(1000);
   PortRecord now = record(1004);
-  before.raw[at(Counter::symbol_errors)] = 535;
-  now.raw[at(Counter::symbol_errors)] = 65535;  // 16 bits: sticky at its maximum
-  now.raw[at(Counter::link_downed)] = 255;      // 8 bits
+  before.raw[at(counters::Counter::symbol_errors)] = 535;
+  now.raw[at(counters::Counter::symbol_errors)] = 65535;  // 16 bits: sticky at its maximum
+  now.raw[at(counters::Counter::link_downed)] = 255;      // 8 bits
   const auto rates = compute_rates(before, now, kHdr4x);
-  CHECK(rates.saturated ==
-        (counter_bit(Counter::symbol_errors) | counter_bit(Counter::link_downed)));
-  REQUIRE(rates.of(Counter::symbol_errors));
-  CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(65000.0 / 4));
-  CHECK(rates.of(Counter::symbol_errors)->lower_bound);
-  CHECK(rates.of(Counter::link_downed)->lower_bound);
-  CHECK_FALSE(rates.of(Counter::rcv_errors)->lower_bound);
+  CHECK(rates.saturated == (counters::counter_bit(counters::Counter::symbol_errors) |
+                            counter_bit(counters::Counter::link_downed)));
+  REQUIRE(rates.of(counters::Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(65000.0 / 4));
+  CHECK(rates.of(counters::Counter::symbol_errors)->lower_bound);
+  CHECK(rates.of(counters::Counter::link_downed)->lower_bound);
+  CHECK_FALSE(rates.of(counters::Counter::rcv_errors)->lower_bound);
 }
 
 TEST_CASE("compute_rates marks saturated counters even in a baseline") {
   PortRecord now = record(1000);
-  now.raw[at(Counter::symbol_errors)] = 65535;
-  CHECK(compute_rates(std::nullopt, now, kHdr4x).saturated == counter_bit(Counter::symbol_errors));
+  now.raw[at(counters::Counter::symbol_errors)] = 65535;
+  CHECK(compute_rates(std::nullopt, now, kHdr4x).saturated ==
+        counters::counter_bit(counters::Counter::symbol_errors));
 }
 
 TEST_CASE("compute_rates counts a counter reset by someone else from zero") {
   PortRecord before = record(1000);
   PortRecord now = record(1002);
-  before.raw[at(Counter::symbol_errors)] = 1000;
-  now.raw[at(Counter::symbol_errors)] = 5;
+  before.raw[at(counters::Counter::symbol_errors)] = 1000;
+  now.raw[at(counters::Counter::symbol_errors)] = 5;
   const auto rates = compute_rates(before, now, kHdr4x);
-  CHECK(rates.reset_seen == counter_bit(Counter::symbol_errors));
-  REQUIRE(rates.of(Counter::symbol_errors));
-  CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(2.5));
-  CHECK_FALSE(rates.of(Counter::symbol_errors)->lower_bound);
+  CHECK(rates.reset_seen == counters::counter_bit(counters::Counter::symbol_errors));
+  REQUIRE(rates.of(counters::Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(2.5));
+  CHECK_FALSE(rates.of(counters::Counter::symbol_errors)->lower_bound);
 }
 
 TEST_CASE("compute_rates does not compare data counters read from another attribute") {
   PortRecord before = record(1000, false);  // 32-bit PortCounters
   PortRecord now = record(1010, true);      // 64-bit PortCountersExtended
-  before.raw[at(Counter::xmit_data)] = 4'000'000'000;
-  now.raw[at(Counter::xmit_data)] = 5'000'000'000;
-  before.raw[at(Counter::symbol_errors)] = 1;
-  now.raw[at(Counter::symbol_errors)] = 11;
+  before.raw[at(counters::Counter::xmit_data)] = 4'000'000'000;
+  now.raw[at(counters::Counter::xmit_data)] = 5'000'000'000;
+  before.raw[at(counters::Counter::symbol_errors)] = 1;
+  now.raw[at(counters::Counter::symbol_errors)] = 11;
   const auto rates = compute_rates(before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
-  for (Counter c : {Counter::xmit_data, Counter::rcv_data, Counter::xmit_pkts, Counter::rcv_pkts})
+  for (counters::Counter c : {counters::Counter::xmit_data, counters::Counter::rcv_data,
+                              counters::Counter::xmit_pkts, counters::Counter::rcv_pkts})
     CHECK_FALSE(rates.of(c));
   CHECK(rates.reset_seen == 0);
   CHECK_FALSE(rates.xmit_util_pct);
   CHECK_FALSE(rates.rcv_util_pct);
-  REQUIRE(rates.of(Counter::symbol_errors));
-  CHECK(rates.of(Counter::symbol_errors)->per_second == Approx(1.0));
+  REQUIRE(rates.of(counters::Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(1.0));
   // And back from 64 to 32 bits: again not comparable.
   const auto back = compute_rates(
       now,
       [] {
         PortRecord r = record(1020, false);
-        r.raw[at(Counter::xmit_data)] = 7;
+        r.raw[at(counters::Counter::xmit_data)] = 7;
         return r;
       }(),
       kHdr4x);
-  CHECK_FALSE(back.of(Counter::xmit_data));
+  CHECK_FALSE(back.of(counters::Counter::xmit_data));
 }
 
 TEST_CASE("compute_rates keeps 64-bit data counters exact beyond 32 bits") {
   PortRecord before = record(1000);
   PortRecord now = record(1001);
-  before.raw[at(Counter::xmit_data)] = 0xFFFFFFFFull;  // the 32-bit maximum is no limit here
-  now.raw[at(Counter::xmit_data)] = 0xFFFFFFFFull + 1'000'000'000'000ull;
+  before.raw[at(counters::Counter::xmit_data)] =
+      0xFFFFFFFFull;  // the 32-bit maximum is no limit here
+  now.raw[at(counters::Counter::xmit_data)] = 0xFFFFFFFFull + 1'000'000'000'000ull;
   const auto rates = compute_rates(before, now, kHdr4x);
-  REQUIRE(rates.of(Counter::xmit_data));
-  CHECK(rates.of(Counter::xmit_data)->per_second == Approx(1e12));
-  CHECK_FALSE(rates.of(Counter::xmit_data)->lower_bound);
+  REQUIRE(rates.of(counters::Counter::xmit_data));
+  CHECK(rates.of(counters::Counter::xmit_data)->per_second == Approx(1e12));
+  CHECK_FALSE(rates.of(counters::Counter::xmit_data)->lower_bound);
   CHECK(rates.saturated == 0);
 }
 
@@ -145,8 +148,8 @@ TEST_CASE("compute_rates turns data words into utilization of the link capacity"
   PortRecord before = record(1000);
   PortRecord now = record(1010);
   // 1e9 words in 10 s: 1e8 words/s = 3.2e9 bit/s = 1.6 % of 4x HDR.
-  now.raw[at(Counter::xmit_data)] = 1'000'000'000;
-  now.raw[at(Counter::rcv_data)] = 3'125'000'000;  // 1e10 bit/s: 5 % of 200 Gb/s
+  now.raw[at(counters::Counter::xmit_data)] = 1'000'000'000;
+  now.raw[at(counters::Counter::rcv_data)] = 3'125'000'000;  // 1e10 bit/s: 5 % of 200 Gb/s
   const auto rates = compute_rates(before, now, kHdr4x);
   REQUIRE(rates.capacity_bps);
   CHECK(*rates.capacity_bps == kHdr4x);
@@ -159,10 +162,10 @@ TEST_CASE("compute_rates turns data words into utilization of the link capacity"
 TEST_CASE("compute_rates gives no utilization without a capacity") {
   PortRecord before = record(1000);
   PortRecord now = record(1010);
-  now.raw[at(Counter::xmit_data)] = 1000;
-  now.raw[at(Counter::xmit_wait)] = 1000;
+  now.raw[at(counters::Counter::xmit_data)] = 1000;
+  now.raw[at(counters::Counter::xmit_wait)] = 1000;
   const auto rates = compute_rates(before, now, std::nullopt);
-  CHECK(rates.of(Counter::xmit_data));
+  CHECK(rates.of(counters::Counter::xmit_data));
   CHECK_FALSE(rates.xmit_util_pct);
   CHECK_FALSE(rates.rcv_util_pct);
   CHECK_FALSE(rates.xmit_wait_pct);
@@ -171,9 +174,9 @@ TEST_CASE("compute_rates gives no utilization without a capacity") {
 TEST_CASE("compute_rates turns XmitWait ticks into a share of the interval") {
   PortRecord before = record(1000);
   PortRecord now = record(1010);
-  now.raw[at(Counter::xmit_wait)] = 1'000'000'000;  // 1e8 ticks/s
+  now.raw[at(counters::Counter::xmit_wait)] = 1'000'000'000;  // 1e8 ticks/s
   SECTION("default tick: one 4-octet word at the link rate") {
-    CHECK(default_xmit_wait_tick(kHdr4x) == Approx(32.0 / 200e9));
+    CHECK(counters::default_xmit_wait_tick(kHdr4x) == Approx(32.0 / 200e9));
     const auto rates = compute_rates(before, now, kHdr4x);
     REQUIRE(rates.xmit_wait_pct);
     CHECK(*rates.xmit_wait_pct == Approx(1e8 * 32.0 / 200e9 * 100));  // 1.6 %

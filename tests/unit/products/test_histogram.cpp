@@ -47,11 +47,13 @@ void check_bins(const Histogram& h, const std::vector<Bin>& expected) {
 TEST_CASE("rate histograms have a zero bin and decade bins covering the values") {
   std::vector<poll::PortResult> sweep;
   for (PortNumber p = 1; p <= 5; ++p) sweep.push_back(quiet_port(p));
-  sweep.push_back(with_rate(quiet_port(6), Counter::symbol_errors, 3));
-  sweep.push_back(with_rate(quiet_port(7), Counter::symbol_errors, 9.99));
-  sweep.push_back(with_rate(quiet_port(8), Counter::symbol_errors, 10));    // edge: [10,100)
-  sweep.push_back(with_rate(quiet_port(9), Counter::symbol_errors, 1000));  // edge: [1000,1e4)
-  sweep.push_back(with_rate(quiet_port(10), Counter::symbol_errors, 0.05));
+  sweep.push_back(with_rate(quiet_port(6), counters::Counter::symbol_errors, 3));
+  sweep.push_back(with_rate(quiet_port(7), counters::Counter::symbol_errors, 9.99));
+  sweep.push_back(
+      with_rate(quiet_port(8), counters::Counter::symbol_errors, 10));  // edge: [10,100)
+  sweep.push_back(
+      with_rate(quiet_port(9), counters::Counter::symbol_errors, 1000));  // edge: [1000,1e4)
+  sweep.push_back(with_rate(quiet_port(10), counters::Counter::symbol_errors, 0.05));
 
   const auto histograms = rate_histograms(sweep);
   const Histogram& h = find(histograms, "symbol_errors");
@@ -77,7 +79,8 @@ TEST_CASE("a metric with only zero rates has just the zero bin") {
 
 TEST_CASE("data rates are in octets per second as perfdata reports them") {
   // 250 words/s are 1000 octets/s: the [1000,10000) bin, not [100,1000).
-  const auto histograms = rate_histograms({with_rate(quiet_port(1), Counter::xmit_data, 250)});
+  const auto histograms =
+      rate_histograms({with_rate(quiet_port(1), counters::Counter::xmit_data, 250)});
   const Histogram& h = find(histograms, "xmit_data");
   CHECK(h.unit == "octets/s");
   check_bins(h, {{0, 0, 0}, {1000, 10000, 1}});
@@ -86,7 +89,7 @@ TEST_CASE("data rates are in octets per second as perfdata reports them") {
 TEST_CASE("baseline and unanswered ports count as no rate") {
   std::vector<poll::PortResult> sweep{quiet_port(1), baseline_port(2), unanswered_port(3)};
   poll::PortResult no_counter = quiet_port(4);
-  no_counter.rates.rate[at(Counter::xmit_wait)].reset();  // the agent does not count it
+  no_counter.rates.rate[at(counters::Counter::xmit_wait)].reset();  // the agent does not count it
   no_counter.rates.xmit_wait_pct.reset();
   sweep.push_back(no_counter);
 
@@ -103,9 +106,9 @@ TEST_CASE("baseline and unanswered ports count as no rate") {
 
 TEST_CASE("saturated rates count in their bin and as lower bounds") {
   const auto histograms = rate_histograms({
-      with_rate(quiet_port(1), Counter::rcv_errors, 20, true),
-      with_rate(quiet_port(2), Counter::rcv_errors, 30),
-      with_rate(quiet_port(3), Counter::rcv_data, 1e9, true),
+      with_rate(quiet_port(1), counters::Counter::rcv_errors, 20, true),
+      with_rate(quiet_port(2), counters::Counter::rcv_errors, 30),
+      with_rate(quiet_port(3), counters::Counter::rcv_data, 1e9, true),
   });
   const Histogram& h = find(histograms, "rcv_errors");
   check_bins(h, {{0, 0, 1}, {10, 100, 2}});
@@ -139,8 +142,8 @@ TEST_CASE("percentages use ten 10 % bins with 100 % in the last") {
 
 TEST_CASE("the text lists bins with ports and leaves out all-zero metrics when asked") {
   std::vector<poll::PortResult> sweep{quiet_port(1), quiet_port(2), baseline_port(3)};
-  sweep.push_back(with_rate(quiet_port(4), Counter::symbol_errors, 3, true));
-  sweep.push_back(with_rate(quiet_port(5), Counter::symbol_errors, 12));
+  sweep.push_back(with_rate(quiet_port(4), counters::Counter::symbol_errors, 3, true));
+  sweep.push_back(with_rate(quiet_port(5), counters::Counter::symbol_errors, 12));
   poll::PortResult busy = quiet_port(6);
   busy.rates.xmit_util_pct = 100;
   sweep.push_back(busy);
@@ -158,8 +161,8 @@ TEST_CASE("the text lists bins with ports and leaves out all-zero metrics when a
 
 TEST_CASE("the text writes large and small decade edges as powers of ten") {
   const auto histograms =
-      rate_histograms({with_rate(quiet_port(1), Counter::xmit_data, 2.5e9),
-                       with_rate(quiet_port(2), Counter::vl15_dropped, 0.0002)});
+      rate_histograms({with_rate(quiet_port(1), counters::Counter::xmit_data, 2.5e9),
+                       with_rate(quiet_port(2), counters::Counter::vl15_dropped, 0.0002)});
   const std::string text = format_histograms(histograms, true);
   CHECK(text.find("xmit_data octets/s: 0: 1 | [1e10,1e11): 1\n") != std::string::npos);
   CHECK(text.find("vl15_dropped /s: 0: 1 | [1e-4,0.001): 1\n") != std::string::npos);
@@ -177,7 +180,7 @@ TEST_CASE("the JSON holds every metric and every bin") {
   const auto histograms = rate_histograms({
       quiet_port(1),
       baseline_port(2),
-      with_rate(quiet_port(3), Counter::symbol_errors, 12, true),
+      with_rate(quiet_port(3), counters::Counter::symbol_errors, 12, true),
   });
   const auto json = parse_json(histograms_json(histograms));
   REQUIRE(json.items.size() == 20);

@@ -88,11 +88,11 @@ TEST_CASE("two appends write the header once and one row per port") {
 TEST_CASE("rates are written as perfdata reports them with the saturated mask") {
   TempDir dir("csv-rates");
   const std::string path = (dir.path() / "samples.csv").string();
-  poll::PortResult r = with_rate(quiet_port(1), Counter::rcv_data, 250.5);
-  r = with_rate(r, Counter::symbol_errors, 7, true);
+  poll::PortResult r = with_rate(quiet_port(1), counters::Counter::rcv_data, 250.5);
+  r = with_rate(r, counters::Counter::symbol_errors, 7, true);
   r.rates.xmit_util_pct = 12.5;
-  r.sample.values[at(Counter::vl15_dropped)].reset();
-  r.rates.rate[at(Counter::vl15_dropped)].reset();
+  r.sample.values[at(counters::Counter::vl15_dropped)].reset();
+  r.rates.rate[at(counters::Counter::vl15_dropped)].reset();
   append_samples_csv(path, 1714564800.0, {r}, "");
 
   const auto records = parse_csv(read_all(path));

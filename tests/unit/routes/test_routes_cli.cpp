@@ -31,7 +31,7 @@ class CliFixture {
     const Fabric fabric = routes::test::fat_tree_fabric(36, 12, 2);
     std::ofstream(dump()) << [&] {
       std::ostringstream out;
-      write_ibnetdiscover(out, fabric);
+      dump::write_ibnetdiscover(out, fabric);
       return out.str();
     }();
     ForwardingTables tables = routes::test::min_hop_tables(fabric);

@@ -15,7 +15,7 @@ TEST_CASE("a full fat tree with min-hop routes is balanced") {
   const Fabric fabric = fat_tree_fabric(54, 6, 3);
   const ForwardingTables tables = min_hop_tables(fabric);
   const RouteMap map(fabric, tables);
-  const FabricLevels levels(fabric, make_graph(fabric));
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
   const auto rows = up_port_balance(map, levels);
   // Leaves and spines have up-ports, cores none.
   CHECK(rows.size() == fabric.count(NodeType::sw) - 9);
@@ -38,7 +38,7 @@ TEST_CASE("routes piled on one up-port make the largest spread") {
     ++piled;
   }
   const RouteMap map(fabric, tables);
-  const FabricLevels levels(fabric, make_graph(fabric));
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
   const auto rows = up_port_balance(map, levels);
   REQUIRE(!rows.empty());
   CHECK(rows.front().node == leaf.guid);

@@ -25,7 +25,7 @@ TEST_CASE("the layout: counters as DERIVE then the gauges and archives from the 
   std::vector<std::string> defs = create_definitions(RrdLayout{});
   REQUIRE(defs.size() == kSourceCount + 6);
   CHECK(defs[0] == "DS:symbol_errors:DERIVE:900:0:U");
-  CHECK(defs[source_index(Counter::rcv_pkts)] == "DS:rcv_pkts:DERIVE:900:0:U");
+  CHECK(defs[source_index(counters::Counter::rcv_pkts)] == "DS:rcv_pkts:DERIVE:900:0:U");
   CHECK(defs[source_index(Gauge::sample_time)] == "DS:sample_time:GAUGE:900:U:U");
   CHECK(defs[source_index(Gauge::reset_mask)] == "DS:reset_mask:GAUGE:900:U:U");
   CHECK(defs[kSourceCount + 0] == "RRA:AVERAGE:0.5:1:1440");
@@ -53,10 +53,10 @@ TEST_CASE("the layout: counters as DERIVE then the gauges and archives from the 
 TEST_CASE("an update line: exact decimals and U for unread or saturated counters") {
   PortRecord r;
   r.time = 1700000000.1234;
-  r.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
-  r.raw[source_index(Counter::rcv_data)] = 0;
-  r.raw[source_index(Counter::link_downed)] = 255;
-  r.saturated = counter_bit(Counter::link_downed);
+  r.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  r.raw[source_index(counters::Counter::rcv_data)] = 0;
+  r.raw[source_index(counters::Counter::link_downed)] = 255;
+  r.saturated = counters::counter_bit(counters::Counter::link_downed);
   r.extended = true;
   r.last_reset = 1699990000.5;
   r.reset_mask = 3;
@@ -64,10 +64,10 @@ TEST_CASE("an update line: exact decimals and U for unread or saturated counters
   const std::vector<std::string> values = split(update_line(r));
   REQUIRE(values.size() == kSourceCount + 1);
   CHECK(values[0] == "1700000000.123");
-  CHECK(values[1 + source_index(Counter::xmit_data)] == "18446744073709551614");
-  CHECK(values[1 + source_index(Counter::rcv_data)] == "0");
-  CHECK(values[1 + source_index(Counter::link_downed)] == "U");    // saturated
-  CHECK(values[1 + source_index(Counter::symbol_errors)] == "U");  // not read
+  CHECK(values[1 + source_index(counters::Counter::xmit_data)] == "18446744073709551614");
+  CHECK(values[1 + source_index(counters::Counter::rcv_data)] == "0");
+  CHECK(values[1 + source_index(counters::Counter::link_downed)] == "U");    // saturated
+  CHECK(values[1 + source_index(counters::Counter::symbol_errors)] == "U");  // not read
   CHECK(values[1 + source_index(Gauge::sample_time)] == "1700000000.123");
   CHECK(values[1 + source_index(Gauge::saturated)] == "4");
   CHECK(values[1 + source_index(Gauge::sample_flags)] == "1");
@@ -84,11 +84,12 @@ TEST_CASE("an update line: exact decimals and U for unread or saturated counters
 TEST_CASE("last values read back exactly and a saturated counter as its maximum") {
   PortRecord r;
   r.time = 1700000000.125;
-  r.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
-  r.raw[source_index(Counter::symbol_errors)] = 0;
-  r.raw[source_index(Counter::link_downed)] = counter_max(8);
-  r.raw[source_index(Counter::rcv_pkts)] = kMax64;
-  r.saturated = counter_bit(Counter::link_downed) | counter_bit(Counter::rcv_pkts);
+  r.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  r.raw[source_index(counters::Counter::symbol_errors)] = 0;
+  r.raw[source_index(counters::Counter::link_downed)] = counters::counter_max(8);
+  r.raw[source_index(counters::Counter::rcv_pkts)] = kMax64;
+  r.saturated = counters::counter_bit(counters::Counter::link_downed) |
+                counter_bit(counters::Counter::rcv_pkts);
   r.extended = true;
   r.pma_cap_mask = 0x5600;
 
@@ -99,20 +100,20 @@ TEST_CASE("last values read back exactly and a saturated counter as its maximum"
 
   // Without PortCountersExtended the packet counters are 32 bits wide.
   r.extended = false;
-  r.raw[source_index(Counter::rcv_pkts)] = counter_max(32);
+  r.raw[source_index(counters::Counter::rcv_pkts)] = counters::counter_max(32);
   last[source_index(Gauge::sample_flags)] = "0";
   CHECK(record_from_last_values(last) == r);
 
-  last[source_index(Counter::xmit_data)] = "1.8e19";
+  last[source_index(counters::Counter::xmit_data)] = "1.8e19";
   CHECK_THROWS_WITH(record_from_last_values(last), Catch::Contains("xmit_data"));
-  last[source_index(Counter::xmit_data)] = "18446744073709551616";  // 2^64
+  last[source_index(counters::Counter::xmit_data)] = "18446744073709551616";  // 2^64
   CHECK_THROWS_AS(record_from_last_values(last), std::invalid_argument);
 }
 
 TEST_CASE("widths in a sample: 64 bits for extended data and packet counters only") {
-  CHECK(sample_width(Counter::xmit_data, true) == 64);
-  CHECK(sample_width(Counter::rcv_pkts, true) == 64);
-  CHECK(sample_width(Counter::xmit_data, false) == 32);
-  CHECK(sample_width(Counter::xmit_wait, true) == 32);
-  CHECK(sample_width(Counter::symbol_errors, true) == 16);
+  CHECK(sample_width(counters::Counter::xmit_data, true) == 64);
+  CHECK(sample_width(counters::Counter::rcv_pkts, true) == 64);
+  CHECK(sample_width(counters::Counter::xmit_data, false) == 32);
+  CHECK(sample_width(counters::Counter::xmit_wait, true) == 32);
+  CHECK(sample_width(counters::Counter::symbol_errors, true) == 16);
 }

@@ -83,10 +83,10 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
 
   PortRecord first;
   first.time = 1700000000.125;
-  first.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
-  first.raw[source_index(Counter::rcv_data)] = 0;
-  first.raw[source_index(Counter::xmit_pkts)] = 1;
-  first.raw[source_index(Counter::symbol_errors)] = 65534;
+  first.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  first.raw[source_index(counters::Counter::rcv_data)] = 0;
+  first.raw[source_index(counters::Counter::xmit_pkts)] = 1;
+  first.raw[source_index(counters::Counter::symbol_errors)] = 65534;
   first.extended = true;
   first.pma_cap_mask = 0x5600;
   store.write(kNode, 12, first);
@@ -95,12 +95,13 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
 
   PortRecord second;
   second.time = 1700000061.627;
-  second.raw[source_index(Counter::xmit_data)] = kMax64 - 1;
-  second.raw[source_index(Counter::rcv_data)] = 0;
-  second.raw[source_index(Counter::xmit_pkts)] = std::uint64_t{1} << 53 | 1;
-  second.raw[source_index(Counter::symbol_errors)] = 65535;  // at its 16-bit maximum
-  second.raw[source_index(Counter::rcv_pkts)] = kMax64;      // at its 64-bit maximum
-  second.saturated = counter_bit(Counter::symbol_errors) | counter_bit(Counter::rcv_pkts);
+  second.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  second.raw[source_index(counters::Counter::rcv_data)] = 0;
+  second.raw[source_index(counters::Counter::xmit_pkts)] = std::uint64_t{1} << 53 | 1;
+  second.raw[source_index(counters::Counter::symbol_errors)] = 65535;  // at its 16-bit maximum
+  second.raw[source_index(counters::Counter::rcv_pkts)] = kMax64;      // at its 64-bit maximum
+  second.saturated = counters::counter_bit(counters::Counter::symbol_errors) |
+                     counter_bit(counters::Counter::rcv_pkts);
   second.extended = true;
   second.last_reset = 1699999999.5;
   second.reset_mask = 0x1ffff;
@@ -109,12 +110,12 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
   std::optional<PortRecord> back = store.read(kNode, 12);
   REQUIRE(back);
   CHECK(back->time == Approx(1700000061.627).margin(0.0005));
-  CHECK(back->raw[source_index(Counter::xmit_data)] == kMax64 - 1);
-  CHECK(back->raw[source_index(Counter::rcv_data)] == 0u);
-  CHECK(back->raw[source_index(Counter::xmit_pkts)] == (std::uint64_t{1} << 53 | 1));
-  CHECK(back->raw[source_index(Counter::symbol_errors)] == counter_max(16));
-  CHECK(back->raw[source_index(Counter::rcv_pkts)] == kMax64);
-  CHECK_FALSE(back->raw[source_index(Counter::link_downed)]);
+  CHECK(back->raw[source_index(counters::Counter::xmit_data)] == kMax64 - 1);
+  CHECK(back->raw[source_index(counters::Counter::rcv_data)] == 0u);
+  CHECK(back->raw[source_index(counters::Counter::xmit_pkts)] == (std::uint64_t{1} << 53 | 1));
+  CHECK(back->raw[source_index(counters::Counter::symbol_errors)] == counters::counter_max(16));
+  CHECK(back->raw[source_index(counters::Counter::rcv_pkts)] == kMax64);
+  CHECK_FALSE(back->raw[source_index(counters::Counter::link_downed)]);
   CHECK(back->saturated == second.saturated);
   CHECK(back->extended);
   CHECK_FALSE(back->pma_cap_mask);
@@ -136,12 +137,13 @@ TEST_CASE("RRD turns the raw counters into exact rates even above 2^53") {
 
   PortRecord r;
   r.time = static_cast<double>(t0);
-  r.raw[source_index(Counter::xmit_data)] = big;
-  r.raw[source_index(Counter::rcv_pkts)] = 1000;
+  r.raw[source_index(counters::Counter::xmit_data)] = big;
+  r.raw[source_index(counters::Counter::rcv_pkts)] = 1000;
   store.write(kNode, 1, r);
   r.time += 60;
-  r.raw[source_index(Counter::xmit_data)] = big + 6000;  // 100/s; doubles would be off by 256
-  r.raw[source_index(Counter::rcv_pkts)] = 1120;         // 2/s
+  r.raw[source_index(counters::Counter::xmit_data)] =
+      big + 6000;                                           // 100/s; doubles would be off by 256
+  r.raw[source_index(counters::Counter::rcv_pkts)] = 1120;  // 2/s
   store.write(kNode, 1, r);
 
   const std::string path = store.path(kNode, 1);
@@ -255,8 +257,8 @@ TEST_CASE("runs on one node serialize: 100 read-then-write cycles from 4 process
           std::optional<PortRecord> previous = store.read(kNode, 1);
           PortRecord next;
           next.time = previous ? previous->time + 1 : kStart;
-          next.raw[source_index(Counter::xmit_pkts)] =
-              previous ? *previous->raw[source_index(Counter::xmit_pkts)] + 1 : 1;
+          next.raw[source_index(counters::Counter::xmit_pkts)] =
+              previous ? *previous->raw[source_index(counters::Counter::xmit_pkts)] + 1 : 1;
           store.write(kNode, 1, next);
         }
       } catch (const std::exception& e) {
@@ -277,7 +279,7 @@ TEST_CASE("runs on one node serialize: 100 read-then-write cycles from 4 process
   PortStore store(options);
   std::optional<PortRecord> last = store.read(kNode, 1);
   REQUIRE(last);
-  CHECK(last->raw[source_index(Counter::xmit_pkts)] == 100u);
+  CHECK(last->raw[source_index(counters::Counter::xmit_pkts)] == 100u);
   CHECK(last->time == Approx(kStart + 99).margin(0.0005));
   CHECK(names_in(store.node_dir(kNode)) == std::set<std::string>{"port1.rrd"});
 }

@@ -130,15 +130,15 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
 
   PortRecord first;
   first.time = 1700000000.125;
-  first.raw[source_index(Counter::xmit_data)] = ~std::uint64_t{0} - 1;
-  first.raw[source_index(Counter::rcv_data)] = 0;
+  first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
+  first.raw[source_index(counters::Counter::rcv_data)] = 0;
   first.pma_cap_mask = 0x5600;
   store.write(kNode, 3, first);
   PortRecord second = first;
   second.time += 60;
-  second.raw[source_index(Counter::rcv_data)] = 42;
-  second.raw[source_index(Counter::link_downed)] = 255;
-  second.saturated = counter_bit(Counter::link_downed);
+  second.raw[source_index(counters::Counter::rcv_data)] = 42;
+  second.raw[source_index(counters::Counter::link_downed)] = 255;
+  second.saturated = counters::counter_bit(counters::Counter::link_downed);
   second.last_reset = 1699999000.25;
   second.reset_mask = 1;
   store.write(kNode, 3, second);
@@ -168,7 +168,7 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   REQUIRE(daemon->wait_until_listening());
   PortRecord third = second;
   third.time += 60;
-  third.raw[source_index(Counter::rcv_data)] = 4242;
+  third.raw[source_index(counters::Counter::rcv_data)] = 4242;
   store.write(kNode, 3, third);
   CHECK(store.read(kNode, 3) == third);
 }
@@ -190,7 +190,7 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
     for (int p = 1; p <= kPorts; ++p) {
       PortRecord r;
       r.time = 1700000000.5 + 60.0 * s;
-      r.raw[source_index(Counter::xmit_data)] = static_cast<std::uint64_t>(1000 * s + p);
+      r.raw[source_index(counters::Counter::xmit_data)] = static_cast<std::uint64_t>(1000 * s + p);
       records.push_back(r);
     }
   for (int s = 0; s < kSamples; ++s)
@@ -210,7 +210,7 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
   for (int p = 1; p <= kPorts; ++p) {
     const std::optional<PortRecord> last = store.read(kNode, static_cast<PortNumber>(p));
     REQUIRE(last);
-    CHECK(last->raw[source_index(Counter::xmit_data)] ==
+    CHECK(last->raw[source_index(counters::Counter::xmit_data)] ==
           static_cast<std::uint64_t>(1000 * (kSamples - 1) + p));
   }
 

@@ -18,9 +18,9 @@ namespace {
 PortMemory memory_of(double time, std::uint64_t xmit) {
   PortMemory m;
   m.sample.time = time;
-  m.sample.raw[source_index(Counter::xmit_data)] = xmit;
-  m.sample.raw[source_index(Counter::symbol_errors)] = 65535;
-  m.sample.saturated = counter_bit(Counter::symbol_errors);
+  m.sample.raw[source_index(counters::Counter::xmit_data)] = xmit;
+  m.sample.raw[source_index(counters::Counter::symbol_errors)] = 65535;
+  m.sample.saturated = counters::counter_bit(counters::Counter::symbol_errors);
   m.sample.extended = true;
   m.sample.pma_cap_mask = 0x5600;
   m.sample.last_reset = time - 100.25;

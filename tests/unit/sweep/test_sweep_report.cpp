@@ -26,10 +26,11 @@ SweepResult mixed_sweep() {
   sweep.duration = 0.25;
   sweep.poll_duration = 0.125;
   sweep.results.push_back(quiet_port(1));
-  sweep.results.push_back(with_rate(quiet_port(2), Counter::symbol_errors, 0.005));  // 18/h
-  sweep.results.push_back(with_rate(quiet_port(3), Counter::symbol_errors, 0.5));
   sweep.results.push_back(
-      with_rate(with_rate(quiet_port(4), Counter::symbol_errors, 1.0), Counter::rcv_errors, 2.0));
+      with_rate(quiet_port(2), counters::Counter::symbol_errors, 0.005));  // 18/h
+  sweep.results.push_back(with_rate(quiet_port(3), counters::Counter::symbol_errors, 0.5));
+  sweep.results.push_back(with_rate(with_rate(quiet_port(4), counters::Counter::symbol_errors, 1.0),
+                                    counters::Counter::rcv_errors, 2.0));
   poll::PortResult dead = unanswered_port(1);
   dead.target.node = kOtherNode;
   dead.target.lid = 23;
@@ -39,7 +40,7 @@ SweepResult mixed_sweep() {
   return sweep;
 }
 
-SweepReportSettings settings_with(const RateThresholds& thresholds) {
+SweepReportSettings settings_with(const thresholds::RateThresholds& thresholds) {
   SweepReportSettings settings;
   settings.port.thresholds = &thresholds;
   settings.port.flap_per_port = false;
@@ -49,7 +50,7 @@ SweepReportSettings settings_with(const RateThresholds& thresholds) {
 }  // namespace
 
 TEST_CASE("sweep report: each port judged by the thresholds, an unanswered one as --unreachable") {
-  const RateThresholds thresholds = RateThresholds::defaults();
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
   const SweepResult sweep = mixed_sweep();
   const std::vector<PortVerdict> verdicts = judge_ports(sweep, settings_with(thresholds));
   REQUIRE(verdicts.size() == 5);
@@ -69,9 +70,10 @@ TEST_CASE("sweep report: each port judged by the thresholds, an unanswered one a
 }
 
 TEST_CASE("sweep report: counts of polled, in error, saturated, unreachable and baseline ports") {
-  const RateThresholds thresholds = RateThresholds::defaults();
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
   SweepResult sweep = mixed_sweep();
-  sweep.results[0] = with_rate(quiet_port(1), Counter::xmit_data, 1e9, true);  // saturated
+  sweep.results[0] =
+      with_rate(quiet_port(1), counters::Counter::xmit_data, 1e9, true);  // saturated
   const SweepCounts counts = count_ports(judge_ports(sweep, settings_with(thresholds)));
   CHECK(counts.polled == 4);
   CHECK(counts.in_error == 3);
@@ -88,14 +90,15 @@ TEST_CASE("sweep report: counts of polled, in error, saturated, unreachable and 
 
 TEST_CASE("sweep report: the error rate sums every error counter's rate, not traffic") {
   CHECK(error_rate(quiet_port(1)) == 0);
-  const poll::PortResult port = with_rate(
-      with_rate(with_rate(quiet_port(4), Counter::symbol_errors, 1.0), Counter::rcv_errors, 2.0),
-      Counter::xmit_data, 5e8);
+  const poll::PortResult port =
+      with_rate(with_rate(with_rate(quiet_port(4), counters::Counter::symbol_errors, 1.0),
+                          counters::Counter::rcv_errors, 2.0),
+                counters::Counter::xmit_data, 5e8);
   CHECK(error_rate(port) == Approx(3.0));
 }
 
 TEST_CASE("sweep report: worst state, the worst ports first by state then error rate") {
-  const RateThresholds thresholds = RateThresholds::defaults();
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
   const SweepResult sweep = mixed_sweep();
   const SweepReportSettings settings = settings_with(thresholds);
   const std::vector<PortVerdict> verdicts = judge_ports(sweep, settings);
@@ -124,7 +127,7 @@ TEST_CASE("sweep report: worst state, the worst ports first by state then error 
 }
 
 TEST_CASE("sweep report: a quiet fabric is all OK, and its text says so on the first line") {
-  const RateThresholds thresholds = RateThresholds::defaults();
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
   SweepResult sweep;
   sweep.fabric_ports = 2;
   sweep.duration = 12.5;
@@ -143,7 +146,7 @@ TEST_CASE("sweep report: a quiet fabric is all OK, and its text says so on the f
 }
 
 TEST_CASE("sweep report: a shard names itself and its share of the fabric") {
-  const RateThresholds thresholds = RateThresholds::defaults();
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
   SweepResult sweep;
   sweep.fabric_ports = 10;
   sweep.results = {quiet_port(1), quiet_port(2)};

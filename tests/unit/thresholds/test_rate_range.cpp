@@ -5,6 +5,7 @@
 #include "thresholds/rate_range.hpp"
 
 using namespace ibpm;
+using namespace ibpm::thresholds;
 using ibpm::plugin::Range;
 
 namespace {

@@ -7,6 +7,7 @@
 #include "thresholds/rate_thresholds.hpp"
 
 using namespace ibpm;
+using namespace ibpm::thresholds;
 using ibpm::plugin::Range;
 using ibpm::plugin::State;
 
@@ -18,24 +19,25 @@ RateRange percent(double end) { return RateRange{Range{0, end, false}, RateUnit:
 TEST_CASE("metrics: counter keys in table order / then the percentages and the BERs",
           "[thresholds]") {
   const std::vector<std::string> names = RateThresholds::metric_names();
-  REQUIRE(names.size() == kCounterCount + 5);
-  for (std::size_t i = 0; i < kCounterCount; ++i) CHECK(names[i] == counter_specs()[i].key);
+  REQUIRE(names.size() == counters::kCounterCount + 5);
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i)
+    CHECK(names[i] == counters::counter_specs()[i].key);
   CHECK(names[0] == "symbol_errors");
-  CHECK(names[kCounterCount - 1] == "rcv_pkts");
-  CHECK(names[kCounterCount] == "xmit_util");
-  CHECK(names[kCounterCount + 1] == "rcv_util");
-  CHECK(names[kCounterCount + 2] == "xmit_wait_pct");
-  CHECK(names[kCounterCount + 3] == "symbol_ber");
-  CHECK(names[kCounterCount + 4] == "rcv_errors_ber");
-  CHECK(threshold_metrics()[kCounterCount + 3].kind == MetricKind::ratio);
+  CHECK(names[counters::kCounterCount - 1] == "rcv_pkts");
+  CHECK(names[counters::kCounterCount] == "xmit_util");
+  CHECK(names[counters::kCounterCount + 1] == "rcv_util");
+  CHECK(names[counters::kCounterCount + 2] == "xmit_wait_pct");
+  CHECK(names[counters::kCounterCount + 3] == "symbol_ber");
+  CHECK(names[counters::kCounterCount + 4] == "rcv_errors_ber");
+  CHECK(threshold_metrics()[counters::kCounterCount + 3].kind == MetricKind::ratio);
 
   for (const std::string& name : names) CHECK(RateThresholds::is_metric(name));
-  for (const CounterSpec& s : counter_specs()) {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
     INFO(s.name);
     CHECK(RateThresholds::is_metric(s.name));
     CHECK(metric_index(s.name) == metric_index(s.key));
   }
-  CHECK(threshold_metrics()[kCounterCount].kind == MetricKind::percentage);
+  CHECK(threshold_metrics()[counters::kCounterCount].kind == MetricKind::percentage);
   CHECK(threshold_metrics()[0].kind == MetricKind::rate);
   CHECK_FALSE(RateThresholds::is_metric(""));
   CHECK_FALSE(RateThresholds::is_metric("nonsense"));
@@ -181,7 +183,7 @@ TEST_CASE("evaluate: warning only / critical only / both / none", "[thresholds]"
     CHECK(t.evaluate("xmit_pkts", nan) == State::ok);
   }
   SECTION("a saturated counter's lower bound is evaluated as given") {
-    const Rate bound{200 * per_hour_rate, true};
+    const counters::Rate bound{200 * per_hour_rate, true};
     CHECK(t.evaluate("rcv_errors", bound.per_second) == State::critical);
   }
 }

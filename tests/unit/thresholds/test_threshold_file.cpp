@@ -10,6 +10,7 @@
 #include "thresholds/rate_thresholds.hpp"
 
 using namespace ibpm;
+using namespace ibpm::thresholds;
 using ibpm::plugin::Range;
 using ibpm::plugin::State;
 

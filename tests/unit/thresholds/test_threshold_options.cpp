@@ -10,6 +10,7 @@
 #include "thresholds/threshold_options.hpp"
 
 using namespace ibpm;
+using namespace ibpm::thresholds;
 using ibpm::plugin::Range;
 using ibpm::plugin::State;
 

@@ -33,7 +33,7 @@ struct CacheFile {
 
 ChildOutcome load_bounded(const CacheFile& file) {
   return ibpm::test::run_bounded([&] {
-    ibpm::load_topology_file(file.path.string());
+    ibpm::topology::load_topology_file(file.path.string());
     return std::string();
   });
 }
@@ -46,7 +46,7 @@ constexpr std::size_t kFirstPortLmc = 28 + 3 * 207 + 5 * 9 + 12;
 TEST_CASE("the small cache built for the tests loads as its fabric") {
   CacheFile file;
   file.write(ibpm::test::small_ibnd_cache());
-  const ibpm::Topology topology = ibpm::load_topology_file(file.path.string());
+  const ibpm::topology::Topology topology = ibpm::topology::load_topology_file(file.path.string());
   CHECK(topology.fabric.nodes().size() == 3);
   CHECK(topology.fabric.links().size() == 2);
 }
@@ -67,13 +67,15 @@ TEST_CASE("a cache port with an LMC over 7 is refused, not looped on") {
 TEST_CASE("cache counts the file cannot hold are refused before anything is allocated") {
   auto bytes = ibpm::test::small_ibnd_cache();
   bytes[8 + 3] = 0x7f;  // node count 0x7f000003
-  CHECK_THROWS_WITH(ibpm::validate_ibnd_cache(bytes, "c"), Catch::Contains("bytes can hold"));
+  CHECK_THROWS_WITH(ibpm::topology::validate_ibnd_cache(bytes, "c"),
+                    Catch::Contains("bytes can hold"));
   bytes = ibpm::test::small_ibnd_cache();
   bytes.resize(bytes.size() - 40);
-  CHECK_THROWS_WITH(ibpm::validate_ibnd_cache(bytes, "c"), Catch::Contains("remaining bytes"));
+  CHECK_THROWS_WITH(ibpm::topology::validate_ibnd_cache(bytes, "c"),
+                    Catch::Contains("remaining bytes"));
   bytes = ibpm::test::small_ibnd_cache();
   bytes[4] = 2;
-  CHECK_THROWS_WITH(ibpm::validate_ibnd_cache(bytes, "c"), Catch::Contains("version 2"));
+  CHECK_THROWS_WITH(ibpm::topology::validate_ibnd_cache(bytes, "c"), Catch::Contains("version 2"));
 }
 
 TEST_CASE("every one-byte change of a cache loads or is refused in one line, within bounds") {
@@ -105,7 +107,7 @@ TEST_CASE("every one-byte change of a cache loads or is refused in one line, wit
               throw std::runtime_error("cannot write the changed cache");
             ::alarm(2);
             try {
-              ibpm::load_topology_file(file.path.string());
+              ibpm::topology::load_topology_file(file.path.string());
               ++loaded;
             } catch (const std::bad_alloc&) {
               throw;

@@ -46,7 +46,7 @@ TEST_CASE("a link at the best rate both ends enable is not degraded") {
                     speeds({LinkSpeed::edr, LinkSpeed::hdr})},
                    {LinkWidth::x4, LinkSpeed::hdr, widths({LinkWidth::x1, LinkWidth::x4}),
                     speeds({LinkSpeed::hdr})});
-  CHECK_FALSE(check_link_rate(f, f.links()[0], std::nullopt));
+  CHECK_FALSE(topology::check_link_rate(f, f.links()[0], std::nullopt));
 }
 
 TEST_CASE("a 4x link running 1x is degraded in width") {
@@ -54,7 +54,7 @@ TEST_CASE("a 4x link running 1x is degraded in width") {
                     speeds({LinkSpeed::hdr})},
                    {LinkWidth::x1, LinkSpeed::hdr, widths({LinkWidth::x1, LinkWidth::x4}),
                     speeds({LinkSpeed::hdr})});
-  Degradation d = check_link_rate(f, f.links()[0], std::nullopt);
+  topology::Degradation d = topology::check_link_rate(f, f.links()[0], std::nullopt);
   CHECK(d.width);
   CHECK_FALSE(d.speed);
   CHECK(d.describe() == "1x HDR, expected 4x HDR");
@@ -65,7 +65,7 @@ TEST_CASE("an HDR link running EDR is degraded in speed") {
                     speeds({LinkSpeed::edr, LinkSpeed::hdr})},
                    {LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}),
                     speeds({LinkSpeed::edr, LinkSpeed::hdr})});
-  Degradation d = check_link_rate(f, f.links()[0], std::nullopt);
+  topology::Degradation d = topology::check_link_rate(f, f.links()[0], std::nullopt);
   CHECK(d.speed);
   CHECK_FALSE(d.width);
 }
@@ -76,14 +76,15 @@ TEST_CASE("an end that enables less sets the yardstick / not what the other supp
       cable({LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}),
              speeds({LinkSpeed::edr, LinkSpeed::hdr})},
             {LinkWidth::x4, LinkSpeed::edr, widths({LinkWidth::x4}), speeds({LinkSpeed::edr})});
-  CHECK_FALSE(check_link_rate(f, f.links()[0], std::nullopt));
+  CHECK_FALSE(topology::check_link_rate(f, f.links()[0], std::nullopt));
 }
 
 TEST_CASE("without enabled sets (text dumps) only the baseline is a yardstick") {
   Fabric f =
       cable({LinkWidth::x1, LinkSpeed::qdr, {}, {}}, {LinkWidth::x1, LinkSpeed::qdr, {}, {}});
-  CHECK_FALSE(check_link_rate(f, f.links()[0], std::nullopt));
-  Degradation d = check_link_rate(f, f.links()[0], LinkRate{LinkWidth::x4, LinkSpeed::qdr});
+  CHECK_FALSE(topology::check_link_rate(f, f.links()[0], std::nullopt));
+  topology::Degradation d =
+      topology::check_link_rate(f, f.links()[0], topology::LinkRate{LinkWidth::x4, LinkSpeed::qdr});
   CHECK(d.width);
   CHECK(d.describe() == "1x QDR, expected 4x QDR");
 }
@@ -91,7 +92,7 @@ TEST_CASE("without enabled sets (text dumps) only the baseline is a yardstick") 
 TEST_CASE("the active rate of a cable is the lower of its two ends") {
   Fabric f =
       cable({LinkWidth::x4, LinkSpeed::hdr, {}, {}}, {LinkWidth::x4, LinkSpeed::edr, {}, {}});
-  LinkRate r = active_rate(f, f.links()[0]);
+  topology::LinkRate r = topology::active_rate(f, f.links()[0]);
   CHECK(r.width == LinkWidth::x4);
   CHECK(r.speed == LinkSpeed::edr);
 }

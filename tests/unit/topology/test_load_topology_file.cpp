@@ -14,7 +14,7 @@ TEST_CASE("a text file that is no dump is refused with its path") {
     out << "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n";
   }
   CHECK_THROWS_WITH(
-      ibpm::load_topology_file(path.string()),
+      ibpm::topology::load_topology_file(path.string()),
       Catch::StartsWith(path.string() + ": ") && Catch::Contains("no InfiniBand nodes"));
   std::filesystem::remove(path);
 }

@@ -3,6 +3,7 @@
 #include "topology/topology_diff.hpp"
 
 using namespace ibpm;
+using namespace ibpm::topology;
 
 namespace {
 constexpr Guid kSpine = 0x10, kLeaf1 = 0x21, kLeaf2 = 0x22, kHostA = 0x31, kHostB = 0x32,

@@ -8,6 +8,7 @@
 #include "topology/topology_source.hpp"
 
 using namespace ibpm;
+using namespace ibpm::topology;
 using ibpm::test::TempDir;
 
 namespace {
@@ -28,7 +29,7 @@ Fabric fabric_with_host(Guid host, const std::string& description) {
 void write_dump(const std::filesystem::path& path, const Fabric& fabric) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream out(path);
-  write_ibnetdiscover(out, fabric);
+  dump::write_ibnetdiscover(out, fabric);
 }
 
 bool has_node(const Topology& topology, Guid guid) { return topology.fabric.find(guid) != nullptr; }

@@ -25,7 +25,7 @@ const std::string kHostile = "<script>alert(\"x\")</script> \\N \\G \\E \\\\ 'q'
 
 MapGraph hostile_map() {
   const Fabric fabric = two_switches(1, 2, kHostile);
-  const FabricLevels levels(fabric, make_graph(fabric));
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
   MapAnnotations annotations;
   size_to(annotations, fabric);
   annotations.links[link_at(fabric, {kSpine, 1})].errors_s = 2;

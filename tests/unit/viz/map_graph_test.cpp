@@ -14,7 +14,7 @@ using namespace ibpm::viz::test;
 namespace {
 
 MapGraph map_of(const Fabric& fabric, const MapAnnotations& annotations, MapOptions options = {}) {
-  const FabricLevels levels(fabric, make_graph(fabric));
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
   return build_map(fabric, levels, annotations, options);
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("A 648-host fat tree folds into one hosts node per leaf above the thre
     if (n.kind == MapNodeKind::host_group) {
       CHECK(n.hosts == 18);
       CHECK(n.lines.front() == "18 hosts");
-      CHECK(n.rank == kHostLevel);
+      CHECK(n.rank == levels::kHostLevel);
     }
   for (const MapEdge& e : map.edges) {
     CHECK(map.nodes[e.upper].rank > map.nodes[e.lower].rank);  // drawn top down

@@ -21,8 +21,8 @@ TEST_CASE("A generated fat tree written as an ibnetdiscover dump reads back the 
   sim::degrade_link(tree.topology, *slow);
   const Fabric fabric = sim::net_fabric(tree.topology);
   std::stringstream dump;
-  write_ibnetdiscover(dump, fabric);
-  const Fabric back = parse_ibnetdiscover(dump, "fat-tree").fabric;
+  dump::write_ibnetdiscover(dump, fabric);
+  const Fabric back = dump::parse_ibnetdiscover(dump, "fat-tree").fabric;
 
   CHECK(back.nodes().size() == tree.topology.nodes().size());
   CHECK(back.links().size() == tree.topology.links().size());

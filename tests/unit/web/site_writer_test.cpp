@@ -45,7 +45,7 @@ std::string read(const fs::path& path) {
 web::SiteData hostile_site(const Workspace& ws) {
   const Fabric fabric = viz::test::two_switches(2, 6, kHostile);
   const std::string dump = (ws.dir / "fabric.ibnetdiscover").string();
-  base::replace_file_with(dump, [&](std::ostream& out) { write_ibnetdiscover(out, fabric); });
+  base::replace_file_with(dump, [&](std::ostream& out) { dump::write_ibnetdiscover(out, fabric); });
   plugin::FabricOptions fabric_options;
   fabric_options.cache = dump;
   web::SiteOptions options;
