@@ -34,16 +34,16 @@ void add_state_option(CLI::App& app, const std::string& name, State& target,
       ->group("Severity");
 }
 
-State severity(const Options& options, ibpm::topology::ChangeKind kind) {
+State severity(const Options& options, ChangeKind kind) {
   switch (kind) {
-    case ibpm::topology::ChangeKind::node_missing:
-    case ibpm::topology::ChangeKind::link_lost:
-    case ibpm::topology::ChangeKind::link_moved:
+    case ChangeKind::node_missing:
+    case ChangeKind::link_lost:
+    case ChangeKind::link_moved:
       return options.lost;
-    case ibpm::topology::ChangeKind::link_degraded:
+    case ChangeKind::link_degraded:
       return options.degraded;
-    case ibpm::topology::ChangeKind::node_new:
-    case ibpm::topology::ChangeKind::link_new:
+    case ChangeKind::node_new:
+    case ChangeKind::link_new:
       return options.added;
   }
   return State::unknown;
@@ -63,9 +63,8 @@ std::string summary(const ibpm::Fabric& fabric, const ibpm::topology::TopologyDi
                      plural(fabric.count(ibpm::NodeType::ca), "CA", "CAs") + ", " +
                      plural(fabric.links().size(), "link", "links");
   std::string changes;
-  for (ibpm::topology::ChangeKind kind :
-       {ChangeKind::node_missing, ChangeKind::link_lost, ChangeKind::link_moved,
-        ChangeKind::link_degraded, ChangeKind::node_new, ChangeKind::link_new}) {
+  for (ChangeKind kind : {ChangeKind::node_missing, ChangeKind::link_lost, ChangeKind::link_moved,
+                          ChangeKind::link_degraded, ChangeKind::node_new, ChangeKind::link_new}) {
     if (std::size_t n = diff.count(kind)) {
       if (!changes.empty()) changes += ", ";
       changes += std::to_string(n) + " " + std::string(ibpm::topology::to_string(kind));
@@ -107,15 +106,15 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   }
 
   const ibpm::Fabric& f = current.fabric;
-  check.perfdata = {count("switches", f.count(ibpm::NodeType::sw)),
-                    count("cas", f.count(ibpm::NodeType::ca)),
-                    count("routers", f.count(ibpm::NodeType::router)),
-                    count("links", f.links().size()),
-                    count("degraded_links", diff.count(ibpm::topology::ChangeKind::link_degraded)),
-                    count("missing_nodes", diff.count(ibpm::topology::ChangeKind::node_missing)),
-                    count("lost_links", diff.count(ibpm::topology::ChangeKind::link_lost) +
-                                            diff.count(ibpm::topology::ChangeKind::link_moved)),
-                    count("new_nodes", diff.count(ibpm::topology::ChangeKind::node_new))};
+  check.perfdata = {
+      count("switches", f.count(ibpm::NodeType::sw)),
+      count("cas", f.count(ibpm::NodeType::ca)),
+      count("routers", f.count(ibpm::NodeType::router)),
+      count("links", f.links().size()),
+      count("degraded_links", diff.count(ChangeKind::link_degraded)),
+      count("missing_nodes", diff.count(ChangeKind::node_missing)),
+      count("lost_links", diff.count(ChangeKind::link_lost) + diff.count(ChangeKind::link_moved)),
+      count("new_nodes", diff.count(ChangeKind::node_new))};
 
   if (!options.write_baseline.empty()) {
     ibpm::topology::save_topology(current, options.write_baseline);

@@ -41,7 +41,7 @@ TEST_CASE("check_ib_port --reset-counters clears a counter close to its maximum"
   CHECK(last_reset >= before - 1);
   CHECK(last_reset <= after + 1);
   const auto mask = std::stoul(last_ds(rrd, "reset_mask"));
-  CHECK((mask & ibpm::counters::counter_bit(ibpm::counters::Counter::symbol_errors)) != 0);
+  CHECK((mask & counter_bit(Counter::symbol_errors)) != 0);
   CHECK((mask & ibpm::counters::kDataCounterMask) == 0);
   CHECK(last_ds(rrd, "symbol_errors") == "0");
   CHECK(std::stoull(last_ds(rrd, "xmit_data")) >= words);

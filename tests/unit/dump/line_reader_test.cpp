@@ -18,7 +18,7 @@ struct Line {
 
 std::vector<Line> read_all(const std::string& bytes) {
   std::istringstream in(bytes);
-  ibpm::dump::LineReader reader(in);
+  LineReader reader(in);
   std::vector<Line> out;
   std::string_view line;
   while (reader.next(line))
@@ -76,7 +76,7 @@ TEST_CASE("line reader on empty input and a lone terminator", "[dump][line_reade
 }
 
 TEST_CASE("line reader keeps lines up to the limit and cuts longer ones", "[dump][line_reader]") {
-  const std::size_t max = ibpm::dump::LineReader::kMaxLine;
+  const std::size_t max = LineReader::kMaxLine;
   SECTION("a line of exactly the limit, CRLF across the buffer end") {
     // Appended, not concatenated: g++ 12 warns (-Warray-bounds) on a long temporary + literal.
     std::string text(max, 'a');
