@@ -100,6 +100,8 @@ def main():
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    if not os.path.isfile(os.path.join(root, "core", "CMakeLists.txt")):
+        sys.exit(f"check_layers: {root} is not an ibpm source tree (no core/CMakeLists.txt)")
     problems = check(root)
     for p in problems:
         print(p)
