@@ -117,10 +117,13 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   if (!central_ && !file_exists(file)) return std::nullopt;
   const std::optional<RrdHeader> found = backend_.info_if_present(file);
   if (!found) return std::nullopt;
-  const RrdHeader& header = *found;
+  return record_from(file, *found);
+}
+
+std::optional<PortRecord> PortStore::record_from(const std::string& file,
+                                                 const RrdHeader& header) const {
   if (std::string reason = foreign_reason(header); !reason.empty())
     throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
-
   std::array<std::string, kSourceCount> last;
   for (std::size_t i = 0; i < kSourceCount; ++i)
     last[i] = header.sources.find(source_name(i))->second.last_ds;
@@ -134,12 +137,52 @@ std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
   }
 }
 
+std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef>& ports,
+                                                       std::chrono::milliseconds timeout) const {
+  std::vector<ReadResult> results(ports.size());
+  if (!uses_daemon()) {
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      try {
+        results[i].record = read(ports[i].node, ports[i].port);
+      } catch (const StateError& e) {
+        results[i].error = e.what();
+      }
+    }
+    return results;
+  }
+  // Per port a FLUSH (INFO answers from the file on disk) and an INFO, in one exchange.
+  std::vector<std::string> files;
+  files.reserve(ports.size());
+  for (const PortRef& p : ports) files.push_back(rrd_name(p.node, p.port));
+  try {
+    daemon_infos(
+        backend_.daemon_address(), files,
+        [&](std::size_t i, const std::optional<RrdHeader>& header, const std::string& error) {
+          if (!error.empty()) {
+            results[i].error = files[i] + ": " + error;
+            return;
+          }
+          if (!header) return;
+          try {
+            results[i].record = record_from(files[i], *header);
+          } catch (const StateError& e) {
+            results[i].error = e.what();
+          }
+        },
+        timeout);
+  } catch (const StateError& e) {
+    for (ReadResult& r : results)
+      if (r.error.empty() && !r.record) r.error = e.what();
+  }
+  return results;
+}
+
 std::vector<std::optional<std::time_t>> PortStore::last_updates(
-    const std::vector<PortRef>& ports) const {
+    const std::vector<PortRef>& ports, std::chrono::milliseconds timeout) const {
   std::vector<std::string> names;
   names.reserve(ports.size());
   for (const PortRef& p : ports) names.push_back(rrd_name(p.node, p.port));
-  return state::last_updates(backend_.daemon_address(), names);
+  return state::last_updates(backend_.daemon_address(), names, timeout);
 }
 
 void PortStore::create_if_missing(Guid node, PortNumber port, const PortRecord& first) const {
@@ -180,7 +223,8 @@ void PortStore::write(Guid node, PortNumber port, const PortRecord& record) cons
   backend_.update(file, line);
 }
 
-std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) const {
+std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
+                                              std::chrono::milliseconds timeout) const {
   std::vector<std::string> errors(writes.size());
   if (!uses_daemon()) {
     for (std::size_t i = 0; i < writes.size(); ++i) {
@@ -217,7 +261,7 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes) 
     }
   }
   try {
-    for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch)) {
+    for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch, timeout)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
       if (central_ && overtaken(reason)) continue;

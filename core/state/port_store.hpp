@@ -76,10 +76,23 @@ class PortStore {
   // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
 
+  // read() of many ports, each port's failure its own: through a daemon in one pipelined
+  // exchange (a FLUSH and an INFO per file, a few round trips in all), else file by file. A
+  // daemon that cannot be reached is every port's error.
+  struct ReadResult {
+    std::optional<PortRecord> record;
+    std::string error;  // "" when read (or when there is no file)
+  };
+  std::vector<ReadResult> read_all(
+      const std::vector<PortRef>& ports,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+
   // The central store's last update time of each port's file, rounded down to the file's step
   // (nullopt: no file), in one
   // exchange with the daemon. Only for a central store; throws StateError.
-  std::vector<std::optional<std::time_t>> last_updates(const std::vector<PortRef>& ports) const;
+  std::vector<std::optional<std::time_t>> last_updates(
+      const std::vector<PortRef>& ports,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   // Creates the file when missing (never visible half-written; when another run made it first,
   // theirs is used), then adds the record. Throws StateError naming the path; an update whose
@@ -97,13 +110,18 @@ class PortStore {
     const PortRecord* record = nullptr;
     bool exists = false;
   };
-  std::vector<std::string> write_all(const std::vector<Write>& writes) const;
+  // `timeout` bounds the BATCH through the daemon.
+  std::vector<std::string> write_all(
+      const std::vector<Write>& writes,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
  private:
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
   // An update of a file the last run wrote failed: when the file is gone, makes it again and
   // updates it (true); false when it is there (the failure stands). Throws StateError.
   bool made_again(const Write& w, const std::string& file, const std::string& line) const;
+  // The previous sample a header describes (nullopt: never updated); throws StateError.
+  std::optional<PortRecord> record_from(const std::string& file, const RrdHeader& header) const;
   // Whether the file (an rrd_name) is there: on this host, or asked of the central store.
   bool present(const std::string& file) const;
 

@@ -1,155 +1,21 @@
 #include "state/rrdcached_batch.hpp"
 
-#include <netdb.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include <cstdlib>
+#include <string_view>
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
-#include "state/state_error.hpp"
+#include "state/rrdcached_pipeline.hpp"
 
 namespace ibpm::state {
-
-namespace {
-
-class Connection {
- public:
-  Connection(const std::string& address, std::chrono::milliseconds timeout) : address_(address) {
-    std::string path = address;
-    if (path.starts_with("unix:")) path.erase(0, 5);
-    if (path.starts_with("/")) {
-      connect_unix(path);
-    } else {
-      connect_tcp(address);
-    }
-    timeval tv{};
-    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>(timeout.count() % 1000 * 1000);
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  }
-  ~Connection() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  void send_all(const std::string& bytes) {
-    std::size_t sent = 0;
-    while (sent < bytes.size()) {
-      // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE.
-      const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail(std::string("cannot send: ") + std::strerror(errno));
-      }
-      sent += static_cast<std::size_t>(n);
-    }
-  }
-
-  std::string read_line() {
-    for (;;) {
-      const std::size_t end = buffer_.find('\n');
-      if (end != std::string::npos) {
-        std::string line = buffer_.substr(0, end);
-        buffer_.erase(0, end + 1);
-        return line;
-      }
-      char chunk[4096];
-      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(std::string("no answer: ") + std::strerror(errno));
-      if (n == 0) fail("connection closed");
-      buffer_.append(chunk, static_cast<std::size_t>(n));
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& reason) const {
-    throw StateError("rrdcached at " + address_ + ": " + reason);
-  }
-
- private:
-  void connect_unix(const std::string& path) {
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    if (path.size() >= sizeof addr.sun_path) fail("socket path too long");
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd_ < 0) fail(std::string("socket: ") + std::strerror(errno));
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
-      fail(std::string("cannot connect: ") + std::strerror(errno));
-  }
-
-  void connect_tcp(const std::string& address) {
-    std::string host = address, port = "42217";
-    if (host.starts_with("[")) {  // [v6]:port
-      const std::size_t close = host.find(']');
-      if (close == std::string::npos) fail("malformed address");
-      if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
-      host = host.substr(1, close - 1);
-    } else if (const std::size_t colon = host.rfind(':');
-               colon != std::string::npos && host.find(':') == colon) {
-      port = host.substr(colon + 1);
-      host.erase(colon);
-    }
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (const int err = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); err != 0)
-      fail(std::string("cannot resolve: ") + ::gai_strerror(err));
-    std::string last = "no address";
-    for (addrinfo* a = found; a; a = a->ai_next) {
-      fd_ = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-      if (fd_ < 0) continue;
-      if (::connect(fd_, a->ai_addr, a->ai_addrlen) == 0) break;
-      last = std::strerror(errno);
-      ::close(fd_);
-      fd_ = -1;
-    }
-    ::freeaddrinfo(found);
-    if (fd_ < 0) fail("cannot connect: " + last);
-  }
-
-  std::string address_;
-  std::string buffer_;
-  int fd_ = -1;
-};
-
-// "N message": the daemon's status (negative: the command failed) and its text.
-int status_of(const std::string& line, std::string& text) {
-  char* end = nullptr;
-  const long status = std::strtol(line.c_str(), &end, 10);
-  if (end == line.c_str()) return -1;
-  text = *end == ' ' ? std::string(end + 1) : std::string(end);
-  return static_cast<int>(status);
-}
-
-}  // namespace
-
-std::string daemon_escape(const std::string& path) {
-  std::string escaped;
-  escaped.reserve(path.size());
-  for (char c : path) {
-    if (c == ' ' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
 
 std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout) {
   std::vector<std::pair<std::size_t, std::string>> failed;
   if (updates.empty()) return failed;
-  Connection daemon(address, timeout);
+  DaemonConnection daemon(address, std::chrono::steady_clock::now() + timeout);
   daemon.send_all("BATCH\n");
   std::string text;
-  if (status_of(daemon.read_line(), text) < 0) daemon.fail("BATCH refused: " + text);
+  if (daemon_status(daemon.read_line(), text) < 0) daemon.fail("BATCH refused: " + text);
 
   // The commands in writes of about 256 KiB: a few system calls for thousands of ports.
   std::string chunk;
@@ -169,11 +35,14 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   daemon.send_all(chunk);
 
   // "N errors", then N lines "COMMAND_NUMBER reason" (commands counted from 1, BATCH excluded).
-  const int errors = status_of(daemon.read_line(), text);
+  const int errors = daemon_status(daemon.read_line(), text);
   if (errors < 0) daemon.fail("batch failed: " + text);
+  if (static_cast<std::size_t>(errors) > updates.size())
+    daemon.fail(std::to_string(errors) + " errors for " + std::to_string(updates.size()) +
+                " updates");
   for (int i = 0; i < errors; ++i) {
     const std::string line = daemon.read_line();
-    const int number = status_of(line, text);
+    const int number = daemon_status(line, text);
     if (number >= 1 && static_cast<std::size_t>(number) <= updates.size())
       failed.emplace_back(static_cast<std::size_t>(number) - 1, text);
     else
@@ -186,28 +55,86 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
                                                      const std::vector<std::string>& paths,
                                                      std::chrono::milliseconds timeout) {
   std::vector<std::optional<std::time_t>> times(paths.size());
-  if (paths.empty()) return times;
-  Connection daemon(address, timeout);
-  std::string chunk;
-  constexpr std::size_t kChunk = 256 * 1024;
-  std::size_t answered = 0;
-  // Commands in chunks, the answers of each chunk read before the next (the daemon's socket
-  // buffer never fills with answers nobody reads).
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    chunk += "LAST " + daemon_escape(paths[i]) + "\n";
-    if (chunk.size() < kChunk && i + 1 < paths.size()) continue;
-    daemon.send_all(chunk);
-    chunk.clear();
-    for (; answered <= i; ++answered) {
-      std::string text;
-      const int status = status_of(daemon.read_line(), text);
-      if (status < 0) continue;  // no such file, or unreadable: the caller reads it itself
-      char* end = nullptr;
-      const long long value = std::strtoll(text.c_str(), &end, 10);
-      if (end != text.c_str()) times[answered] = static_cast<std::time_t>(value);
-    }
-  }
+  pipeline(
+      address, paths.size(),
+      [&](std::size_t i, std::string& out) { out += "LAST " + daemon_escape(paths[i]); },
+      [&](std::size_t i, const DaemonAnswer& answer) {
+        if (answer.status < 0) return;  // no such file, or unreadable: the caller reads it itself
+        char* end = nullptr;
+        const long long value = std::strtoll(answer.message.c_str(), &end, 10);
+        if (end != answer.message.c_str()) times[i] = static_cast<std::time_t>(value);
+      },
+      std::chrono::steady_clock::now() + timeout);
   return times;
+}
+
+namespace {
+
+// The daemon's answer for a file it does not have (FLUSH: "No such file: PATH", INFO: "opening
+// 'PATH': No such file or directory").
+bool says_missing(const std::string& reason) {
+  return reason.find("No such file") != std::string::npos;
+}
+
+// INFO's lines, "KEY TYPE VALUE" (librrd's rrd_info_type: 1 a count, 2 a string), as a header.
+RrdHeader header_of(const std::vector<std::string>& lines) {
+  RrdHeader header;
+  for (const std::string& line : lines) {
+    const std::size_t key_end = line.find(' ');
+    if (key_end == std::string::npos || key_end + 3 > line.size()) continue;
+    const std::string_view key(line.data(), key_end);
+    const char type = line[key_end + 1];
+    const std::string value = line.substr(key_end + 3);
+    if (key == "step" && type == '1') {
+      header.step = std::strtoul(value.c_str(), nullptr, 10);
+      continue;
+    }
+    if (!key.starts_with("ds[")) continue;
+    const std::size_t close = key.find("].");
+    if (close == std::string_view::npos) continue;
+    const std::string_view field = key.substr(close + 2);
+    SourceHeader& source = header.sources[std::string(key.substr(3, close - 3))];
+    if (field == "index" && type == '1')
+      source.index = std::strtoul(value.c_str(), nullptr, 10);
+    else if (field == "type" && type == '2')
+      source.type = value;
+    else if (field == "last_ds" && type == '2')
+      source.last_ds = value;
+  }
+  return header;
+}
+
+}  // namespace
+
+void daemon_infos(const std::string& address, const std::vector<std::string>& paths,
+                  const std::function<void(std::size_t, const std::optional<RrdHeader>&,
+                                           const std::string&)>& on_header,
+                  std::chrono::milliseconds timeout) {
+  // Commands 2i (FLUSH) and 2i + 1 (INFO) are file i's.
+  std::string flush_error;
+  bool missing = false;
+  pipeline(
+      address, paths.size() * 2,
+      [&](std::size_t c, std::string& out) {
+        out += c % 2 == 0 ? "FLUSH " : "INFO ";
+        out += daemon_escape(paths[c / 2]);
+      },
+      [&](std::size_t c, const DaemonAnswer& answer) {
+        if (c % 2 == 0) {
+          missing = answer.status < 0 && says_missing(answer.message);
+          flush_error = answer.status < 0 && !missing ? "cannot flush: " + answer.message : "";
+          return;
+        }
+        const std::size_t i = c / 2;
+        if (missing) return on_header(i, std::nullopt, "");
+        if (!flush_error.empty()) return on_header(i, std::nullopt, flush_error);
+        if (answer.status < 0)
+          return says_missing(answer.message)
+                     ? on_header(i, std::nullopt, "")
+                     : on_header(i, std::nullopt, "cannot read: " + answer.message);
+        on_header(i, header_of(answer.lines), "");
+      },
+      std::chrono::steady_clock::now() + timeout);
 }
 
 }  // namespace ibpm::state

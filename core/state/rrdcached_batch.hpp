@@ -7,10 +7,14 @@
 
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "state/rrd_backend.hpp"
+#include "state/rrdcached_connection.hpp"
 
 namespace ibpm::state {
 
@@ -36,7 +40,13 @@ std::vector<std::optional<std::time_t>> last_updates(
     const std::string& address, const std::vector<std::string>& paths,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-// A file name as the daemon's command parser reads it: spaces and backslashes escaped.
-std::string daemon_escape(const std::string& path);
+// The header of each file as the daemon's INFO gives it, after a FLUSH of that file (INFO reads
+// the file on disk), all in one exchange: on_header(i, header, error) in order, with header
+// nullopt and error "" for a file the daemon does not have. Throws StateError("rrdcached at
+// ADDRESS: reason") when the daemon cannot be reached or the exchange breaks off.
+void daemon_infos(const std::string& address, const std::vector<std::string>& paths,
+                  const std::function<void(std::size_t, const std::optional<RrdHeader>&,
+                                           const std::string&)>& on_header,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 }  // namespace ibpm::state

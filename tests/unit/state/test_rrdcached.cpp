@@ -17,6 +17,7 @@
 #include "state/port_store.hpp"
 #include "support/direct_store.hpp"
 #include "support/process.hpp"
+#include "support/rrdcached_daemon.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 
@@ -30,80 +31,10 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr Guid kNode = 0x0002c90300a1b2c3;
-const char* const kRrdcached = "/usr/bin/rrdcached";
+using ibpm::test::kRrdcached;
 
-// A TCP port on the loopback that nothing listens on (the kernel's pick).
-int free_loopback_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), size);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &size);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-bool accepts_connections(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
-enum class Listen { unix_socket, tcp };
-
-// rrdcached in the foreground, writing to disk only when asked (-w an hour), so that whatever a
-// read sees before then came through the daemon. Over TCP it is a central store: clients name
-// files relative to DIR/state, where it makes the folders (-R).
-class Rrdcached {
- public:
-  explicit Rrdcached(const fs::path& dir, Listen how = Listen::unix_socket)
-      : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
-    fs::create_directories(dir / "journal");
-    fs::create_directories(dir / "state");
-    const std::string listen =
-        port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
-    const std::string pidfile = (dir / "rrdcached.pid").string();
-    const std::string journal = (dir / "journal").string();
-    const std::string base = (dir / "state").string();
-    const std::string log = (dir / "rrdcached.log").string();
-    fs::remove(socket_);
-    daemon_.emplace(
-        std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j", journal, "-B",
-                                 "-R", "-b", base, "-w", "3600", "-f", "7200"},
-        log);
-  }
-  ~Rrdcached() {
-    daemon_.reset();
-    std::error_code ignored;
-    fs::remove(socket_, ignored);
-  }
-  Rrdcached(const Rrdcached&) = delete;
-  Rrdcached& operator=(const Rrdcached&) = delete;
-
-  bool wait_until_listening() {
-    for (auto until = std::chrono::steady_clock::now() + 5s;
-         std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
-      if (!daemon_->running()) return false;
-      if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
-    }
-    return false;
-  }
-  std::string address() const {
-    return port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
-  }
-
- private:
-  fs::path socket_;
-  int port_ = 0;
-  std::optional<ibpm::test::BackgroundProcess> daemon_;
-};
+using ibpm::test::Listen;
+using ibpm::test::Rrdcached;
 
 std::string last_ds_on_disk(const std::string& path, const std::string& source) {
   rrd_info_t* info = rrd_info_r(path.c_str());

@@ -1,0 +1,178 @@
+#include "state/rrdcached_connection.hpp"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "state/state_error.hpp"
+
+namespace ibpm::state {
+
+namespace {
+
+int milliseconds_until(DaemonConnection::Deadline deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+}
+
+}  // namespace
+
+DaemonConnection::DaemonConnection(const std::string& address, Deadline deadline)
+    : address_(address), deadline_(deadline), opened_(std::chrono::steady_clock::now()) {
+  std::string path = address;
+  if (path.starts_with("unix:")) path.erase(0, 5);
+  if (path.starts_with("/"))
+    connect_unix(path);
+  else
+    connect_tcp(address);
+}
+
+DaemonConnection::~DaemonConnection() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void DaemonConnection::fail(const std::string& reason) const {
+  throw StateError("rrdcached at " + address_ + ": " + reason);
+}
+
+void DaemonConnection::wait_for(short events, const char* what) {
+  for (;;) {
+    pollfd p{fd_, events, 0};
+    const int ready = ::poll(&p, 1, milliseconds_until(deadline_));
+    if (ready > 0) return;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) fail(std::string(what) + ": " + std::strerror(errno));
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", waited);
+    fail(std::string("did not answer within ") + seconds + " s (" + what + ")");
+  }
+}
+
+void DaemonConnection::connect_unix(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path) fail("socket path too long");
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd_ < 0) fail(std::string("socket: ") + std::strerror(errno));
+  if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 && errno != EINPROGRESS)
+    fail(std::string("cannot connect: ") + std::strerror(errno));
+}
+
+void DaemonConnection::connect_tcp(const std::string& address) {
+  std::string host = address, port = "42217";
+  if (host.starts_with("[")) {  // [v6]:port
+    const std::size_t close = host.find(']');
+    if (close == std::string::npos) fail("malformed address");
+    if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
+    host = host.substr(1, close - 1);
+  } else if (const std::size_t colon = host.rfind(':');
+             colon != std::string::npos && host.find(':') == colon) {
+    port = host.substr(colon + 1);
+    host.erase(colon);
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int err = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); err != 0)
+    fail(std::string("cannot resolve: ") + ::gai_strerror(err));
+  std::string last = "no address";
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    fd_ = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    if (fd_ < 0) continue;
+    int err = ::connect(fd_, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
+    if (err == EINPROGRESS) {
+      pollfd p{fd_, POLLOUT, 0};
+      int ready;
+      while ((ready = ::poll(&p, 1, milliseconds_until(deadline_))) < 0 && errno == EINTR) {
+      }
+      socklen_t size = sizeof err;
+      if (ready <= 0)
+        err = ETIMEDOUT;
+      else if (::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &err, &size) != 0)
+        err = errno;
+    }
+    if (err == 0) break;
+    last = std::strerror(err);
+    ::close(fd_);
+    fd_ = -1;
+  }
+  ::freeaddrinfo(found);
+  if (fd_ < 0) fail("cannot connect: " + last);
+}
+
+void DaemonConnection::send_all(const std::string& bytes) {
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE.
+    const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOTCONN) {
+        wait_for(POLLOUT, "cannot send");
+        continue;
+      }
+      fail(std::string("cannot send: ") + std::strerror(errno));
+    }
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+std::string DaemonConnection::read_line() {
+  for (;;) {
+    const std::size_t end = buffer_.find('\n', std::max(head_, scanned_));
+    if (end != std::string::npos) {
+      std::string line = buffer_.substr(head_, end - head_);
+      head_ = end + 1;
+      return line;
+    }
+    // Lines already returned are dropped once per read from the socket, not once per line.
+    buffer_.erase(0, head_);
+    head_ = 0;
+    scanned_ = buffer_.size();
+    if (buffer_.size() > kMaxLine)
+      fail("an answer line longer than " + std::to_string(kMaxLine) + " octets");
+    char chunk[1 << 16];
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      wait_for(POLLIN, "no answer");
+      continue;
+    }
+    if (n < 0) fail(std::string("no answer: ") + std::strerror(errno));
+    if (n == 0) fail("connection closed");
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+int daemon_status(const std::string& line, std::string& text) {
+  char* end = nullptr;
+  const long status = std::strtol(line.c_str(), &end, 10);
+  if (end == line.c_str()) return -1;
+  text = *end == ' ' ? std::string(end + 1) : std::string(end);
+  return static_cast<int>(status);
+}
+
+std::string daemon_escape(const std::string& path) {
+  std::string escaped;
+  escaped.reserve(path.size());
+  for (char c : path) {
+    if (c == ' ' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+}  // namespace ibpm::state

@@ -1,0 +1,55 @@
+// One connection to rrdcached for the exchanges librrd's client cannot do in one round trip
+// (BATCH, pipelined LAST, INFO and FETCH): whole writes, answers read line by line. Every wait
+// is bounded by one deadline for the whole exchange, and a line longer than any answer of the
+// daemon's is an error, so a daemon that hangs or streams garbage costs neither time nor memory
+// past those bounds.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace ibpm::state {
+
+class DaemonConnection {
+ public:
+  using Deadline = std::chrono::steady_clock::time_point;
+  // The longest line accepted: a FETCH row of every data source is about 600 octets.
+  static constexpr std::size_t kMaxLine = 64 * 1024;
+
+  // `address` as rrdcached's -l takes it: "unix:/path", "/path", "host" or "host:port" (42217
+  // by default). Throws StateError("rrdcached at ADDRESS: reason").
+  DaemonConnection(const std::string& address, Deadline deadline);
+  ~DaemonConnection();
+  DaemonConnection(const DaemonConnection&) = delete;
+  DaemonConnection& operator=(const DaemonConnection&) = delete;
+
+  void send_all(const std::string& bytes);
+  std::string read_line();
+  const std::string& address() const { return address_; }
+
+  [[noreturn]] void fail(const std::string& reason) const;
+
+ private:
+  void connect_unix(const std::string& path);
+  void connect_tcp(const std::string& address);
+  // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
+  void wait_for(short events, const char* what);
+
+  std::string address_;
+  Deadline deadline_;
+  std::chrono::steady_clock::time_point opened_;
+  std::string buffer_;
+  std::size_t head_ = 0;     // where the next line starts in buffer_
+  std::size_t scanned_ = 0;  // buffer_ up to here holds no newline after head_
+  int fd_ = -1;
+};
+
+// "N message": the daemon's status (negative: the command failed) and its text; -1 for a line
+// that is not an answer.
+int daemon_status(const std::string& line, std::string& text);
+
+// A file name as the daemon's command parser reads it: spaces and backslashes escaped.
+std::string daemon_escape(const std::string& path);
+
+}  // namespace ibpm::state

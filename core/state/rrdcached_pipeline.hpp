@@ -1,0 +1,43 @@
+// Many rrdcached commands in one exchange: sent together on one connection, in writes of about
+// 256 KiB, and the answers of each write read in order before the next write goes out (so that
+// neither side's buffer fills with answers nobody reads). A read of thousands of files costs a
+// few round trips instead of one or two per file (what librrd's client does).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "state/rrdcached_connection.hpp"
+
+namespace ibpm::state {
+
+struct DaemonAnswer {
+  int status = -1;                 // negative: the command failed
+  std::string message;             // the text after the status
+  std::vector<std::string> lines;  // the lines that follow a positive status
+};
+
+// What an exchange cost: the connections opened, the writes whose answers were waited for, and
+// the commands sent. Tests and benchmarks count these instead of timing.
+struct ExchangeCount {
+  std::size_t connections = 0;
+  std::size_t round_trips = 0;
+  std::size_t commands = 0;
+};
+
+// Sends `count` commands (write_command(i, out) appends command i, without its newline, to out)
+// and calls on_answer(i, answer) for each, in order. An answer larger than kMaxAnswer octets is
+// an error. Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached,
+// the deadline passes or the exchange breaks off.
+constexpr std::size_t kMaxAnswer = 64u << 20;
+ExchangeCount pipeline(const std::string& address, std::size_t count,
+                       const std::function<void(std::size_t, std::string&)>& write_command,
+                       const std::function<void(std::size_t, const DaemonAnswer&)>& on_answer,
+                       DaemonConnection::Deadline deadline);
+
+// What every exchange of this process cost so far (added up by pipeline() and the BATCH).
+ExchangeCount& exchange_totals();
+
+}  // namespace ibpm::state

@@ -1,0 +1,76 @@
+#include "support/rrdcached_daemon.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace ibpm::test {
+
+int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), size);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &size);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+bool accepts_connections(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+Rrdcached::Rrdcached(const fs::path& dir, Listen how)
+    : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
+  fs::create_directories(dir / "journal");
+  fs::create_directories(dir / "state");
+  const std::string listen =
+      port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
+  const std::string pidfile = (dir / "rrdcached.pid").string();
+  const std::string journal = (dir / "journal").string();
+  const std::string base = (dir / "state").string();
+  const std::string log = (dir / "rrdcached.log").string();
+  fs::remove(socket_);
+  daemon_.emplace(std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j",
+                                           journal, "-B", "-R", "-b", base, "-w", "3600", "-f",
+                                           "7200"},
+                  log);
+}
+
+Rrdcached::~Rrdcached() {
+  daemon_.reset();
+  std::error_code ignored;
+  fs::remove(socket_, ignored);
+}
+
+bool Rrdcached::wait_until_listening() {
+  for (auto until = std::chrono::steady_clock::now() + 5s;
+       std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
+    if (!daemon_->running()) return false;
+    if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
+  }
+  return false;
+}
+
+std::string Rrdcached::address() const {
+  return port_ ? "127.0.0.1:" + std::to_string(port_) : "unix:" + socket_.string();
+}
+
+}  // namespace ibpm::test

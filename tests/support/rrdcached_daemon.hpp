@@ -1,0 +1,39 @@
+// A real rrdcached for tests, started in the foreground by the test and stopped by its
+// destructor: on a unix socket (a local daemon) or on a loopback TCP port (a central store, its
+// base directory DIR/state made by the daemon's -R). It writes to disk only when asked (-w an
+// hour), so whatever a read sees before then came through the daemon.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "support/process.hpp"
+
+namespace ibpm::test {
+
+inline const char* const kRrdcached = "/usr/bin/rrdcached";
+
+enum class Listen { unix_socket, tcp };
+
+// A TCP port on the loopback that nothing listens on (the kernel's pick).
+int free_loopback_port();
+bool accepts_connections(int port);
+
+class Rrdcached {
+ public:
+  explicit Rrdcached(const std::filesystem::path& dir, Listen how = Listen::unix_socket);
+  ~Rrdcached();
+  Rrdcached(const Rrdcached&) = delete;
+  Rrdcached& operator=(const Rrdcached&) = delete;
+
+  bool wait_until_listening();
+  std::string address() const;
+
+ private:
+  std::filesystem::path socket_;
+  int port_ = 0;
+  std::optional<BackgroundProcess> daemon_;
+};
+
+}  // namespace ibpm::test
