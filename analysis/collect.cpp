@@ -1,6 +1,7 @@
 #include "analysis/collect.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "fabric/graph.hpp"
@@ -52,25 +53,63 @@ std::vector<locality::NodeSet> node_sets(const FabricAnalysis& data, const local
   return sets;
 }
 
+// Ports whose files could not be read: the first few named, the rest counted (a store that is
+// down fails every port the same way).
+void add_port_warnings(std::vector<std::string>& warnings, std::vector<std::string> errors) {
+  constexpr std::size_t kNamed = 10;
+  for (std::size_t i = 0; i < errors.size() && i < kNamed; ++i)
+    warnings.push_back(std::move(errors[i]));
+  if (errors.size() > kNamed)
+    warnings.push_back("and " + std::to_string(errors.size() - kNamed) +
+                       " more ports whose history could not be read");
+}
+
+// Every cabled port of the fabric, in node order.
+std::vector<PortRef> cabled_ports(const Fabric& fabric) {
+  std::vector<PortRef> ports;
+  for (const Node& node : fabric.nodes())
+    node.for_each_port([&](const Port& port) {
+      if (port.link) ports.push_back({node.guid, port.number});
+    });
+  return ports;
+}
+
+// Every cabled port's history over the window, all read at once (see HistoryReader::read_all). A
+// file that cannot be read costs that port's history and a warning, not the report.
+std::map<PortRef, history::PortHistory> read_histories(FabricAnalysis& data,
+                                                       const std::vector<PortRef>& ports,
+                                                       const CollectOptions& options) {
+  std::map<PortRef, history::PortHistory> histories;
+  std::vector<history::HistoryReader::Read> reads =
+      data.reader->read_all(ports, data.window, options.peaks);
+  std::vector<std::string> errors;
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    if (!reads[i].error.empty()) errors.push_back(std::move(reads[i].error));
+    if (reads[i].history.found) histories.emplace(ports[i], std::move(reads[i].history));
+  }
+  add_port_warnings(data.warnings, std::move(errors));
+  return histories;
+}
+
 // Every cabled port's own history and last sample (the node pages show them; the link usage is
 // made from the same histories, so each file is read once).
 void read_ports(FabricAnalysis& data, const std::string& state_dir, const CollectOptions& options) {
   const state::PortStore store(state::StoreOptions{state_dir, options.history.rrdcached, {}});
-  for (const Node& node : data.fabric().nodes()) {
-    node.for_each_port([&](const Port& port) {
-      if (!port.link) return;
-      const PortRef ref{node.guid, port.number};
-      try {
-        PortState state;
-        state.history = data.reader->read(node.guid, port.number, data.window, options.peaks);
-        if (!state.history.found && !std::filesystem::exists(store.path(node.guid, port.number)))
-          return;
-        state.last = store.read(node.guid, port.number);
-        data.ports.emplace(ref, std::move(state));
-      } catch (const std::exception& e) {
-        data.warnings.push_back(e.what());
-      }
-    });
+  const std::vector<PortRef> ports = cabled_ports(data.fabric());
+  std::map<PortRef, history::PortHistory> histories = read_histories(data, ports, options);
+  const std::vector<state::PortStore::ReadResult> last =
+      store.read_all(ports, std::chrono::seconds(options.history.timeout));
+  std::vector<std::string> errors;
+  for (const state::PortStore::ReadResult& read : last)
+    if (!read.error.empty()) errors.push_back(read.error);
+  add_port_warnings(data.warnings, std::move(errors));
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const auto history = histories.find(ports[i]);
+    if (history == histories.end() && !last[i].record) continue;  // never polled
+    PortState state;
+    if (history != histories.end()) state.history = std::move(history->second);
+    state.last = last[i].record;
+    data.ports.emplace(ports[i], std::move(state));
   }
 }
 
@@ -89,15 +128,19 @@ void read_usage(FabricAnalysis& data, const std::string& state_dir, const Collec
     for (const auto& [ref, state] : data.ports) data.coverage.add(state.history);
     return;
   }
+  const std::vector<PortRef> ports = cabled_ports(data.fabric());
+  const std::map<PortRef, history::PortHistory> histories = read_histories(data, ports, options);
   data.usage = history::link_usage(
       data.fabric(),
       [&](PortRef port) {
-        history::PortHistory read =
-            data.reader->read(port.node, port.port, data.window, options.peaks);
-        data.coverage.add(read);
-        return read;
+        const auto found = histories.find(port);
+        return found == histories.end() ? history::PortHistory{} : found->second;
       },
       usage_options);
+  for (const PortRef& port : ports) {
+    const auto found = histories.find(port);
+    data.coverage.add(found == histories.end() ? history::PortHistory{} : found->second);
+  }
 }
 
 // Host pairs per cable direction and the jobs behind each, from STATE_DIR/routes.lft (written by
@@ -141,7 +184,8 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
   const std::string& state_dir = fabric_options.state_dir;
   if (options.read_history &&
       (!options.history_needs_state_dir || std::filesystem::is_directory(state_dir))) {
-    data.reader.emplace(state_dir, options.history.rrdcached);
+    data.reader.emplace(state_dir, options.history.rrdcached,
+                        std::chrono::seconds(options.history.timeout));
     read_usage(data, state_dir, options);
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     if (options.annotate) {

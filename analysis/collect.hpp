@@ -93,8 +93,8 @@ struct FabricAnalysis {
 };
 
 // The state directory is fabric_options.state_dir. Throws std::runtime_error with a one-line
-// reason (topology, node-name-map, set files, baseline, an unreadable RRD file unless
-// port_records).
+// reason (topology, node-name-map, set files, baseline). A port whose RRD file cannot be read
+// (corrupt, foreign, the store down) loses its history and is named in `warnings`.
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options);
 
 }  // namespace ibpm::analysis

@@ -9,7 +9,14 @@ void add_history_options(CLI::App& app, HistoryOptions& options) {
       ->check(CLI::Range(1L, 400L * 86400))
       ->capture_default_str();
   app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address: flush each file before reading it");
+                 "rrdcached address: read every port's history through it, in one exchange (each "
+                 "file flushed first; over TCP the files need not be on this host)");
+  app.add_option("-t,--timeout", options.timeout,
+                 "Give up on rrdcached after SECONDS: the ports not yet read have no history, "
+                 "and the report says so")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(1L, 86400L))
+      ->capture_default_str();
 }
 
 }  // namespace ibpm::history

@@ -11,10 +11,11 @@ namespace ibpm::history {
 // The tools that read the counter history (ibpm-locality, ibpm-utilization, ibpm-map, ibpm-web).
 struct HistoryOptions {
   long window = 3600;     // --window: seconds of history, up to now
-  std::string rrdcached;  // --rrdcached: flush each file through this daemon before reading it
+  std::string rrdcached;  // --rrdcached: read the history through this daemon
+  long timeout = 300;     // -t: seconds the whole read through the daemon may take
 };
 
-// Registers --window SECONDS (1 s .. 400 days) and --rrdcached ADDRESS.
+// Registers --window SECONDS (1 s .. 400 days), --rrdcached ADDRESS and -t SECONDS.
 void add_history_options(CLI::App& app, HistoryOptions& options);
 
 }  // namespace ibpm::history

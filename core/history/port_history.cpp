@@ -4,59 +4,64 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
+#include <thread>
 
+#include "history/fetched_rows.hpp"
 #include "state/rrd_layout.hpp"
+#include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::history {
 
 namespace {
 
-// What rrd_fetch hands back, freed however the read ends.
-struct Fetched {
-  time_t start = 0, end = 0;
+// rrd_fetch rounds the end up to the next step boundary, and a boundary up by a whole step: one
+// second less ends the fetch on the row that holds `end`, so a window ending on a boundary reads
+// no row after it.
+std::time_t fetch_end(const Window& window) { return std::max(window.start + 1, window.end - 1); }
+
+FetchedRows fetch(const std::string& path, const char* cf, const Window& window) {
+  time_t start = window.start, end = fetch_end(window);
   unsigned long step = 0, sources = 0;
   char** names = nullptr;
   rrd_value_t* data = nullptr;
-
-  ~Fetched() {
-    for (unsigned long i = 0; names && i < sources; ++i) rrd_freemem(names[i]);
-    rrd_freemem(names);
-    rrd_freemem(data);
-  }
-  std::size_t rows() const { return step ? static_cast<std::size_t>((end - start) / step) : 0; }
-  // Row r covers (start + r*step, start + (r+1)*step].
-  double value(std::size_t row, std::size_t source) const { return data[row * sources + source]; }
-};
-
-void fetch(const std::string& path, const char* cf, const Window& window, Fetched& out) {
-  out.start = window.start;
-  // rrd_fetch rounds the end up to the next step boundary, and a boundary up by a whole step:
-  // one second less ends the fetch on the row that holds `end`, so a window ending on a
-  // boundary reads no row after it.
-  out.end = std::max(window.start + 1, window.end - 1);
   rrd_clear_error();
-  if (rrd_fetch_r(path.c_str(), cf, &out.start, &out.end, &out.step, &out.sources, &out.names,
-                  &out.data) != 0) {
+  if (rrd_fetch_r(path.c_str(), cf, &start, &end, &step, &sources, &names, &data) != 0) {
     const char* reason = rrd_get_error();
     std::string text = reason && *reason ? reason : "librrd gave no reason";
     rrd_clear_error();
     throw state::StateError(path + ": cannot read its history: " + text);
   }
-  if (out.sources != state::kSourceCount)
-    throw state::StateError(path + ": not an ibpm port RRD (" + std::to_string(out.sources) +
-                            " data sources)");
-  for (std::size_t i = 0; i < out.sources; ++i)
-    if (state::source_name(i) != out.names[i])
-      throw state::StateError(path + ": not an ibpm port RRD (data source " +
-                              std::string(out.names[i]) + ")");
+  FetchedRows rows;
+  rows.start = start;
+  rows.end = end;
+  rows.step = step;
+  rows.sources = sources;
+  for (unsigned long i = 0; i < sources; ++i) {
+    rows.names.emplace_back(names[i]);
+    rrd_freemem(names[i]);
+  }
+  rrd_freemem(names);
+  rows.values.assign(data, data + rows.rows() * sources);
+  rrd_freemem(data);
+  check_sources(path, rows);
+  return rows;
 }
 
 bool exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
+}
+
+// Threads for reading files directly: the disk's queue wants several reads in flight even on a
+// machine of two cores, and librrd's fetch is reentrant.
+unsigned reader_threads(std::size_t files) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<std::size_t>({files, std::max(4u, cores), 16}));
 }
 
 }  // namespace
@@ -66,9 +71,11 @@ Window window_ending_now(std::time_t seconds) {
   return {now - seconds, now};
 }
 
-HistoryReader::HistoryReader(std::string state_dir, std::string rrdcached)
+HistoryReader::HistoryReader(std::string state_dir, std::string rrdcached,
+                             std::chrono::milliseconds timeout)
     : store_(state::StoreOptions{std::move(state_dir), rrdcached, {}}),
-      backend_(state::daemon_address(rrdcached)) {}
+      backend_(state::daemon_address(rrdcached)),
+      timeout_(timeout) {}
 
 std::string HistoryReader::path(Guid node, PortNumber port) const {
   return store_.path(node, port);
@@ -76,40 +83,100 @@ std::string HistoryReader::path(Guid node, PortNumber port) const {
 
 PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window,
                                 bool peaks) const {
-  PortHistory history;
   const std::string file = path(node, port);
-  if (window.end <= window.start || !exists(file)) return history;
+  if (window.end <= window.start || !exists(file)) return {};
   backend_.flush(store_.rrd_name(node, port));
-  Fetched average, peak;
-  fetch(file, "AVERAGE", window, average);
-  if (peaks) fetch(file, "MAX", window, peak);
-  const std::size_t rows = average.rows();
-  history.step = static_cast<std::time_t>(average.step);
-  // A row is covered when its data rate is known (every counter of a row is known or none).
-  const std::size_t data = state::source_index(counters::Counter::xmit_data);
-  for (std::size_t r = 0; r < rows; ++r)
-    if (!std::isnan(average.value(r, data))) history.covered += history.step;
-  for (std::size_t c = 0; c < counters::kCounterCount; ++c) {
-    double sum = 0;
-    std::size_t n = 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-      double v = average.value(r, state::source_index(static_cast<counters::Counter>(c)));
-      if (std::isnan(v)) continue;
-      sum += v;
-      ++n;
+  const FetchedRows average = fetch(file, "AVERAGE", window);
+  if (!peaks) return history_from(average, nullptr);
+  const FetchedRows peak = fetch(file, "MAX", window);
+  return history_from(average, &peak);
+}
+
+std::vector<HistoryReader::Read> HistoryReader::read_all(const std::vector<PortRef>& ports,
+                                                         const Window& window, bool peaks) const {
+  if (window.end <= window.start) return std::vector<Read>(ports.size());
+  return backend_.uses_daemon() ? read_through_daemon(ports, window, peaks)
+                                : read_files(ports, window, peaks);
+}
+
+std::vector<HistoryReader::Read> HistoryReader::read_files(const std::vector<PortRef>& ports,
+                                                           const Window& window, bool peaks) const {
+  std::vector<Read> reads(ports.size());
+  std::vector<std::string> files(ports.size());
+  std::vector<std::size_t> order(ports.size());
+  for (std::size_t i = 0; i < ports.size(); ++i) files[i] = path(ports[i].node, ports[i].port);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Path order: a node's ports, and nodes made one after the other, lie close on the disk.
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return files[a] < files[b]; });
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < order.size();) {
+      const std::size_t i = order[k];
+      try {
+        if (!exists(files[i])) continue;
+        const FetchedRows average = fetch(files[i], "AVERAGE", window);
+        if (!peaks) {
+          reads[i].history = history_from(average, nullptr);
+          continue;
+        }
+        const FetchedRows peak = fetch(files[i], "MAX", window);
+        reads[i].history = history_from(average, &peak);
+      } catch (const std::exception& e) {
+        reads[i].error = e.what();
+      }
     }
-    if (n > 0) {
-      history.average[c] = sum / static_cast<double>(n);
-      history.found = true;
-    }
-    std::optional<double> top;
-    for (std::size_t r = 0; r < peak.rows(); ++r) {
-      double v = peak.value(r, state::source_index(static_cast<counters::Counter>(c)));
-      if (!std::isnan(v) && (!top || v > *top)) top = v;
-    }
-    history.peak[c] = top;
+  };
+  std::vector<std::jthread> threads;
+  for (unsigned t = 1; t < reader_threads(order.size()); ++t) threads.emplace_back(work);
+  work();
+  return reads;
+}
+
+std::vector<HistoryReader::Read> HistoryReader::read_through_daemon(
+    const std::vector<PortRef>& ports, const Window& window, bool peaks) const {
+  std::vector<Read> reads(ports.size());
+  const std::size_t per_port = peaks ? 2 : 1;
+  const std::string range =
+      " " + std::to_string(window.start) + " " + std::to_string(fetch_end(window));
+  std::vector<FetchedRows> average(peaks ? ports.size() : 0);
+  std::size_t answered = 0;  // ports whose every answer came
+  try {
+    state::pipeline(
+        backend_.daemon_address(), ports.size() * per_port,
+        [&](std::size_t c, std::string& out) {
+          const PortRef& port = ports[c / per_port];
+          out += "FETCH ";
+          out += state::daemon_escape(store_.rrd_name(port.node, port.port));
+          out += c % per_port == 0 ? " AVERAGE" : " MAX";
+          out += range;
+        },
+        [&](std::size_t c, const state::DaemonAnswer& answer) {
+          const std::size_t i = c / per_port;
+          answered = (c + 1) / per_port;
+          Read& read = reads[i];
+          if (!read.error.empty()) return;
+          const std::string file = store_.rrd_name(ports[i].node, ports[i].port);
+          try {
+            std::optional<FetchedRows> rows = rows_from_fetch_answer(file, answer);
+            if (!rows) return;  // no such file: no history
+            if (!peaks) {
+              read.history = history_from(*rows, nullptr);
+            } else if (c % 2 == 0) {
+              average[i] = std::move(*rows);
+            } else {
+              read.history = history_from(average[i], &*rows);
+              average[i] = {};
+            }
+          } catch (const state::StateError& e) {
+            read.error = e.what();
+          }
+        },
+        std::chrono::steady_clock::now() + timeout_);
+  } catch (const state::StateError& e) {
+    for (std::size_t i = answered; i < reads.size(); ++i) reads[i] = Read{{}, e.what()};
   }
-  return history;
+  return reads;
 }
 
 }  // namespace ibpm::history

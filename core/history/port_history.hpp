@@ -4,9 +4,11 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <ctime>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "counters/counter.hpp"
 #include "fabric/types.hpp"
@@ -44,7 +46,9 @@ class HistoryReader {
  public:
   // rrdcached: as StoreOptions::rrdcached (empty: RRDCACHED_ADDRESS when set, else direct reads).
   // Through the daemon, each file is flushed before it is read.
-  HistoryReader(std::string state_dir, std::string rrdcached = {});
+  // `timeout` bounds each read_all() through the daemon.
+  HistoryReader(std::string state_dir, std::string rrdcached = {},
+                std::chrono::milliseconds timeout = std::chrono::seconds(300));
 
   std::string path(Guid node, PortNumber port) const;
   // A port never polled gives found = false; a file that is not an ibpm port RRD throws
@@ -52,9 +56,26 @@ class HistoryReader {
   // Without peaks only the AVERAGE archive is read (half the I/O) and peak[] stays empty.
   PortHistory read(Guid node, PortNumber port, const Window& window, bool peaks = true) const;
 
+  // read() of many ports, each port's failure its own (`error` names the file and the port's
+  // history is then empty). Through a daemon: one pipelined exchange of FETCH commands (each
+  // flushes its file first), a few round trips for thousands of ports, and the files need not be
+  // on this host. Without one: the files read by several threads at once, in path order.
+  struct Read {
+    PortHistory history;
+    std::string error;
+  };
+  std::vector<Read> read_all(const std::vector<PortRef>& ports, const Window& window,
+                             bool peaks = true) const;
+
  private:
+  std::vector<Read> read_through_daemon(const std::vector<PortRef>& ports, const Window& window,
+                                        bool peaks) const;
+  std::vector<Read> read_files(const std::vector<PortRef>& ports, const Window& window,
+                               bool peaks) const;
+
   state::PortStore store_;
   state::RrdBackend backend_;
+  std::chrono::milliseconds timeout_;
 };
 
 }  // namespace ibpm::history

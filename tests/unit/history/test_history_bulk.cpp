@@ -1,0 +1,202 @@
+// HistoryReader::read_all: every port's history in one go, the same as reading the ports one at a
+// time, whether the files are read directly (by several threads) or through rrdcached (one
+// pipelined exchange of FETCH commands, on a unix socket or over TCP as a central store). A file
+// that cannot be read costs that port alone; a daemon that hangs or talks garbage costs no more
+// than the deadline and a bounded amount of memory.
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "history/port_history.hpp"
+#include "state/port_store.hpp"
+#include "state/rrdcached_pipeline.hpp"
+#include "support/rrdcached_daemon.hpp"
+#include "support/skip.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace ibpm;
+using namespace ibpm::history;
+using ibpm::test::Listen;
+using ibpm::test::Rrdcached;
+using ibpm::test::TempDir;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr Guid kFirstNode = 0x0002c90300b00000;
+constexpr std::time_t kStart = 1700000040;  // on a 60 s boundary
+
+PortRef port_of(std::size_t i) { return {kFirstNode + i / 4, static_cast<PortNumber>(1 + i % 4)}; }
+
+// `ports` ports, each sampled five times a minute apart, port i sending (i + 1) x 100 words/s
+// in the last minute and 100 before; the errors never read.
+void write_histories(const state::PortStore& store, std::size_t ports) {
+  for (std::size_t i = 0; i < ports; ++i) {
+    state::PortRecord r;
+    r.time = static_cast<double>(kStart);
+    std::uint64_t data = 1000;
+    for (int sample = 0; sample < 5; ++sample) {
+      r.raw[state::source_index(counters::Counter::xmit_data)] = data;
+      r.raw[state::source_index(counters::Counter::rcv_pkts)] = data / 10;
+      store.write(port_of(i).node, port_of(i).port, r);
+      data += (sample == 3 ? (i + 1) * 100 : 100) * 60;
+      r.time += 60;
+    }
+  }
+}
+
+std::vector<PortRef> first_ports(std::size_t count) {
+  std::vector<PortRef> ports;
+  for (std::size_t i = 0; i < count; ++i) ports.push_back(port_of(i));
+  return ports;
+}
+
+const Window kWindow{kStart, kStart + 240};
+
+void check_port(const HistoryReader::Read& read, std::size_t i) {
+  INFO("port " << i << ": " << read.error);
+  CHECK(read.error.empty());
+  REQUIRE(read.history.found);
+  CHECK(read.history.covered == 240);
+  CHECK(*read.history.average_of(counters::Counter::xmit_data) ==
+        Approx((300.0 + (i + 1) * 100.0) / 4));
+  CHECK(*read.history.peak_of(counters::Counter::xmit_data) ==
+        Approx(std::max(100.0, (i + 1) * 100.0)));
+  CHECK_FALSE(read.history.average_of(counters::Counter::symbol_errors));
+}
+
+bool same(const PortHistory& a, const PortHistory& b) {
+  return a.found == b.found && a.covered == b.covered && a.step == b.step &&
+         a.average == b.average && a.peak == b.peak;
+}
+
+}  // namespace
+
+TEST_CASE("history in bulk: files read directly by several threads, each as read alone") {
+  TempDir dir("history-bulk");
+  ::unsetenv("RRDCACHED_ADDRESS");
+  const state::PortStore store(state::StoreOptions{(dir.path() / "state").string(), "", {}});
+  write_histories(store, 40);
+  const HistoryReader reader(store.state_dir());
+  std::vector<PortRef> ports = first_ports(40);
+  ports.push_back({kFirstNode + 999, 1});  // never polled: no history, no error
+  // A foreign file among them: that port's history is lost, with its name; the others are read.
+  const PortRef foreign{kFirstNode + 998, 2};
+  fs::create_directories(fs::path(store.path(foreign.node, foreign.port)).parent_path());
+  std::ofstream(store.path(foreign.node, foreign.port)) << "not an RRD file";
+  ports.push_back(foreign);
+
+  const auto reads = reader.read_all(ports, kWindow);
+  REQUIRE(reads.size() == 42);
+  for (std::size_t i = 0; i < 40; ++i) {
+    check_port(reads[i], i);
+    CHECK(same(reads[i].history, reader.read(ports[i].node, ports[i].port, kWindow)));
+  }
+  CHECK_FALSE(reads[40].history.found);
+  CHECK(reads[40].error.empty());
+  CHECK_FALSE(reads[41].history.found);
+  CHECK_THAT(reads[41].error, Catch::StartsWith(store.path(foreign.node, foreign.port) + ": "));
+
+  // Averages only: no peaks, the same averages.
+  const auto averages = reader.read_all(ports, kWindow, false);
+  CHECK(averages[7].history.average == reads[7].history.average);
+  CHECK_FALSE(averages[7].history.peak_of(counters::Counter::xmit_data));
+}
+
+TEST_CASE("history in bulk: through rrdcached, one connection and a few round trips for all") {
+  if (!fs::exists(ibpm::test::kRrdcached)) IBPM_SKIP("rrdcached is not installed");
+  const Listen how = GENERATE(Listen::unix_socket, Listen::tcp);
+  TempDir dir("history-bulk-daemon");
+  Rrdcached daemon(dir.path(), how);
+  REQUIRE(daemon.wait_until_listening());
+  const std::string state_dir = (dir.path() / "state").string();
+  // Written through the daemon, which keeps them in its cache (-w an hour): FETCH must flush.
+  const state::PortStore store(state::StoreOptions{state_dir, daemon.address(), {}});
+  write_histories(store, 400);
+  const HistoryReader reader(state_dir, daemon.address());
+
+  // The round trips do not grow with the ports: 40 and 400 ports cost one connection each and
+  // the same few round trips (two FETCH per port, in writes of 256 KiB).
+  for (const std::size_t count : {std::size_t{40}, std::size_t{400}}) {
+    const state::ExchangeCount before = state::exchange_totals();
+    const auto reads = reader.read_all(first_ports(count), kWindow);
+    const state::ExchangeCount after = state::exchange_totals();
+    INFO(count << " ports");
+    CHECK(after.connections - before.connections == 1);
+    CHECK(after.round_trips - before.round_trips == 1);
+    CHECK(after.commands - before.commands == 2 * count);
+    for (std::size_t i = 0; i < count; i += 13) check_port(reads[i], i);
+    check_port(reads[count - 1], count - 1);
+  }
+  // A missing file through the daemon: no history, no error.
+  const auto missing = reader.read_all({{kFirstNode + 999, 1}}, kWindow);
+  CHECK_FALSE(missing[0].history.found);
+  CHECK(missing[0].error.empty());
+
+  // The last samples in bulk too (INFO after FLUSH), the same as one at a time.
+  const auto last = store.read_all(first_ports(40));
+  for (std::size_t i = 0; i < 40; ++i) {
+    CHECK(last[i].error.empty());
+    CHECK(last[i].record == store.read(port_of(i).node, port_of(i).port));
+  }
+}
+
+TEST_CASE("history in bulk: a daemon that never answers costs the deadline, not forever") {
+  TempDir dir("history-bulk-hung");
+  const std::string socket = (dir.path() / "hung.sock").string();
+  // Listening, never accepting: connections succeed and no answer ever comes.
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(fd, 8) == 0);
+
+  const HistoryReader reader((dir.path() / "state").string(), "unix:" + socket, 300ms);
+  const auto start = std::chrono::steady_clock::now();
+  const auto reads = reader.read_all(first_ports(3), kWindow);
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+  for (const auto& read : reads) {
+    CHECK_FALSE(read.history.found);
+    CHECK_THAT(read.error, Catch::StartsWith("rrdcached at unix:" + socket + ": ") &&
+                               Catch::Contains("did not answer within 0."));
+  }
+  ::close(fd);
+}
+
+TEST_CASE("history in bulk: a daemon streaming one endless line is cut off, memory bounded") {
+  TempDir dir("history-bulk-endless");
+  const std::string socket = (dir.path() / "endless.sock").string();
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(::listen(fd, 8) == 0);
+  std::atomic<std::size_t> sent{0};
+  std::thread server([&] {
+    const int client = ::accept(fd, nullptr, nullptr);
+    const std::string garbage(64 * 1024, 'x');
+    for (;;) {
+      const ssize_t n = ::send(client, garbage.data(), garbage.size(), MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<std::size_t>(n);
+    }
+    ::close(client);
+  });
+  const HistoryReader reader((dir.path() / "state").string(), "unix:" + socket, 10s);
+  const auto reads = reader.read_all(first_ports(2), kWindow);
+  server.join();
+  ::close(fd);
+  CHECK_THAT(reads[0].error, Catch::Contains("longer than"));
+  // The client stopped reading soon after the limit of one line.
+  CHECK(sent.load() < 16 * state::DaemonConnection::kMaxLine);
+}
