@@ -132,6 +132,9 @@ PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptio
     const std::int64_t reserve_ms =
         std::max(total_ms / 10, std::min<std::int64_t>(1000, total_ms / 4));
     settings.engine.deadline = start + std::chrono::milliseconds(total_ms - reserve_ms);
+    settings.store_deadline = start + std::chrono::milliseconds(total_ms - reserve_ms / 2);
+    settings.store_read_timeout =
+        std::chrono::milliseconds(std::max<std::int64_t>(total_ms / 4, 1));
   }
   if (options.reset_percent) settings.reset_fraction = *options.reset_percent / 100.0;
   if (options.xmit_wait_tick_ns) settings.xmit_wait_tick = *options.xmit_wait_tick_ns * 1e-9;

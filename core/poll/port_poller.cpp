@@ -130,6 +130,23 @@ state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult&
                        r.record.time, errors, keep_seconds);
 }
 
+// The previous samples of results[i] for each i in `which`, from the ports' files in one
+// exchange with the store (see PortStore::read_all).
+void read_previous(const state::PortStore& store, const std::vector<PortTarget>& targets,
+                   const std::vector<std::size_t>& which, std::chrono::milliseconds timeout,
+                   PollRun& run) {
+  std::vector<PortRef> refs;
+  refs.reserve(which.size());
+  for (std::size_t i : which) refs.push_back({targets[i].node, targets[i].port});
+  std::vector<state::PortStore::ReadResult> reads = store.read_all(refs, timeout);
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    PortResult& r = run.results[which[k]];
+    r.previous = std::move(reads[k].record);
+    if (!reads[k].error.empty()) r.state_error = std::move(reads[k].error);
+  }
+  run.from_rrd += which.size();
+}
+
 }  // namespace
 
 PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
@@ -162,6 +179,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   KnownCapabilities known;
   std::vector<SampleHint> hints(targets.size());
   std::vector<bool> file_known(targets.size(), false);
+  std::vector<std::size_t> from_files;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
     PortResult& r = results[i];
@@ -174,17 +192,19 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
       file_known[i] = true;
     } else {
-      try {
-        r.previous = store.read(t.node, t.port);
-        file_known[i] = r.previous.has_value();
-        ++run.from_rrd;
-      } catch (const state::StateError& e) {
-        r.state_error = e.what();
-      }
+      from_files.push_back(i);
       if (memory) r.reported = memory->reported;
     }
-    if (r.previous && r.previous->pma_cap_mask)
-      known[t.lid] = mad::PmaCapabilities{static_cast<std::uint16_t>(*r.previous->pma_cap_mask)};
+  }
+  // The ports the record does not cover (a first run, a take-over) read from their files, all
+  // in one exchange with the store.
+  read_previous(store, targets, from_files, settings.store_read_timeout, run);
+  for (std::size_t i : from_files) file_known[i] = results[i].previous.has_value();
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const std::optional<state::PortRecord>& previous = results[i].previous;
+    if (previous && previous->pma_cap_mask)
+      known[targets[i].lid] =
+          mad::PmaCapabilities{static_cast<std::uint16_t>(*previous->pma_cap_mask)};
   }
 
   // A central store may hold a later sample than this collector's record (another collector
@@ -202,10 +222,11 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     std::vector<std::optional<std::time_t>> last;
     const std::time_t step = store.layout().step.count();
     try {
-      last = store.last_updates(refs);
+      last = store.last_updates(refs, settings.store_read_timeout);
     } catch (const state::StateError& e) {
       for (std::size_t i : from_record) results[i].state_error = e.what();
     }
+    std::vector<std::size_t> overtaken;
     for (std::size_t j = 0; j < last.size(); ++j) {
       const std::size_t i = from_record[j];
       PortResult& r = results[i];
@@ -214,14 +235,10 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       if (last[j] && *last[j] == sample - sample % step) continue;
       hints[i] = SampleHint{};
       r.errors = {};  // another collector saw the errors since: the history starts again
-      try {
-        r.previous = store.read(targets[i].node, targets[i].port);
-        file_known[i] = r.previous.has_value();
-        ++run.from_rrd;
-      } catch (const state::StateError& e) {
-        r.state_error = e.what();
-      }
+      overtaken.push_back(i);
     }
+    read_previous(store, targets, overtaken, settings.store_read_timeout, run);
+    for (std::size_t i : overtaken) file_known[i] = results[i].previous.has_value();
   }
 
   std::vector<PortSample> samples =
@@ -252,7 +269,12 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       owners.push_back(i);
     }
   }
-  const std::vector<std::string> errors = store.write_all(writes);
+  std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+  if (settings.store_deadline)
+    write_timeout = std::max(std::chrono::milliseconds(100),
+                             std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 *settings.store_deadline - Clock::now()));
+  const std::vector<std::string> errors = store.write_all(writes, write_timeout);
   for (std::size_t w = 0; w < writes.size(); ++w) {
     PortResult& r = results[owners[w]];
     if (!errors[w].empty()) {

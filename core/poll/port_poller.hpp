@@ -18,7 +18,11 @@
 namespace ibpm::poll {
 
 struct PollSettings {
-  mad::EngineOptions engine;             // window, backoff and the deadline of the run
+  mad::EngineOptions engine;  // window, backoff and the deadline of the run
+  // How long the exchanges with rrdcached may take: the reads before polling (a store that hangs
+  // must leave the MADs their time) and the writes after it, up to the run's own deadline.
+  std::chrono::milliseconds store_read_timeout = std::chrono::seconds(30);
+  std::optional<std::chrono::steady_clock::time_point> store_deadline;
   std::optional<double> reset_fraction;  // clear counters at or above this share of max
   std::optional<double> xmit_wait_tick;  // seconds per PortXmitWait tick (default: word time)
   bool write_state = true;
