@@ -46,6 +46,18 @@ bool is_tcp_address(const std::string& address);
 // "0xGUID/portN.rrd": a port's file relative to the state (or the store's base) directory.
 std::string relative_rrd_path(Guid node, PortNumber port);
 
+// How far a stored sample may be ahead of this host's clock and still count as the past (two
+// hosts' clocks, or one clock corrected by a fraction of a second). Anything later is a clock that
+// stepped back, or a sample from the future put into a shared store.
+inline constexpr double kClockToleranceSeconds = 2;
+
+// The current time, epoch seconds.
+double wall_clock_now();
+
+// "FILE: last update N s ahead of the clock": RRD refuses every update not after a file's last
+// one, so nothing can be written to that file until the clock gets there.
+std::string ahead_of_clock(const std::string& file, double last_update, double now);
+
 class PortStore {
  public:
   // Throws std::invalid_argument for a layout RRD cannot hold (see validate()).
@@ -73,8 +85,11 @@ class PortStore {
   // What the previous run left: nullopt when there is no file or it holds no sample yet. raw[i]
   // is the exact last raw reading, or counter_max of its width when its bit is set in
   // `saturated`, or nullopt. Throws StateError naming the path when the file is unreadable,
-  // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
+  // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step),
+  // and when its last update or sample is later than `now` + kClockToleranceSeconds (see
+  // ahead_of_clock: the clock stepped back, or someone stored a sample dated in the future).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
+  std::optional<PortRecord> read(Guid node, PortNumber port, double now) const;
 
   // The central store's last update time of each port's file, rounded down to the file's step
   // (nullopt: no file), in one
@@ -90,7 +105,10 @@ class PortStore {
   // is known to be there (a record of the last run says so), which saves looking. Through
   // rrdcached every update goes in one BATCH; without it the files are updated one at a time.
   // Returns, per write, why it failed ("" when written, or in a central store when another
-  // collector stored a later sample of the port first: the history misses nothing).
+  // collector stored a later sample of the port first: the history misses nothing). A refusal
+  // because the file's last update is later than `now` + kClockToleranceSeconds is always a
+  // failure (ahead_of_clock), in a central store too: a sample dated in the future is nobody's
+  // later sample, and would silence the port for as long as it stays ahead.
   struct Write {
     Guid node = 0;
     PortNumber port = 0;
@@ -98,6 +116,7 @@ class PortStore {
     bool exists = false;
   };
   std::vector<std::string> write_all(const std::vector<Write>& writes) const;
+  std::vector<std::string> write_all(const std::vector<Write>& writes, double now) const;
 
  private:
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
