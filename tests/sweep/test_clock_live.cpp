@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "state/port_record.hpp"
+#include "state/rrd_layout.hpp"
 #include "support/check_output.hpp"
 #include "support/live_fabric.hpp"
 #include "support/rrd_files.hpp"
@@ -85,6 +86,34 @@ std::optional<std::string> send_raw(int port, const std::string& command) {
   return answer;
 }
 
+// rrdcached over TCP on the loopback, a central store with its base under `dir` (-b -B -R),
+// stopped by its pid when the test ends.
+class CentralStore {
+ public:
+  explicit CentralStore(const fs::path& dir) : port_(free_loopback_port()) {
+    fs::create_directories(dir / "journal");
+    fs::create_directories(dir / "base");
+    daemon_.emplace(
+        std::vector<std::string>{kRrdcached, "-g", "-l", address(), "-p", (dir / "pid").string(),
+                                 "-j", (dir / "journal").string(), "-B", "-R", "-b",
+                                 (dir / "base").string(), "-w", "3600", "-f", "7200"},
+        dir / "rrdcached.log");
+  }
+  bool wait_until_listening() {
+    for (int i = 0; i < 250; ++i) {
+      if (send_raw(port_, "PING").value_or("").starts_with("0 PONG")) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+
+ private:
+  int port_;
+  std::optional<BackgroundProcess> daemon_;
+};
+
 }  // namespace
 
 TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNOWN, named") {
@@ -143,23 +172,11 @@ TEST_CASE("A central store sample dated 2100 makes the port UNKNOWN, not OK for 
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   LiveFabric live = LiveFabric::start();
   StateDir state("clock-store");
-  const fs::path store = fs::path(state.path()) / "store";
-  fs::create_directories(store / "journal");
-  fs::create_directories(store / "base");
-  const int port = free_loopback_port();
-  BackgroundProcess daemon({kRrdcached, "-g", "-l", "127.0.0.1:" + std::to_string(port), "-p",
-                            (store / "pid").string(), "-j", (store / "journal").string(), "-B",
-                            "-R", "-b", (store / "base").string(), "-w", "3600", "-f", "7200"},
-                           store / "rrdcached.log");
-  bool listening = false;
-  for (int i = 0; i < 250 && !listening; ++i) {
-    listening = send_raw(port, "PING").value_or("").starts_with("0 PONG");
-    if (!listening) std::this_thread::sleep_for(20ms);
-  }
-  REQUIRE(listening);
+  CentralStore store(fs::path(state.path()) / "store");
+  REQUIRE(store.wait_until_listening());
+  const int port = store.port();
 
-  const std::vector<std::string> args =
-      port_args(state, {"--rrdcached", "127.0.0.1:" + std::to_string(port)});
+  const std::vector<std::string> args = port_args(state, {"--rrdcached", store.address()});
   REQUIRE(live.run("check_ib_port", args).exit_code == 0);
   std::this_thread::sleep_for(1s);
   REQUIRE(live.run("check_ib_port", args).exit_code == 0);
@@ -181,4 +198,41 @@ TEST_CASE("A central store sample dated 2100 makes the port UNKNOWN, not OK for 
     CHECK(run.has(" s ahead of the clock"));
     CHECK_FALSE(run.has("collecting baseline"));
   }
+}
+
+TEST_CASE("An update without a sample in the central store is UNKNOWN once, then written over") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  LiveFabric live = LiveFabric::start();
+  StateDir state("clock-blank");
+  CentralStore store(fs::path(state.path()) / "store");
+  REQUIRE(store.wait_until_listening());
+  // One-second rows: the store's LAST tells an update a second later from this check's sample.
+  const std::vector<std::string> args =
+      port_args(state, {"--rrdcached", store.address(), "--rrd-step", "1"});
+  REQUIRE(live.run("check_ib_port", args).exit_code == 0);
+  std::this_thread::sleep_for(1100ms);
+  REQUIRE(live.run("check_ib_port", args).exit_code == 0);
+  std::this_thread::sleep_for(1100ms);
+
+  // Anyone who reaches the store: an update dated now that holds no values (the old code took
+  // the port's next run for a first sample, OK).
+  const std::string file = live.guid_of("leaf01") + "/port3.rrd";
+  std::string blank = std::to_string(static_cast<long long>(now_epoch_seconds()));
+  for (std::size_t i = 0; i < ibpm::state::kSourceCount; ++i) blank += ":U";
+  REQUIRE(send_raw(store.port(), "UPDATE " + file + " " + blank).value_or("").starts_with("0 "));
+  std::this_thread::sleep_for(1100ms);
+
+  const ProcessRun named = live.run("check_ib_port", args);
+  INFO(named.out << named.err);
+  CHECK(named.exit_code == 3);
+  CHECK(named.has(file + ": the store's last update (at "));
+  CHECK(named.has("holds no sample"));
+  // This run's sample went in over it: the next run has its rates again.
+  std::this_thread::sleep_for(1100ms);
+  const ProcessRun next = live.run("check_ib_port", args);
+  INFO(next.out << next.err);
+  CHECK(next.exit_code == 0);
+  CHECK_FALSE(next.has("baseline"));
+  CHECK(perf_value(next, "rcv_util").has_value());
 }
