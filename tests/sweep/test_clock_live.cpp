@@ -1,9 +1,10 @@
 // A clock that stepped back, and a central store that holds a sample dated in the future, on a
 // live simulated fat tree: no rates are made up from a sample later than now, the files that
 // cannot be written any more are UNKNOWN naming them and by how much, and a port whose file is
-// gone takes a new baseline and says why. The clock is moved with Debian's libfaketime (preloaded
-// after libumad2sim); the store is a real rrdcached over TCP, updated by an "attacker" through
-// its socket.
+// gone takes a new baseline and says why, as does a port whose previous sample is less than the
+// tolerance ahead. An update without a sample in the store is named once and written over. The
+// clock is moved with Debian's libfaketime (preloaded after libumad2sim); the store is a real
+// rrdcached over TCP, updated by an "attacker" through its socket.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -137,6 +138,7 @@ TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNO
   const ProcessRun back = live.run("check_ib_fabric", sweep_args(state));
   INFO(back.out << back.err);
   CHECK(back.exit_code == 3);
+  CHECK(perf_value(back, "xmit_data").value_or(0) < 1e8);  // the old code made up 1 GB/s
   CHECK_FALSE(back.has("rcv_util"));
   CHECK_FALSE(back.has("xmit_util"));
   CHECK(back.has(rrd + ": last update 3"));
@@ -160,6 +162,34 @@ TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNO
   CHECK(baseline.has(" s ahead, new baseline"));
   CHECK(sample_time(rrd) < now_epoch_seconds() + 2);
   std::this_thread::sleep_for(1s);
+  const ProcessRun rates = live.run("check_ib_port", port_args(state));
+  INFO(rates.out << rates.err);
+  CHECK(rates.exit_code == 0);
+  CHECK_FALSE(rates.has("baseline"));
+  CHECK(perf_value(rates, "rcv_util").value_or(100) < 50);
+}
+
+TEST_CASE(
+    "A clock that stepped back less than the tolerance gives a baseline, not a rate over 1 ms") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (!fs::exists(kFaketime)) IBPM_SKIP("faketime is not installed (apt-get install faketime)");
+  LiveFabric live = LiveFabric::start();
+  StateDir state("clock-small-step");
+  REQUIRE(run_shifted(live, "+1", "check_ib_port", port_args(state)).exit_code == 0);
+  const std::string rrd = state.port_rrd(live, "leaf01", 3);
+  const double ahead = sample_time(rrd);
+
+  // A second back: the previous sample is still (less than a second) ahead. RRD takes this run's
+  // sample just after it, but no rate comes from an interval of a millisecond.
+  const ProcessRun back = live.run("check_ib_port", port_args(state));
+  INFO(back.out << back.err);
+  CHECK(back.exit_code == 0);
+  CHECK(back.has("clock stepped back: previous sample 0."));
+  CHECK(back.has(" s ahead, new baseline"));
+  CHECK_FALSE(perf_value(back, "xmit_data").has_value());
+  CHECK(sample_time(rrd) == Approx(ahead + 0.001).margin(1e-6));
+
+  std::this_thread::sleep_for(2s);
   const ProcessRun rates = live.run("check_ib_port", port_args(state));
   INFO(rates.out << rates.err);
   CHECK(rates.exit_code == 0);
