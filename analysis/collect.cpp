@@ -97,8 +97,8 @@ void read_ports(FabricAnalysis& data, const std::string& state_dir, const Collec
   const state::PortStore store(state::StoreOptions{state_dir, options.history.rrdcached, {}});
   const std::vector<PortRef> ports = cabled_ports(data.fabric());
   std::map<PortRef, history::PortHistory> histories = read_histories(data, ports, options);
-  const std::vector<state::PortStore::ReadResult> last =
-      store.read_all(ports, std::chrono::seconds(options.history.timeout));
+  const std::vector<state::PortStore::ReadResult> last = store.read_all(
+      ports, static_cast<double>(data.generated), std::chrono::seconds(options.history.timeout));
   std::vector<std::string> errors;
   for (const state::PortStore::ReadResult& read : last)
     if (!read.error.empty()) errors.push_back(read.error);

@@ -22,7 +22,8 @@ unsigned long long number(std::string_view text, const std::string& file, std::s
   char* end = nullptr;
   const std::string copy(text);
   const unsigned long long value = std::strtoull(copy.c_str(), &end, 10);
-  if (end == copy.c_str()) throw state::StateError(file + ": FETCH answered a bad " + std::string(key));
+  if (end == copy.c_str())
+    throw state::StateError(file + ": FETCH answered a bad " + std::string(key));
   return value;
 }
 
@@ -41,8 +42,8 @@ std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
                                                   const state::DaemonAnswer& answer) {
   if (answer.status < 0) {
     if (answer.message.find("No such file") != std::string::npos) return std::nullopt;
-    throw state::StateError(file + ": cannot read its history through rrdcached: " +
-                            answer.message);
+    throw state::StateError(file +
+                            ": cannot read its history through rrdcached: " + answer.message);
   }
   constexpr std::size_t kHeaderLines = 6;
   const auto bad = [&](const std::string& what) {
@@ -66,9 +67,9 @@ std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
     rows.names.emplace_back(names.substr(0, space));
     names = space == std::string_view::npos ? std::string_view{} : names.substr(space + 1);
   }
-  if (rows.names.size() != rows.sources) throw bad("DSCount " + std::to_string(rows.sources) +
-                                                   " with " + std::to_string(rows.names.size()) +
-                                                   " names");
+  if (rows.names.size() != rows.sources)
+    throw bad("DSCount " + std::to_string(rows.sources) + " with " +
+              std::to_string(rows.names.size()) + " names");
   check_sources(file, rows);
   if (rows.step == 0 || rows.end < rows.start || answer.lines.size() != kHeaderLines + rows.rows())
     throw bad("rows that do not match its Start, End and Step");

@@ -20,7 +20,8 @@ state::PortRecord record_of(const PortSample& sample,
   state::PortRecord record;
   record.time = stored_time(sample.time);
   // Strictly after the previous sample as stored (RRD refuses anything else), even when two
-  // runs sample within the same millisecond.
+  // runs sample within the same millisecond. poll_ports never passes a previous sample more
+  // than kClockToleranceSeconds ahead of the clock, so a sample is never dated far in the future.
   if (previous && record.time <= previous->time) record.time = stored_time(previous->time + 0.001);
   record.extended = sample.extended;
   record.pma_cap_mask = sample.caps.mask;
@@ -131,14 +132,15 @@ state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult&
 }
 
 // The previous samples of results[i] for each i in `which`, from the ports' files in one
-// exchange with the store (see PortStore::read_all).
+// exchange with the store (see PortStore::read_all; a file dated ahead of `now` is an error
+// naming it).
 void read_previous(const state::PortStore& store, const std::vector<PortTarget>& targets,
-                   const std::vector<std::size_t>& which, std::chrono::milliseconds timeout,
-                   PollRun& run) {
+                   const std::vector<std::size_t>& which, double now,
+                   std::chrono::milliseconds timeout, PollRun& run) {
   std::vector<PortRef> refs;
   refs.reserve(which.size());
   for (std::size_t i : which) refs.push_back({targets[i].node, targets[i].port});
-  std::vector<state::PortStore::ReadResult> reads = store.read_all(refs, timeout);
+  std::vector<state::PortStore::ReadResult> reads = store.read_all(refs, now, timeout);
   for (std::size_t k = 0; k < which.size(); ++k) {
     PortResult& r = run.results[which[k]];
     r.previous = std::move(reads[k].record);
@@ -172,8 +174,11 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     if (!warning.empty()) run.notes.push_back(warning);
   }
   const state::SampleRecord* record = run.pending.previous ? &*run.pending.previous : nullptr;
-  // An entry older than the RRD heartbeat may have been overtaken by another run's sample.
+  // An entry older than the RRD heartbeat may have been overtaken by another run's sample. One
+  // dated later than now (beyond a small tolerance) was taken before the clock stepped back: no
+  // rate comes from it, and its file may be ahead of the clock as well (read to find out).
   const double now = to_epoch_seconds(std::chrono::system_clock::now());
+  const double ahead = now + state::kClockToleranceSeconds;
   const double max_age = static_cast<double>(store.layout().heartbeat.count());
 
   KnownCapabilities known;
@@ -185,20 +190,24 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     PortResult& r = results[i];
     r.target = t;
     const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
-    if (memory && now - memory->sample.time <= max_age) {
+    if (memory && memory->sample.time > ahead) r.clock_back = memory->sample.time - now;
+    if (memory && !r.clock_back && now - memory->sample.time <= max_age) {
       r.previous = memory->sample;
       r.reported = memory->reported;
-      r.errors = memory->errors;
+      r.errors = state::drop_after(memory->errors, ahead);
       hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
       file_known[i] = true;
     } else {
       from_files.push_back(i);
-      if (memory) r.reported = memory->reported;
+      if (memory) {
+        r.reported = memory->reported;
+        if (r.clock_back) r.errors = state::drop_after(memory->errors, ahead);
+      }
     }
   }
   // The ports the record does not cover (a first run, a take-over) read from their files, all
   // in one exchange with the store.
-  read_previous(store, targets, from_files, settings.store_read_timeout, run);
+  read_previous(store, targets, from_files, now, settings.store_read_timeout, run);
   for (std::size_t i : from_files) file_known[i] = results[i].previous.has_value();
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const std::optional<state::PortRecord>& previous = results[i].previous;
@@ -210,7 +219,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   // A central store may hold a later sample than this collector's record (another collector
   // had the ports meanwhile): an entry stands only when its file's last update is in the same
   // RRD step (a later sample within the step goes unseen: the rate is then taken over a longer
-  // interval, still a true average).
+  // interval, still a true average). Anyone who reaches the store can update it, so what it
+  // holds is checked: an update ahead of the clock, or one without a sample, is named.
   if (store.central_store()) {
     std::vector<std::size_t> from_record;
     std::vector<PortRef> refs;
@@ -227,6 +237,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       for (std::size_t i : from_record) results[i].state_error = e.what();
     }
     std::vector<std::size_t> overtaken;
+    std::vector<std::optional<std::time_t>> overtaken_last;
     for (std::size_t j = 0; j < last.size(); ++j) {
       const std::size_t i = from_record[j];
       PortResult& r = results[i];
@@ -235,10 +246,27 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       if (last[j] && *last[j] == sample - sample % step) continue;
       hints[i] = SampleHint{};
       r.errors = {};  // another collector saw the errors since: the history starts again
+      if (last[j] && static_cast<double>(*last[j]) > ahead) {
+        r.previous.reset();
+        r.state_error = state::ahead_of_clock(store.rrd_name(targets[i].node, targets[i].port),
+                                              static_cast<double>(*last[j]), now);
+        continue;
+      }
       overtaken.push_back(i);
+      overtaken_last.push_back(last[j]);
     }
-    read_previous(store, targets, overtaken, settings.store_read_timeout, run);
-    for (std::size_t i : overtaken) file_known[i] = results[i].previous.has_value();
+    read_previous(store, targets, overtaken, now, settings.store_read_timeout, run);
+    for (std::size_t k = 0; k < overtaken.size(); ++k) {
+      PortResult& r = results[overtaken[k]];
+      file_known[overtaken[k]] = r.previous.has_value();
+      if (r.previous || !r.state_error.empty() || !overtaken_last[k]) continue;
+      // The file is there and was updated after our sample, with no sample in it.
+      r.state_error = store.rrd_name(targets[overtaken[k]].node, targets[overtaken[k]].port) +
+                      ": the store's last update (at " + std::to_string(*overtaken_last[k]) +
+                      ") holds no sample: not written by a collector";
+      r.blank_in_store = true;
+      file_known[overtaken[k]] = true;
+    }
   }
 
   std::vector<PortSample> samples =
@@ -247,8 +275,15 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     PortResult& r = results[i];
     r.sample = std::move(samples[i]);
     if (!r.sample.answered) continue;
+    // The previous sample (never more than the tolerance ahead, see above) is not before this
+    // one: the clock stepped back a little. No rate over the made-up interval; the sample is
+    // still stored just after the previous one, so that RRD takes it.
+    const double taken = stored_time(r.sample.time);
+    const bool stepped_back = r.previous && taken <= r.previous->time;
+    if (stepped_back) r.clock_back = std::max(r.clock_back, r.previous->time - taken);
     r.record = record_of(r.sample, r.previous);
-    r.rates = compute_rates(r.previous, r.record, live_capacity(r.sample), settings.xmit_wait_tick);
+    r.rates = compute_rates(stepped_back ? std::nullopt : r.previous, r.record,
+                            live_capacity(r.sample), settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
 
@@ -261,7 +296,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   std::vector<std::size_t> owners;
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
-    if (!r.sample.answered || !r.state_error.empty()) continue;
+    if (!r.sample.answered || (!r.state_error.empty() && !r.blank_in_store)) continue;
     writes.push_back({r.target.node, r.target.port, &r.record, file_known[i]});
     owners.push_back(i);
     if (const auto it = after_reset.find(i); it != after_reset.end()) {
@@ -278,7 +313,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   for (std::size_t w = 0; w < writes.size(); ++w) {
     PortResult& r = results[owners[w]];
     if (!errors[w].empty()) {
-      if (r.state_error.empty()) r.state_error = errors[w];
+      if (r.state_error.empty() || r.blank_in_store) r.state_error = errors[w];
+      r.blank_in_store = false;
       continue;
     }
     if (writes[w].record != &r.record) {  // the reset went in after the sample

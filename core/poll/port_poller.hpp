@@ -45,8 +45,14 @@ struct PortResult {
   state::PortRecord record;                      // this run's sample, as written
   std::optional<state::PortRecord> after_reset;  // written after it when this run cleared counters
   PortRates rates;
-  counters::CounterMask cleared = 0;     // counters this run reset
-  std::string state_error;               // reading or writing the RRD failed: why
+  counters::CounterMask cleared = 0;  // counters this run reset
+  std::string state_error;            // reading or writing the RRD failed: why
+  // The store's file held an update without a sample (not one a collector writes): named in
+  // state_error, and this run's sample written over it all the same.
+  bool blank_in_store = false;
+  // The previous sample was dated this many seconds after this run's (the clock stepped back
+  // since): no rate from it, this run's sample is a new baseline. 0: it was not.
+  double clock_back = 0;
   std::optional<std::uint8_t> reported;  // the state last reported (from the record)
   state::ErrorHistory errors;            // physical-layer errors up to this sample
 };

@@ -47,6 +47,13 @@ std::string degradation(const PortTarget& target, const Port& live) {
   return "link degraded: " + link_text(live) + ", expected " + expected;
 }
 
+// "3600", "0.25": whole seconds from 10 s on.
+std::string seconds_ahead(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, seconds >= 10 ? "%.0f" : "%.3g", seconds);
+  return text;
+}
+
 void add_metric(Subcheck& port, State& worst, const thresholds::RateThresholds& thresholds,
                 std::string_view metric, double value, const std::string& shown, bool bound) {
   const State state = thresholds.evaluate(metric, value);
@@ -206,7 +213,11 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   const PortRates& rates = result.rates;
   if (rates.baseline) {
     worst = plugin::worst(worst, settings.first_run);
-    line += ", collecting baseline (first sample)";
+    if (result.clock_back > 0)
+      line += ", clock stepped back: previous sample " + seconds_ahead(result.clock_back) +
+              " s ahead, new baseline";
+    else
+      line += ", collecting baseline (first sample)";
   } else {
     if (rates.xmit_util_pct) line += ", xmit " + percent(*rates.xmit_util_pct);
     if (rates.rcv_util_pct) line += ", rcv " + percent(*rates.rcv_util_pct);

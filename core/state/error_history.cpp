@@ -32,6 +32,12 @@ ErrorHistory extend(ErrorHistory history, bool continuous, double previous_time,
   return history;
 }
 
+ErrorHistory drop_after(ErrorHistory history, double time) {
+  if (history.since > time) return {};
+  std::erase_if(history.intervals, [time](const ErrorInterval& i) { return i.end > time; });
+  return history;
+}
+
 double errors_within(const ErrorHistory& history, std::size_t index, double from, double to) {
   double total = 0;
   for (const ErrorInterval& i : history.intervals) {

@@ -49,6 +49,11 @@ ErrorHistory extend(ErrorHistory history, bool continuous, double previous_time,
                     const std::array<std::uint32_t, kHistoryCounterCount>& errors,
                     double keep_seconds);
 
+// The history without the intervals that end after `time`, dated by a clock that has stepped
+// back since: a window that ends now would pass over them, and the next interval would start
+// before them. A history that began after `time` has nothing left: it is empty again.
+ErrorHistory drop_after(ErrorHistory history, double time);
+
 // Errors of counter `index` (into kHistoryCounters) in (from, to]; an interval that straddles
 // `from` counts in proportion to its part inside (the errors spread evenly over it).
 double errors_within(const ErrorHistory& history, std::size_t index, double from, double to);

@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -44,24 +46,52 @@ std::string foreign_reason(const RrdHeader& header) {
   return {};
 }
 
-// The update was refused because another check stored a later sample of the port first: in a
-// central store, collectors on several hosts (no node locks between them) may sample the same
-// port within a moment. The history holds that sample, nothing is missing. librrd: "illegal attempt
-// to update using time T when last update time is L (minimum one second step)".
-bool overtaken(const std::string& reason) {
+// An update refused because it was not after the file's last one. librrd and rrdcached: "illegal
+// attempt to update using time T when last update time is L (minimum one second step)".
+struct Refusal {
+  double time = 0;  // T
+  double last = 0;  // L
+};
+
+std::optional<Refusal> refusal_of(const std::string& reason) {
   static constexpr std::string_view kTime = "illegal attempt to update using time ";
   static constexpr std::string_view kLast = " when last update time is ";
   const std::size_t at = reason.find(kTime), last = reason.find(kLast);
-  if (at == std::string::npos || last == std::string::npos) return false;
-  const double time = std::strtod(reason.c_str() + at + kTime.size(), nullptr);
-  const double previous = std::strtod(reason.c_str() + last + kLast.size(), nullptr);
-  return previous >= time;
+  if (at == std::string::npos || last == std::string::npos) return std::nullopt;
+  return Refusal{std::strtod(reason.c_str() + at + kTime.size(), nullptr),
+                 std::strtod(reason.c_str() + last + kLast.size(), nullptr)};
+}
+
+// The file's last update is ahead of the clock: nothing can be written to it until then.
+std::optional<std::string> ahead_refusal(const std::string& file, const std::string& reason,
+                                         double now) {
+  const std::optional<Refusal> refusal = refusal_of(reason);
+  if (!refusal || refusal->last <= now + kClockToleranceSeconds) return std::nullopt;
+  return ahead_of_clock(file, refusal->last, now);
+}
+
+// The update was refused because another check stored a later sample of the port first: in a
+// central store, collectors on several hosts (no node locks between them) may sample the same
+// port within a moment. The history holds that sample, nothing is missing. Only a sample that is
+// genuinely later and not in the future: one dated ahead of the clock is nobody's sample.
+bool overtaken(const std::string& reason, double now) {
+  const std::optional<Refusal> refusal = refusal_of(reason);
+  return refusal && refusal->last >= refusal->time && refusal->last <= now + kClockToleranceSeconds;
 }
 
 }  // namespace
 
 bool is_tcp_address(const std::string& address) {
   return !address.empty() && !address.starts_with("unix:") && !address.starts_with("/");
+}
+
+double wall_clock_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string ahead_of_clock(const std::string& file, double last_update, double now) {
+  return file + ": last update " + std::to_string(std::llround(last_update - now)) +
+         " s ahead of the clock";
 }
 
 std::string relative_rrd_path(Guid node, PortNumber port) {
@@ -113,37 +143,53 @@ NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,
 }
 
 std::optional<PortRecord> PortStore::read(Guid node, PortNumber port) const {
+  return read(node, port, wall_clock_now());
+}
+
+std::optional<PortRecord> PortStore::read(Guid node, PortNumber port, double now) const {
   const std::string file = rrd_name(node, port);
   if (!central_ && !file_exists(file)) return std::nullopt;
   const std::optional<RrdHeader> found = backend_.info_if_present(file);
   if (!found) return std::nullopt;
-  return record_from(file, *found);
+  return record_from(file, *found, now);
 }
 
-std::optional<PortRecord> PortStore::record_from(const std::string& file,
-                                                 const RrdHeader& header) const {
+std::optional<PortRecord> PortStore::record_from(const std::string& file, const RrdHeader& header,
+                                                 double now) const {
   if (std::string reason = foreign_reason(header); !reason.empty())
     throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
+
   std::array<std::string, kSourceCount> last;
   for (std::size_t i = 0; i < kSourceCount; ++i)
     last[i] = header.sources.find(source_name(i))->second.last_ds;
+  // Updated at a time still to come: the clock stepped back since, or someone put a sample
+  // dated in the future into the store. No rate can come from it, and no update can follow it.
+  const double limit = now + kClockToleranceSeconds;
+  if (header.last_update && static_cast<double>(*header.last_update) > limit)
+    throw StateError(ahead_of_clock(file, static_cast<double>(*header.last_update), now));
   // Made but never updated (a run that stopped in between): no previous sample.
   const std::string& time = last[source_index(Gauge::sample_time)];
   if (time.empty() || time == "U") return std::nullopt;
+  PortRecord record;
   try {
-    return record_from_last_values(last);
+    record = record_from_last_values(last);
   } catch (const std::invalid_argument& e) {
     throw StateError(file + ": " + e.what());
   }
+  if (record.time > limit)
+    throw StateError(file + ": last sample dated " +
+                     std::to_string(std::llround(record.time - now)) + " s ahead of the clock");
+  return record;
 }
 
 std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef>& ports,
+                                                       double now,
                                                        std::chrono::milliseconds timeout) const {
   std::vector<ReadResult> results(ports.size());
   if (!uses_daemon()) {
     for (std::size_t i = 0; i < ports.size(); ++i) {
       try {
-        results[i].record = read(ports[i].node, ports[i].port);
+        results[i].record = read(ports[i].node, ports[i].port, now);
       } catch (const StateError& e) {
         results[i].error = e.what();
       }
@@ -154,25 +200,26 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
   std::vector<std::string> files;
   files.reserve(ports.size());
   for (const PortRef& p : ports) files.push_back(rrd_name(p.node, p.port));
+  std::size_t answered = 0;
   try {
     daemon_infos(
         backend_.daemon_address(), files,
         [&](std::size_t i, const std::optional<RrdHeader>& header, const std::string& error) {
+          answered = i + 1;
           if (!error.empty()) {
             results[i].error = files[i] + ": " + error;
             return;
           }
           if (!header) return;
           try {
-            results[i].record = record_from(files[i], *header);
+            results[i].record = record_from(files[i], *header, now);
           } catch (const StateError& e) {
             results[i].error = e.what();
           }
         },
         timeout);
   } catch (const StateError& e) {
-    for (ReadResult& r : results)
-      if (r.error.empty() && !r.record) r.error = e.what();
+    for (std::size_t i = answered; i < results.size(); ++i) results[i].error = e.what();
   }
   return results;
 }
@@ -225,6 +272,7 @@ void PortStore::write(Guid node, PortNumber port, const PortRecord& record) cons
 
 std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
                                               std::chrono::milliseconds timeout) const {
+  const double now = wall_clock_now();
   std::vector<std::string> errors(writes.size());
   if (!uses_daemon()) {
     for (std::size_t i = 0; i < writes.size(); ++i) {
@@ -235,7 +283,8 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
         if (!w.exists) create_if_missing(w.node, w.port, *w.record);
         try {
           backend_.update(file, line);
-        } catch (const StateError&) {
+        } catch (const StateError& e) {
+          if (auto ahead = ahead_refusal(file, e.what(), now)) throw StateError(*ahead);
           if (!w.exists || !made_again(w, file, line)) throw;
         }
       } catch (const StateError& e) {
@@ -264,7 +313,11 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
     for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch, timeout)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
-      if (central_ && overtaken(reason)) continue;
+      if (auto ahead = ahead_refusal(batch[index].path, reason, now)) {
+        errors[owner[index]] = *ahead;
+        continue;
+      }
+      if (central_ && overtaken(reason, now)) continue;
       try {
         if (w.exists && made_again(w, batch[index].path, batch[index].line)) continue;
         errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;

@@ -46,6 +46,18 @@ bool is_tcp_address(const std::string& address);
 // "0xGUID/portN.rrd": a port's file relative to the state (or the store's base) directory.
 std::string relative_rrd_path(Guid node, PortNumber port);
 
+// How far a stored sample may be ahead of this host's clock and still count as the past (two
+// hosts' clocks, or one clock corrected by a fraction of a second). Anything later is a clock that
+// stepped back, or a sample from the future put into a shared store.
+inline constexpr double kClockToleranceSeconds = 2;
+
+// The current time, epoch seconds.
+double wall_clock_now();
+
+// "FILE: last update N s ahead of the clock": RRD refuses every update not after a file's last
+// one, so nothing can be written to that file until the clock gets there.
+std::string ahead_of_clock(const std::string& file, double last_update, double now);
+
 class PortStore {
  public:
   // Throws std::invalid_argument for a layout RRD cannot hold (see validate()).
@@ -73,18 +85,22 @@ class PortStore {
   // What the previous run left: nullopt when there is no file or it holds no sample yet. raw[i]
   // is the exact last raw reading, or counter_max of its width when its bit is set in
   // `saturated`, or nullopt. Throws StateError naming the path when the file is unreadable,
-  // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step).
+  // corrupt (not an RRD) or foreign (not an ibpm port RRD: other data sources or another step),
+  // and when its last update or sample is later than `now` + kClockToleranceSeconds (see
+  // ahead_of_clock: the clock stepped back, or someone stored a sample dated in the future).
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
+  std::optional<PortRecord> read(Guid node, PortNumber port, double now) const;
 
   // read() of many ports, each port's failure its own: through a daemon in one pipelined
   // exchange (a FLUSH and an INFO per file, a few round trips in all), else file by file. A
-  // daemon that cannot be reached is every port's error.
+  // daemon that cannot be reached, or does not answer within `timeout`, is every unread port's
+  // error.
   struct ReadResult {
     std::optional<PortRecord> record;
     std::string error;  // "" when read (or when there is no file)
   };
   std::vector<ReadResult> read_all(
-      const std::vector<PortRef>& ports,
+      const std::vector<PortRef>& ports, double now,
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   // The central store's last update time of each port's file, rounded down to the file's step
@@ -103,14 +119,17 @@ class PortStore {
   // is known to be there (a record of the last run says so), which saves looking. Through
   // rrdcached every update goes in one BATCH; without it the files are updated one at a time.
   // Returns, per write, why it failed ("" when written, or in a central store when another
-  // collector stored a later sample of the port first: the history misses nothing).
+  // collector stored a later sample of the port first: the history misses nothing). A refusal
+  // because the file's last update is later than `now` + kClockToleranceSeconds is always a
+  // failure (ahead_of_clock), in a central store too: a sample dated in the future is nobody's
+  // later sample, and would silence the port for as long as it stays ahead. `timeout` bounds the
+  // BATCH through the daemon.
   struct Write {
     Guid node = 0;
     PortNumber port = 0;
     const PortRecord* record = nullptr;
     bool exists = false;
   };
-  // `timeout` bounds the BATCH through the daemon.
   std::vector<std::string> write_all(
       const std::vector<Write>& writes,
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
@@ -120,8 +139,9 @@ class PortStore {
   // An update of a file the last run wrote failed: when the file is gone, makes it again and
   // updates it (true); false when it is there (the failure stands). Throws StateError.
   bool made_again(const Write& w, const std::string& file, const std::string& line) const;
-  // The previous sample a header describes (nullopt: never updated); throws StateError.
-  std::optional<PortRecord> record_from(const std::string& file, const RrdHeader& header) const;
+  // The previous sample a header describes (nullopt: never updated); throws StateError as read().
+  std::optional<PortRecord> record_from(const std::string& file, const RrdHeader& header,
+                                        double now) const;
   // Whether the file (an rrd_name) is there: on this host, or asked of the central store.
   bool present(const std::string& file) const;
 

@@ -115,6 +115,8 @@ RrdHeader header_from(const rrd_info_t* info) {
     std::string_view name, field;
     if (key == "step" && item->type == RD_I_CNT) {
       header.step = item->value.u_cnt;
+    } else if (key == "last_update" && item->type == RD_I_CNT) {
+      header.last_update = static_cast<std::time_t>(item->value.u_cnt);
     } else if (split_source_key(key, name, field)) {
       auto source = header.sources.try_emplace(std::string(name)).first;
       if (field == "index" && item->type == RD_I_CNT)
@@ -161,6 +163,7 @@ RrdHeader RrdBackend::info(const std::string& path) const {
     if (rrd_lastupdate_r(path.c_str(), &last_update, &count, &names, &values) != 0)
       fail(path, "cannot read");
     RrdHeader header;
+    header.last_update = last_update;
     for (unsigned long i = 0; i < count; ++i) {
       SourceHeader& source = header.sources[names[i]];
       source.index = i;

@@ -21,6 +21,7 @@ struct SourceHeader {
 
 struct RrdHeader {
   unsigned long step = 0;
+  std::optional<std::time_t> last_update;  // the file's last update time, when the header says it
   std::map<std::string, SourceHeader, std::less<>> sources;
 };
 

@@ -89,6 +89,10 @@ RrdHeader header_of(const std::vector<std::string>& lines) {
       header.step = std::strtoul(value.c_str(), nullptr, 10);
       continue;
     }
+    if (key == "last_update" && type == '1') {
+      header.last_update = static_cast<std::time_t>(std::strtoll(value.c_str(), nullptr, 10));
+      continue;
+    }
     if (!key.starts_with("ds[")) continue;
     const std::size_t close = key.find("].");
     if (close == std::string_view::npos) continue;

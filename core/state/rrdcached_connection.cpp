@@ -44,21 +44,6 @@ void DaemonConnection::fail(const std::string& reason) const {
   throw StateError("rrdcached at " + address_ + ": " + reason);
 }
 
-void DaemonConnection::wait_for(short events, const char* what) {
-  for (;;) {
-    pollfd p{fd_, events, 0};
-    const int ready = ::poll(&p, 1, milliseconds_until(deadline_));
-    if (ready > 0) return;
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready < 0) fail(std::string(what) + ": " + std::strerror(errno));
-    const double waited =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f", waited);
-    fail(std::string("did not answer within ") + seconds + " s (" + what + ")");
-  }
-}
-
 void DaemonConnection::connect_unix(const std::string& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -113,48 +98,80 @@ void DaemonConnection::connect_tcp(const std::string& address) {
   if (fd_ < 0) fail("cannot connect: " + last);
 }
 
-void DaemonConnection::send_all(const std::string& bytes) {
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE.
-    const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOTCONN) {
-        wait_for(POLLOUT, "cannot send");
-        continue;
-      }
-      fail(std::string("cannot send: ") + std::strerror(errno));
+bool DaemonConnection::next_line(std::string& line) {
+  const std::size_t end = buffer_.find('\n', std::max(head_, scanned_));
+  if (end == std::string::npos) {
+    scanned_ = buffer_.size();
+    if (buffer_.size() - head_ > kMaxLine)
+      fail("an answer line longer than " + std::to_string(kMaxLine) + " octets");
+    return false;
+  }
+  line.assign(buffer_, head_, end - head_);
+  head_ = end + 1;
+  return true;
+}
+
+void DaemonConnection::receive() {
+  // Lines already taken are dropped once per read from the socket, not once per line.
+  buffer_.erase(0, head_);
+  scanned_ -= std::min(scanned_, head_);
+  head_ = 0;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n > 0) {
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+      return;
     }
-    sent += static_cast<std::size_t>(n);
+    if (n == 0) fail("connection closed");
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+    fail(std::string("no answer: ") + std::strerror(errno));
   }
 }
 
-std::string DaemonConnection::read_line() {
-  for (;;) {
-    const std::size_t end = buffer_.find('\n', std::max(head_, scanned_));
-    if (end != std::string::npos) {
-      std::string line = buffer_.substr(head_, end - head_);
-      head_ = end + 1;
-      return line;
-    }
-    // Lines already returned are dropped once per read from the socket, not once per line.
-    buffer_.erase(0, head_);
-    head_ = 0;
-    scanned_ = buffer_.size();
-    if (buffer_.size() > kMaxLine)
-      fail("an answer line longer than " + std::to_string(kMaxLine) + " octets");
-    char chunk[1 << 16];
-    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      wait_for(POLLIN, "no answer");
+void DaemonConnection::send_some(const std::string& bytes, std::size_t& offset) {
+  while (offset < bytes.size()) {
+    // MSG_NOSIGNAL: a daemon that went away is an error here, not a SIGPIPE.
+    const ssize_t n = ::send(fd_, bytes.data() + offset, bytes.size() - offset, MSG_NOSIGNAL);
+    if (n >= 0) {
+      offset += static_cast<std::size_t>(n);
       continue;
     }
-    if (n < 0) fail(std::string("no answer: ") + std::strerror(errno));
-    if (n == 0) fail("connection closed");
-    buffer_.append(chunk, static_cast<std::size_t>(n));
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOTCONN) return;
+    fail(std::string("cannot send: ") + std::strerror(errno));
   }
+}
+
+bool DaemonConnection::wait(bool want_write) {
+  for (;;) {
+    pollfd p{fd_, static_cast<short>(POLLIN | (want_write ? POLLOUT : 0)), 0};
+    const int ready = ::poll(&p, 1, milliseconds_until(deadline_));
+    if (ready > 0) return (p.revents & POLLOUT) != 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) fail(std::string("poll: ") + std::strerror(errno));
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", waited);
+    fail(std::string("did not answer within ") + seconds + " s");
+  }
+}
+
+void DaemonConnection::send_all(const std::string& bytes) {
+  std::size_t offset = 0;
+  for (send_some(bytes, offset); offset < bytes.size(); send_some(bytes, offset))
+    if (!wait(true)) receive();  // (an answer before the end of a write: kept for read_line)
+}
+
+std::string DaemonConnection::read_line() {
+  std::string line;
+  while (!next_line(line)) {
+    wait(false);
+    receive();
+  }
+  return line;
 }
 
 int daemon_status(const std::string& line, std::string& text) {

@@ -28,13 +28,19 @@ class DaemonConnection {
   std::string read_line();
   const std::string& address() const { return address_; }
 
+  // For full-duplex exchanges (see pipeline()): wait until the socket can be read or, when
+  // `want_write`, written (true: writable); send what the socket takes of bytes[offset..] now;
+  // read what has arrived; take one whole line already received (false when there is none).
+  bool wait(bool want_write);
+  void send_some(const std::string& bytes, std::size_t& offset);
+  void receive();
+  bool next_line(std::string& line);
+
   [[noreturn]] void fail(const std::string& reason) const;
 
  private:
   void connect_unix(const std::string& path);
   void connect_tcp(const std::string& address);
-  // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
-  void wait_for(short events, const char* what);
 
   std::string address_;
   Deadline deadline_;

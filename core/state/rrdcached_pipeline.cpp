@@ -15,29 +15,48 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
   if (count == 0) return cost;
   DaemonConnection daemon(address, deadline);
   ++cost.connections;
+  // Full duplex: the commands go out while the answers come in. Writing everything first would
+  // deadlock once the daemon's answers (an INFO is several kilobytes) fill the socket while it
+  // waits for us to read them, and we wait for it to read our commands.
   constexpr std::size_t kChunk = 256 * 1024;
-  std::string chunk;
+  std::string out;
+  std::size_t offset = 0, written = 0, answered = 0;
   DaemonAnswer answer;
-  std::size_t answered = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    write_command(i, chunk);
-    chunk += '\n';
-    ++cost.commands;
-    if (chunk.size() < kChunk && i + 1 < count) continue;
-    daemon.send_all(chunk);
-    chunk.clear();
-    ++cost.round_trips;
-    for (; answered <= i; ++answered) {
-      answer.lines.clear();
-      answer.status = daemon_status(daemon.read_line(), answer.message);
-      std::size_t size = 0;
-      for (int line = 0; line < answer.status; ++line) {
-        answer.lines.push_back(daemon.read_line());
-        size += answer.lines.back().size() + 1;
-        if (size > kMaxAnswer)
+  bool in_answer = false;  // the status line of `answer` is read, its lines are coming
+  std::size_t answer_size = 0;
+  std::string line;
+  bool waiting_only = false;
+  while (answered < count) {
+    if (offset == out.size()) {
+      out.clear();
+      offset = 0;
+    }
+    for (; written < count && out.size() - offset < kChunk; ++written) {
+      write_command(written, out);
+      out += '\n';
+      ++cost.commands;
+    }
+    const bool want_write = offset < out.size();
+    if (!want_write && !waiting_only) ++cost.round_trips;  // every command sent: wait for the rest
+    waiting_only = !want_write;
+    if (daemon.wait(want_write)) daemon.send_some(out, offset);
+    daemon.receive();
+    while (answered < count && daemon.next_line(line)) {
+      if (!in_answer) {
+        answer.lines.clear();
+        answer.status = daemon_status(line, answer.message);
+        answer_size = 0;
+        in_answer = true;
+      } else {
+        answer_size += line.size() + 1;
+        if (answer_size > kMaxAnswer)
           daemon.fail("an answer larger than " + std::to_string(kMaxAnswer) + " octets");
+        answer.lines.push_back(std::move(line));
       }
-      on_answer(answered, answer);
+      if (answer.status > 0 && answer.lines.size() < static_cast<std::size_t>(answer.status))
+        continue;
+      in_answer = false;
+      on_answer(answered++, answer);
     }
   }
   ExchangeCount& totals = exchange_totals();

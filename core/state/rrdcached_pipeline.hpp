@@ -1,7 +1,6 @@
-// Many rrdcached commands in one exchange: sent together on one connection, in writes of about
-// 256 KiB, and the answers of each write read in order before the next write goes out (so that
-// neither side's buffer fills with answers nobody reads). A read of thousands of files costs a
-// few round trips instead of one or two per file (what librrd's client does).
+// Many rrdcached commands in one exchange on one connection: the commands written while the
+// answers are read, in order, as they come. A read of thousands of files costs one round trip
+// instead of one or two per file (what librrd's client does).
 #pragma once
 
 #include <cstddef>
@@ -19,8 +18,9 @@ struct DaemonAnswer {
   std::vector<std::string> lines;  // the lines that follow a positive status
 };
 
-// What an exchange cost: the connections opened, the writes whose answers were waited for, and
-// the commands sent. Tests and benchmarks count these instead of timing.
+// What an exchange cost: the connections opened, the times the client had sent everything and
+// could only wait for answers (one per exchange when the daemon keeps up), and the commands
+// sent. Tests and benchmarks count these instead of timing.
 struct ExchangeCount {
   std::size_t connections = 0;
   std::size_t round_trips = 0;

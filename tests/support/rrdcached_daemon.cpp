@@ -48,10 +48,10 @@ Rrdcached::Rrdcached(const fs::path& dir, Listen how)
   const std::string base = (dir / "state").string();
   const std::string log = (dir / "rrdcached.log").string();
   fs::remove(socket_);
-  daemon_.emplace(std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j",
-                                           journal, "-B", "-R", "-b", base, "-w", "3600", "-f",
-                                           "7200"},
-                  log);
+  daemon_.emplace(
+      std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j", journal, "-B",
+                               "-R", "-b", base, "-w", "3600", "-f", "7200"},
+      log);
 }
 
 Rrdcached::~Rrdcached() {
@@ -61,8 +61,8 @@ Rrdcached::~Rrdcached() {
 }
 
 bool Rrdcached::wait_until_listening() {
-  for (auto until = std::chrono::steady_clock::now() + 5s;
-       std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(20ms)) {
+  for (auto until = std::chrono::steady_clock::now() + 5s; std::chrono::steady_clock::now() < until;
+       std::this_thread::sleep_for(20ms)) {
     if (!daemon_->running()) return false;
     if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
   }

@@ -29,6 +29,7 @@ class Rrdcached {
 
   bool wait_until_listening();
   std::string address() const;
+  int port() const { return port_; }  // 0 on a unix socket
 
  private:
   std::filesystem::path socket_;

@@ -49,3 +49,17 @@ TEST_CASE("beyond the maximum the oldest intervals merge, keeping every error") 
   CHECK(h.intervals.back().seconds == 60);
   CHECK(h.intervals.back().errors[0] == 1);
 }
+
+TEST_CASE("intervals dated after now (a clock that stepped back) are dropped") {
+  ErrorHistory h;
+  h = extend(h, true, 1000, 1060, {7, 0, 0}, 7500);
+  h = extend(h, true, 1060, 4660, {0, 0, 1}, 7500);  // dated an hour ahead
+  REQUIRE(h.intervals.size() == 2);
+  const ErrorHistory kept = drop_after(h, 1100);
+  REQUIRE(kept.intervals.size() == 1);
+  CHECK(kept.intervals[0].end == 1060);
+  CHECK(kept.since == 1000);
+  // A history that began after now has nothing that can be trusted.
+  CHECK(drop_after(h, 900) == ErrorHistory{});
+  CHECK(drop_after(h, 5000) == h);
+}

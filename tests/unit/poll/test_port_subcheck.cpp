@@ -82,6 +82,23 @@ TEST_CASE("port_subcheck while collecting the baseline takes the first-run state
   CHECK(poll::port_perfdata(r, s.thresholds).empty());
 }
 
+TEST_CASE("port_subcheck says a new baseline was taken because the clock stepped back") {
+  Settings s;
+  PortResult r = healthy();
+  r.rates = {};
+  r.rates.baseline = true;
+  r.clock_back = 3599.6;
+  auto port = poll::port_subcheck(r, s.report);
+  CHECK(plugin::effective_state(port) == State::ok);
+  CHECK(port.output ==
+        "leaf01[7] <-> spine01[1]: 4x HDR, clock stepped back: previous sample 3600 s ahead, new "
+        "baseline");
+  CHECK(poll::port_perfdata(r, s.thresholds).empty());
+  r.clock_back = 0.25;
+  port = poll::port_subcheck(r, s.report);
+  CHECK(port.output.find("previous sample 0.25 s ahead, new baseline") != std::string::npos);
+}
+
 TEST_CASE("port_subcheck of an unreachable port is UNKNOWN with the reason") {
   Settings s;
   PortResult r = healthy();

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -327,4 +328,46 @@ TEST_CASE("a file the disk cannot take gives the system's reason, not librrd's s
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a file whose last update is ahead of the clock is an error naming it and by how much") {
+  TempDir dir("ahead");
+  PortStore store(direct_options(dir));
+  // Whole seconds: RRD's last update is one.
+  const double now = std::floor(
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const std::string path = store.path(kNode, 3);
+  const auto an_hour_ahead = [&](const std::string& text) {
+    return text == path + ": last update 3600 s ahead of the clock" ||
+           text == path + ": last update 3599 s ahead of the clock";
+  };
+  const auto thrown = [&](PortNumber port) {
+    try {
+      store.read(kNode, port);
+    } catch (const StateError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(nothing thrown)");
+  };
+
+  // Written while the clock was an hour ahead.
+  PortRecord future;
+  future.time = now + 3600;
+  future.raw[0] = 7;
+  store.write(kNode, 3, future);
+  CHECK(an_hour_ahead(thrown(3)));
+
+  // No update can go in after it: the refusal says why, not librrd's "illegal attempt".
+  PortRecord today = future;
+  today.time = now;
+  const auto errors = store.write_all({{kNode, 3, &today, true}});
+  REQUIRE(errors.size() == 1);
+  INFO(errors[0]);
+  CHECK(an_hour_ahead(errors[0]));
+
+  // Within the tolerance it is the past: another host's clock, a correction of a second.
+  PortRecord close = future;
+  close.time = now + 1;
+  store.write(kNode, 4, close);
+  CHECK(store.read(kNode, 4) == close);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -35,6 +36,26 @@ using ibpm::test::kRrdcached;
 
 using ibpm::test::Listen;
 using ibpm::test::Rrdcached;
+
+// One command sent to the daemon over TCP as anyone who reaches it could, and its first answer
+// line ("0 errors, enqueued 1 value(s)." for an update taken).
+std::string send_raw(int port, const std::string& command) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  std::string answer;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    const std::string line = command + "\n";
+    if (::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size())) {
+      char c = 0;
+      while (::read(fd, &c, 1) == 1 && c != '\n') answer += c;
+    }
+  }
+  ::close(fd);
+  return answer;
+}
 
 std::string last_ds_on_disk(const std::string& path, const std::string& source) {
   rrd_info_t* info = rrd_info_r(path.c_str());
@@ -223,4 +244,77 @@ TEST_CASE(
   CHECK_THAT(errors[0], Catch::Contains("rrdcached at " + std::string("127.0.0.1")));
   CHECK_THROWS_AS(other.read(kNode, 3), StateError);
   CHECK_THROWS_AS(store.last_updates({{kNode, 3}}), StateError);
+}
+
+TEST_CASE(
+    "central store over TCP: a sample someone dated in the future, with or without values, is "
+    "an error naming the file, never another collector's later sample") {
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  TempDir dir("central-future");
+  Rrdcached daemon(dir.path(), Listen::tcp);
+  REQUIRE(daemon.wait_until_listening());
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path() / "collector").string(), daemon.address(), RrdLayout{}});
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+
+  PortRecord first;
+  first.time = std::floor(now) - 120;
+  first.raw[0] = 1000;
+  for (const std::string& error :
+       store.write_all({{kNode, 3, &first, false}, {kNode, 4, &first, false}}))
+    CHECK(error.empty());
+
+  // Anyone who reaches the store updates port 3 with a sample dated 2100 (values and all), and
+  // port 4 with an update dated 2100 that holds no values.
+  constexpr double k2100 = 4102444800;
+  PortRecord forged = first;
+  forged.time = k2100;
+  forged.raw[0] = 1000;
+  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 3) + " " + update_line(forged))
+            .starts_with("0 "));
+  std::string blank = std::to_string(static_cast<long long>(k2100));
+  for (std::size_t i = 0; i < kSourceCount; ++i) blank += ":U";
+  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 4) + " " + blank)
+            .starts_with("0 "));
+
+  // "FILE: last update N s ahead of the clock", N about 2100 - now.
+  const auto ahead = [&](PortNumber port, const std::string& text) {
+    const std::string start = store.rrd_name(kNode, port) + ": last update ";
+    const auto by = std::llround(k2100 - now);
+    return text == start + std::to_string(by) + " s ahead of the clock" ||
+           text == start + std::to_string(by - 1) + " s ahead of the clock";
+  };
+  const auto thrown = [&](PortNumber port) {
+    try {
+      store.read(kNode, port);
+    } catch (const StateError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(nothing thrown)");
+  };
+  CHECK(ahead(3, thrown(3)));
+  CHECK(ahead(4, thrown(4)));
+
+  // This collector's next samples are refused: an error naming the file and the reason, not
+  // "another collector stored a later sample first".
+  PortRecord second = first;
+  second.time = std::floor(now);
+  second.raw[0] = 1500;
+  const auto errors = store.write_all({{kNode, 3, &second, true}, {kNode, 4, &second, true}});
+  REQUIRE(errors.size() == 2);
+  INFO(errors[0] << "\n" << errors[1]);
+  CHECK(ahead(3, errors[0]));
+  CHECK(ahead(4, errors[1]));
+
+  // A genuinely later sample (not in the future) is still another collector's: no error.
+  PortRecord fifth = first;
+  store.write_all({{kNode, 5, &fifth, false}});
+  PortRecord later = first;
+  later.time = std::floor(now) - 10;
+  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 5) + " " + update_line(later))
+            .starts_with("0 "));
+  PortRecord mine = first;
+  mine.time = std::floor(now) - 20;
+  CHECK(store.write_all({{kNode, 5, &mine, true}})[0].empty());
 }
