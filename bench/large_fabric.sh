@@ -5,7 +5,8 @@
 # limit services get (ulimit -n 1024), state on disk, through rrdcached and with direct writes,
 # against `ibqueryerrors --load-cache --data` on the same fabric in the same run: steady-state
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, and the disk
-# the state takes per RRD layout.
+# the state takes per RRD layout; then the analyzers' times over the history of those sweeps
+# (through rrdcached and reading the files directly) and a take-over of every port.
 #
 # Usage: bench/large_fabric.sh [BUILD_DIR]
 #   IBPM_BENCH_HOSTS   hosts (default 3888)
@@ -22,7 +23,7 @@ hosts=${IBPM_BENCH_HOSTS:-3888}
 runs=${IBPM_BENCH_RUNS:-5}
 read -ra layout <<<"${IBPM_BENCH_LAYOUT:---rrd-full-hours 1 --rrd-hourly-days 7 --rrd-daily-days 0}"
 need_programs hyperfine ibqueryerrors:infiniband-diags rrdcached rrdtool python3
-need_built check_ib_fabric ibpm-sim
+need_built check_ib_fabric ibpm-sim ibpm-locality ibpm-utilization ibpm-map ibpm-web
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
 
 tmp=$(mktemp -d /dev/shm/ibpm-large.XXXXXX)
@@ -78,6 +79,35 @@ echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(
     -n "peer: ibqueryerrors --load-cache --data" "$peer_cmd" \
     -n "daemon: check_ib_fabric --rrdcached" "$daemon_cmd" \
     -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
+
+# The history those sweeps left (several minutes of them), read by the analyzers through the
+# daemon (one pipelined exchange of FETCH commands) and from the files directly (several threads),
+# and a collector with no sample record of its own taking over every port from the files.
+site=$tmp/site
+window=${IBPM_BENCH_WINDOW:-900}
+daemon_hist="--state-dir $disk/daemon --rrdcached unix:$tmp/rrdcached.sock --window $window"
+direct_hist="--state-dir $disk/direct --window $window"
+( hyperfine -N -i --runs 3 --style basic --export-json "$out/large_fabric_history.json" \
+    -n "locality: daemon" "$bin/ibpm-locality --cache $tmp/fabric.cache $daemon_hist" \
+    -n "locality: direct" "$bin/ibpm-locality --cache $tmp/fabric.cache $direct_hist" \
+    -n "utilization: daemon" "$bin/ibpm-utilization --cache $tmp/fabric.cache $daemon_hist" \
+    -n "utilization: direct" "$bin/ibpm-utilization --cache $tmp/fabric.cache $direct_hist" \
+    -n "map: daemon" "$bin/ibpm-map --cache $tmp/fabric.cache $daemon_hist -o $tmp/map.svg" \
+    -n "web --graphs none: daemon" "$bin/ibpm-web --cache $tmp/fabric.cache $daemon_hist --graphs none -o $site" \
+    -n "web --graphs none: direct" "$bin/ibpm-web --cache $tmp/fabric.cache $direct_hist --graphs none -o $site" ) \
+  >hyperfine_history.log 2>&1 || { cat hyperfine_history.log >&2; exit 1; }
+( . "$tmp/sim/env" && ulimit -n 1024 && exec hyperfine -N -i --runs 3 --style basic \
+    --export-json "$out/large_fabric_takeover.json" \
+    --prepare "rm -rf $disk/daemon/samples" -n "take-over: daemon" "$daemon_cmd" ) \
+  >hyperfine_takeover.log 2>&1 || { cat hyperfine_takeover.log >&2; exit 1; }
+client ${daemon_cmd} >takeover_after.txt 2>&1 || true
+echo "after the take-over, the next sweep: $(head -c 160 takeover_after.txt)"
+python3 - "$out/large_fabric_history.json" "$out/large_fabric_takeover.json" <<'PY' | tee "$out/large_fabric_history.txt"
+import json, sys
+for path in sys.argv[1:]:
+    for x in json.load(open(path))["results"]:
+        print(f"{x['command']:28} median {x['median']:.2f} s")
+PY
 
 # Disk per port for each layout: one file made by rrdtool with the same archives.
 size_of() {  # FULL_HOURS HOURLY_DAYS DAILY_DAYS
