@@ -23,9 +23,10 @@ state::PortRecord record_of(const PortSample& sample,
   // runs sample within the same millisecond.
   if (previous && record.time <= previous->time) record.time = stored_time(previous->time + 0.001);
   record.extended = sample.extended;
-  record.pma_cap_mask = sample.caps.mask;
+  record.all_extended = sample.all_extended;
+  record.pma_cap_mask = mad::stored_capabilities(sample.caps);
   record.raw = sample.values;
-  record.saturated = at_maximum(sample.values, sample.extended);
+  record.saturated = at_maximum(sample.values, sample.extended, sample.all_extended);
   if (previous) {  // the last reset stays on record until the next one
     record.last_reset = previous->last_reset;
     record.reset_mask = previous->reset_mask;
@@ -43,11 +44,15 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) continue;
-    const counters::CounterMask mask =
-        counters_near_max(r.sample.values, r.sample.extended, *settings.reset_fraction);
+    const counters::CounterMask mask = counters_near_max(
+        r.sample.values, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
     if (!mask) continue;
     r.cleared = mask;
-    queries.push_back(mad::reset_port_counters_query(r.target.lid, r.target.port, mask));
+    // A port read from PortCountersExtended alone is cleared there too.
+    queries.push_back(
+        r.sample.all_extended
+            ? mad::reset_port_counters_extended_query(r.target.lid, r.target.port, mask, true)
+            : mad::reset_port_counters_query(r.target.lid, r.target.port, mask));
     owners.push_back(i);
   }
   std::map<std::size_t, state::PortRecord> after;
@@ -183,8 +188,10 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       }
       if (memory) r.reported = memory->reported;
     }
+    // A mask stored before CapabilityMask2 was kept does not count: ClassPortInfo is asked again.
     if (r.previous && r.previous->pma_cap_mask)
-      known[t.lid] = mad::PmaCapabilities{static_cast<std::uint16_t>(*r.previous->pma_cap_mask)};
+      if (const auto caps = mad::capabilities_from_stored(*r.previous->pma_cap_mask))
+        known[t.lid] = *caps;
   }
 
   // A central store may hold a later sample than this collector's record (another collector

@@ -16,7 +16,8 @@ enum class Ask : std::uint8_t {
   switch_port0,
   port_info,
   counters,
-  extended
+  extended,
+  extended_all
 };
 struct Tag {
   Ask ask;
@@ -122,11 +123,22 @@ class Sampling {
 
   void ask_counters(std::size_t a) {
     const Agent& agent = agents_[a];
-    for (std::size_t t : agent.targets) {
-      ask(Ask::counters, t, mad::port_counters_query(agent.lid, targets_[t].port));
-      if (agent.caps->extended())
-        ask(Ask::extended, t, mad::port_counters_extended_query(agent.lid, targets_[t].port));
+    const mad::CounterReads plan = mad::plan_counter_reads(*agent.caps);
+    for (std::size_t t : agent.targets)
+      for (const mad::CounterRead read : plan)
+        ask(ask_of(read), t, mad::counter_read_query(read, agent.lid, targets_[t].port));
+  }
+
+  static Ask ask_of(mad::CounterRead read) {
+    switch (read) {
+      case mad::CounterRead::port_counters:
+        return Ask::counters;
+      case mad::CounterRead::extended_data:
+        return Ask::extended;
+      case mad::CounterRead::extended_all:
+        break;
     }
+    return Ask::extended_all;
   }
 
   void ask_port_info(std::size_t t) {
@@ -180,11 +192,18 @@ class Sampling {
       case Ask::port_info:
         if (reply.ok()) port_info_[tag.who] = reply.data;
         return;
-      case Ask::counters: {
+      case Ask::counters:
+      case Ask::extended_all: {
         counters_[tag.who] = reply;
         if (!reply.ok()) return;
         PortSample& sample = samples_[tag.who];
-        mad::decode_port_counters(reply.data, *agents_[agent_of_[tag.who]].caps, sample.values);
+        const mad::PmaCapabilities& caps = *agents_[agent_of_[tag.who]].caps;
+        if (tag.ask == Ask::extended_all) {
+          mad::decode_port_counters_extended_all(reply.data, caps, sample.values);
+          sample.extended = sample.all_extended = true;
+        } else {
+          mad::decode_port_counters(reply.data, caps, sample.values);
+        }
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
         if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
@@ -273,13 +292,14 @@ std::vector<PortSample> Sampling::finish() {
           sample.error = "no capabilities";
         continue;
       }
+      const char* attribute = agent.caps->all_extended() ? "PortCountersExtended" : "PortCounters";
       if (!counters_[t]) {  // the deadline came before the query could even be asked
         sample.cut = true;
         MadReply never;
         never.status = mad::ReplyStatus::cut;
-        sample.error = "PortCounters: " + mad::describe_failure(never);
+        sample.error = std::string(attribute) + ": " + mad::describe_failure(never);
       } else if (!counters_[t]->ok()) {
-        fail(sample, "PortCounters", *counters_[t]);
+        fail(sample, attribute, *counters_[t]);
       }
     }
   }

@@ -44,7 +44,8 @@ std::optional<T> parse(std::size_t index, std::string_view text) {
 
 }  // namespace
 
-unsigned sample_width(counters::Counter counter, bool extended) {
+unsigned sample_width(counters::Counter counter, bool extended, bool all_extended) {
+  if (all_extended) return 64;
   switch (counter) {
     case counters::Counter::xmit_data:
     case counters::Counter::rcv_data:
@@ -70,7 +71,10 @@ std::string update_line(const PortRecord& record) {
   }
   line += ':' + format_seconds(record.time);
   line += ':' + std::to_string(record.saturated);
-  line += ':' + std::to_string(record.extended ? kSampleExtended : 0);
+  std::uint32_t flags = 0;
+  if (record.extended || record.all_extended) flags |= kSampleExtended;
+  if (record.all_extended) flags |= kSampleAllExtended;
+  line += ':' + std::to_string(flags);
   line += ':' + format_optional(record.pma_cap_mask);
   line += ':' + (record.last_reset ? format_seconds(*record.last_reset) : std::string("U"));
   line += ':' + std::to_string(record.reset_mask);
@@ -85,9 +89,10 @@ PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& 
   record.time = parse<double>(index(Gauge::sample_time), gauge(Gauge::sample_time)).value_or(0);
   record.saturated =
       parse<std::uint32_t>(index(Gauge::saturated), gauge(Gauge::saturated)).value_or(0);
-  record.extended =
-      (parse<std::uint32_t>(index(Gauge::sample_flags), gauge(Gauge::sample_flags)).value_or(0) &
-       kSampleExtended) != 0;
+  const std::uint32_t flags =
+      parse<std::uint32_t>(index(Gauge::sample_flags), gauge(Gauge::sample_flags)).value_or(0);
+  record.extended = (flags & kSampleExtended) != 0;
+  record.all_extended = record.extended && (flags & kSampleAllExtended) != 0;
   record.pma_cap_mask =
       parse<std::uint32_t>(index(Gauge::pma_cap_mask), gauge(Gauge::pma_cap_mask));
   record.last_reset = parse<double>(index(Gauge::last_reset), gauge(Gauge::last_reset));
@@ -96,7 +101,8 @@ PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& 
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const auto counter = static_cast<counters::Counter>(i);
     if (record.saturated & counters::counter_bit(counter))
-      record.raw[i] = counters::counter_max(sample_width(counter, record.extended));
+      record.raw[i] =
+          counters::counter_max(sample_width(counter, record.extended, record.all_extended));
     else
       record.raw[i] = parse<std::uint64_t>(i, last[i]);
   }

@@ -19,6 +19,9 @@ struct PortRecord {
       raw;                      // nullopt = not read ("U")
   std::uint32_t saturated = 0;  // bit i: counter i was at its maximum (its raw is written as U)
   bool extended = false;        // sample_flags bit 0
+  bool all_extended = false;    // sample_flags bit 1 (set with bit 0)
+  // The agent's capabilities as mad::stored_capabilities() packs them (CapabilityMask in the low
+  // 16 bits; older samples have nothing above them).
   std::optional<std::uint32_t> pma_cap_mask;
   std::optional<double> last_reset;  // epoch seconds
   std::uint32_t reset_mask = 0;
@@ -28,10 +31,14 @@ struct PortRecord {
 
 // sample_flags bit 0: the data and packet counters came from the 64-bit PortCountersExtended.
 constexpr std::uint32_t kSampleExtended = 1;
+// sample_flags bit 1: every counter came from PortCountersExtended alone (with its additional
+// counters), 64-bit; bit 0 is set too.
+constexpr std::uint32_t kSampleAllExtended = 2;
 
-// How wide `counter` was in a sample: PortCountersExtended carries the data and packet counters
-// in 64 bits; everything else comes from PortCounters.
-unsigned sample_width(counters::Counter counter, bool extended);
+// How wide `counter` was in a sample: with all_extended every counter is 64-bit; with extended
+// PortCountersExtended carries the data and packet counters in 64 bits and everything else comes
+// from PortCounters; otherwise the PortCounters widths.
+unsigned sample_width(counters::Counter counter, bool extended, bool all_extended);
 
 // "TIME:V1:...:V23" for rrd_update, values in data source order. Saturated and unread counters are
 // "U": a sticky counter at its maximum says nothing exact, and RRD must not make a rate of it.

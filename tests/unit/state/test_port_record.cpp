@@ -111,9 +111,48 @@ TEST_CASE("last values read back exactly and a saturated counter as its maximum"
 }
 
 TEST_CASE("widths in a sample: 64 bits for extended data and packet counters only") {
-  CHECK(sample_width(counters::Counter::xmit_data, true) == 64);
-  CHECK(sample_width(counters::Counter::rcv_pkts, true) == 64);
-  CHECK(sample_width(counters::Counter::xmit_data, false) == 32);
-  CHECK(sample_width(counters::Counter::xmit_wait, true) == 32);
-  CHECK(sample_width(counters::Counter::symbol_errors, true) == 16);
+  CHECK(sample_width(counters::Counter::xmit_data, true, false) == 64);
+  CHECK(sample_width(counters::Counter::rcv_pkts, true, false) == 64);
+  CHECK(sample_width(counters::Counter::xmit_data, false, false) == 32);
+  CHECK(sample_width(counters::Counter::xmit_wait, true, false) == 32);
+  CHECK(sample_width(counters::Counter::symbol_errors, true, false) == 16);
+}
+
+TEST_CASE("widths in a sample read from PortCountersExtended alone: every counter 64 bits") {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    CHECK(sample_width(s.id, true, true) == 64);
+  }
+}
+
+TEST_CASE("an all-64-bit sample: sample_flags 3, saturation at the 64-bit maximum, read back") {
+  PortRecord r;
+  r.time = 1700000000.25;
+  r.raw[source_index(counters::Counter::symbol_errors)] = 70000;  // beyond 16 bits
+  r.raw[source_index(counters::Counter::link_downed)] = kMax64;
+  r.raw[source_index(counters::Counter::xmit_wait)] = 0x100000000ULL;
+  r.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  r.saturated = counters::counter_bit(counters::Counter::link_downed);
+  r.extended = true;
+  r.all_extended = true;
+  r.pma_cap_mask = 0x80021200u;  // CapabilityMask 0x1200, CapabilityMask2 bit 1, recorded
+
+  const std::vector<std::string> values = split(update_line(r));
+  CHECK(values[1 + source_index(Gauge::sample_flags)] == "3");
+  CHECK(values[1 + source_index(Gauge::pma_cap_mask)] == "2147619328");
+  CHECK(values[1 + source_index(counters::Counter::symbol_errors)] == "70000");
+  CHECK(values[1 + source_index(counters::Counter::link_downed)] == "U");
+  std::array<std::string, kSourceCount> last;
+  for (std::size_t i = 0; i < kSourceCount; ++i) last[i] = values[i + 1];
+  CHECK(record_from_last_values(last) == r);
+
+  // A file written before bit 1 existed reads as before: PortCounters widths for errors.
+  last[source_index(Gauge::sample_flags)] = "1";
+  const PortRecord old = record_from_last_values(last);
+  CHECK(old.extended);
+  CHECK_FALSE(old.all_extended);
+  CHECK(old.raw[source_index(counters::Counter::link_downed)] == counters::counter_max(8));
+  // Bit 1 without bit 0 is not a sample we write: not taken as all-64-bit.
+  last[source_index(Gauge::sample_flags)] = "2";
+  CHECK_FALSE(record_from_last_values(last).all_extended);
 }
