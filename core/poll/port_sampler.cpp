@@ -50,6 +50,7 @@ class Sampling {
         port_info_asked_(targets.size(), false),
         port_info_(targets.size()),
         counters_(targets.size()),
+        counters_extended_(targets.size(), false),
         pending_extended_(targets.size()),
         agent_of_(targets.size()) {
     std::unordered_map<unsigned, std::size_t> by_lid;
@@ -194,7 +195,20 @@ class Sampling {
         return;
       case Ask::counters:
       case Ask::extended_all: {
+        if (tag.ask == Ask::extended_all && reply.status == mad::ReplyStatus::answered &&
+            !reply.ok()) {
+          // The agent claims the additional counters but refuses the attribute: this port is
+          // read the two-MAD way, and so is every port of the agent from now on (the
+          // capabilities kept for the next run lose the bit).
+          Agent& agent = agents_[agent_of_[tag.who]];
+          agent.caps->mask2 &= ~mad::kPmaAdditionalExtended;
+          for (const mad::CounterRead read : mad::plan_counter_reads(*agent.caps))
+            ask(ask_of(read), tag.who,
+                mad::counter_read_query(read, agent.lid, targets_[tag.who].port));
+          return;
+        }
         counters_[tag.who] = reply;
+        counters_extended_[tag.who] = tag.ask == Ask::extended_all;
         if (!reply.ok()) return;
         PortSample& sample = samples_[tag.who];
         const mad::PmaCapabilities& caps = *agents_[agent_of_[tag.who]].caps;
@@ -240,6 +254,7 @@ class Sampling {
   std::vector<bool> port_info_asked_;
   std::vector<std::optional<mad::MadData>> port_info_;
   std::vector<std::optional<MadReply>> counters_;
+  std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's reply
   std::vector<std::optional<MadReply>> pending_extended_;
   std::vector<std::size_t> agent_of_;
 };
@@ -292,7 +307,9 @@ std::vector<PortSample> Sampling::finish() {
           sample.error = "no capabilities";
         continue;
       }
-      const char* attribute = agent.caps->all_extended() ? "PortCountersExtended" : "PortCounters";
+      const char* attribute = (counters_[t] ? counters_extended_[t] : agent.caps->all_extended())
+                                  ? "PortCountersExtended"
+                                  : "PortCounters";
       if (!counters_[t]) {  // the deadline came before the query could even be asked
         sample.cut = true;
         MadReply never;

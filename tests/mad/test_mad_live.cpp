@@ -329,3 +329,24 @@ TEST_CASE("sample_ports reads each port with one MAD where CapabilityMask2 allow
     }
   }
 }
+
+TEST_CASE("a port whose PortCountersExtended is refused falls back to the two-MAD reads") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveTree live;
+  const std::vector<SwitchPort> ports = live.switch_ports();
+  // A port the switch does not have: its agent answers with an error status, for
+  // PortCountersExtended alone and then for the two-MAD reads the sampler falls back to.
+  const SwitchPort missing{ports.front().node, 200, ports.front().lid};
+  std::vector<std::string> targets{missing.lid_port()};
+  for (const SwitchPort& p : ports) targets.push_back(p.lid_port());
+  ProbeRun run =
+      live.probe({"--sample", "--caps", "0x1300", "--caps2", "0x2", "--window", "64"}, targets);
+  CHECK(run.replies[0].at("answered") == 0);
+  CHECK(run.stats["sent"] == ports.size() + 3);  // one each, and the refused port's 1 + 2
+  CHECK(run.stats["retries"] == 0);
+  for (std::size_t i = 1; i < targets.size(); ++i) {
+    INFO(targets[i]);
+    CHECK(run.replies[i].at("answered") == 1);
+    CHECK(run.replies[i].at("all_extended") == 1);  // asked before the refusal came back
+  }
+}
