@@ -30,6 +30,9 @@ state::PortRecord record_of(const PortSample& sample,
   if (previous) {  // the last reset stays on record until the next one
     record.last_reset = previous->last_reset;
     record.reset_mask = previous->reset_mask;
+    // Read from another attribute than last time (the agent's capabilities changed): no rate
+    // across the change in the RRD's history either.
+    record.rrd_unknown = state::source_changed(*previous, record);
   }
   return record;
 }
@@ -71,6 +74,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     for (const counters::CounterSpec& s : counters::counter_specs())
       if (r.cleared & counter_bit(s.id)) cleared.raw[static_cast<std::size_t>(s.id)] = 0;
     cleared.saturated &= ~r.cleared;
+    cleared.rrd_unknown = 0;  // the sample before it broke the RRD's rate already
     cleared.last_reset = cleared.time;
     cleared.reset_mask = r.cleared;
     after.emplace(owners[q], cleared);

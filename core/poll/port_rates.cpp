@@ -24,16 +24,13 @@ PortRates compute_rates(const std::optional<state::PortRecord>& previous,
   if (rates.baseline) return rates;
   rates.interval = current.time - previous->time;
 
+  // A counter read from another attribute than last time is another counter.
+  const counters::CounterMask changed = state::source_changed(*previous, current);
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto i = static_cast<std::size_t>(s.id);
     const auto& before = previous->raw[i];
     const auto& now = current.raw[i];
-    // A counter read from another attribute than last time is another counter: the data and
-    // packet counters follow `extended`, the others `all_extended`.
-    const bool same_source = (counters::kDataCounterMask & counter_bit(s.id))
-                                 ? previous->extended == current.extended
-                                 : previous->all_extended == current.all_extended;
-    if (!before || !now || !same_source) continue;
+    if (!before || !now || (changed & counter_bit(s.id))) continue;
     const counters::CounterDelta delta = counters::counter_delta(
         *before, *now, state::sample_width(s.id, current.extended, current.all_extended));
     if (delta.kind == counters::DeltaKind::reset) rates.reset_seen |= counter_bit(s.id);

@@ -59,15 +59,26 @@ unsigned sample_width(counters::Counter counter, bool extended, bool all_extende
   return spec(counter).bits;
 }
 
+counters::CounterMask source_changed(const PortRecord& previous, const PortRecord& current) {
+  counters::CounterMask changed = 0;
+  if (previous.extended != current.extended) changed |= counters::kDataCounterMask;
+  if (previous.all_extended != current.all_extended) {
+    for (const counters::CounterSpec& s : counters::counter_specs())
+      if (!(counters::kDataCounterMask & counters::counter_bit(s.id)))
+        changed |= counters::counter_bit(s.id);
+  }
+  return changed;
+}
+
 std::string update_line(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
     throw std::invalid_argument("sample time must be a positive number of seconds");
   std::string line = format_seconds(record.time);
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
-    const bool saturated =
-        (record.saturated & counters::counter_bit(static_cast<counters::Counter>(i))) != 0;
+    const counters::CounterMask bit = counters::counter_bit(static_cast<counters::Counter>(i));
+    const bool unknown = ((record.saturated | record.rrd_unknown) & bit) != 0;
     line += ':';
-    line += saturated ? "U" : format_optional(record.raw[i]);
+    line += unknown ? "U" : format_optional(record.raw[i]);
   }
   line += ':' + format_seconds(record.time);
   line += ':' + std::to_string(record.saturated);

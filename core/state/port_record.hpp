@@ -25,6 +25,11 @@ struct PortRecord {
   std::optional<std::uint32_t> pma_cap_mask;
   std::optional<double> last_reset;  // epoch seconds
   std::uint32_t reset_mask = 0;
+  // Bit i: counter i is written to the RRD as U although it was read, because it was read from
+  // another attribute than in the previous sample (source_changed): RRD's DERIVE must not make a
+  // rate across two different counters. Only for the update line; neither kept in the sample
+  // record nor read back from the RRD.
+  std::uint32_t rrd_unknown = 0;
 
   friend bool operator==(const PortRecord&, const PortRecord&) = default;
 };
@@ -40,9 +45,15 @@ constexpr std::uint32_t kSampleAllExtended = 2;
 // from PortCounters; otherwise the PortCounters widths.
 unsigned sample_width(counters::Counter counter, bool extended, bool all_extended);
 
-// "TIME:V1:...:V23" for rrd_update, values in data source order. Saturated and unread counters are
-// "U": a sticky counter at its maximum says nothing exact, and RRD must not make a rate of it.
-// Throws std::invalid_argument when the time is not a positive finite number.
+// The counters read from another attribute in `current` than in `previous`, which makes them
+// different counters in the agent: the data and packet counters when `extended` differs, the
+// others when `all_extended` does.
+counters::CounterMask source_changed(const PortRecord& previous, const PortRecord& current);
+
+// "TIME:V1:...:V23" for rrd_update, values in data source order. Saturated and unread counters,
+// and those in rrd_unknown, are "U": a sticky counter at its maximum says nothing exact, and RRD
+// must not make a rate of it. Throws std::invalid_argument when the time is not a positive finite
+// number.
 std::string update_line(const PortRecord& record);
 
 // The record a file's last values describe (one string per data source, in source order); a

@@ -156,3 +156,35 @@ TEST_CASE("an all-64-bit sample: sample_flags 3, saturation at the 64-bit maximu
   last[source_index(Gauge::sample_flags)] = "2";
   CHECK_FALSE(record_from_last_values(last).all_extended);
 }
+
+TEST_CASE("source_changed: the counters read from another attribute than in the previous sample") {
+  PortRecord two_mads;  // PortCounters + PortCountersExtended's data counters
+  two_mads.extended = true;
+  PortRecord one_mad = two_mads;  // PortCountersExtended alone
+  one_mad.all_extended = true;
+  PortRecord no_extended;  // PortCounters alone
+
+  CHECK(source_changed(two_mads, two_mads) == 0);
+  CHECK(source_changed(one_mad, one_mad) == 0);
+  CHECK(source_changed(no_extended, no_extended) == 0);
+  const counters::CounterMask errors_and_wait =
+      (counters::counter_bit(counters::Counter::xmit_wait) << 1) - 1;
+  CHECK(source_changed(two_mads, one_mad) == errors_and_wait);
+  CHECK(source_changed(one_mad, two_mads) == errors_and_wait);
+  CHECK(source_changed(no_extended, two_mads) == counters::kDataCounterMask);
+  CHECK(source_changed(one_mad, no_extended) == (errors_and_wait | counters::kDataCounterMask));
+}
+
+TEST_CASE("counters in rrd_unknown are written as U, read or not") {
+  PortRecord r;
+  r.time = 1700000000;
+  for (auto& raw : r.raw) raw = 5;
+  r.rrd_unknown = counters::counter_bit(counters::Counter::symbol_errors) |
+                  counters::counter_bit(counters::Counter::xmit_wait);
+  const std::vector<std::string> values = split(update_line(r));
+  CHECK(values[1 + source_index(counters::Counter::symbol_errors)] == "U");
+  CHECK(values[1 + source_index(counters::Counter::xmit_wait)] == "U");
+  CHECK(values[1 + source_index(counters::Counter::link_downed)] == "5");
+  CHECK(values[1 + source_index(counters::Counter::xmit_data)] == "5");
+  CHECK(values[1 + source_index(Gauge::saturated)] == "0");  // not saturated: not read back as max
+}
