@@ -41,11 +41,12 @@ int main(int argc, char** argv) {
        .prefix = "IB PORT",
        .description =
            "Reads one InfiniBand port's counters (PortCounters, and the 64-bit "
-           "PortCountersExtended where the agent has them), computes their rates since the last "
-           "run (kept in STATE_DIR/<node GUID>/port<N>.rrd), and compares error rates, link "
-           "utilization and XmitWait with thresholds. A port that is not active is CRITICAL, a "
-           "link below its expected width or speed WARNING. The first run only collects a "
-           "baseline.",
+           "PortCountersExtended where the agent has them; PortCountersExtended alone, every "
+           "counter 64-bit, where the agent has its additional counters), computes their rates "
+           "since the last run (kept in STATE_DIR/<node GUID>/port<N>.rrd), and compares error "
+           "rates, link utilization and XmitWait with thresholds. A port that is not active is "
+           "CRITICAL, a link below its expected width or speed WARNING. The first run only "
+           "collects a baseline.",
        .add_options =
            [&](CLI::App& app) { ibpm::poll::add_port_check_options(app, options, true); },
        .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); }});

@@ -15,6 +15,17 @@ constexpr MAD_FIELDS kPortCountersField[counters::kCounterCount] = {
     IB_PC_RCV_PKTS_F,
 };
 
+// The libibmad field of each counter in PortCountersExtended with the additional counters, in
+// Counter order (the attribute's order too, data and packet counters aside).
+constexpr MAD_FIELDS kExtendedAllField[counters::kCounterCount] = {
+    IB_PC_EXT_ERR_SYM_F,        IB_PC_EXT_LINK_RECOVERS_F,  IB_PC_EXT_LINK_DOWNED_F,
+    IB_PC_EXT_ERR_RCV_F,        IB_PC_EXT_ERR_PHYSRCV_F,    IB_PC_EXT_ERR_SWITCH_REL_F,
+    IB_PC_EXT_XMT_DISCARDS_F,   IB_PC_EXT_ERR_XMTCONSTR_F,  IB_PC_EXT_ERR_RCVCONSTR_F,
+    IB_PC_EXT_ERR_LOCALINTEG_F, IB_PC_EXT_ERR_EXCESS_OVR_F, IB_PC_EXT_VL15_DROPPED_F,
+    IB_PC_EXT_XMT_WAIT_F,       IB_PC_EXT_XMT_BYTES_F,      IB_PC_EXT_RCV_BYTES_F,
+    IB_PC_EXT_XMT_PKTS_F,       IB_PC_EXT_RCV_PKTS_F,
+};
+
 struct ExtendedField {
   counters::Counter counter;
   MAD_FIELDS field;
@@ -47,7 +58,17 @@ MadQuery class_port_info_query(unsigned lid) { return pma_query(lid, CLASS_PORT_
 
 PmaCapabilities decode_class_port_info(const MadData& data) {
   auto* raw = const_cast<std::uint8_t*>(data.data());
-  return {static_cast<std::uint16_t>(mad_get_field(raw, 0, IB_CPI_CAPMASK_F))};
+  return {static_cast<std::uint16_t>(mad_get_field(raw, 0, IB_CPI_CAPMASK_F)),
+          mad_get_field(raw, 0, IB_CPI_CAPMASK2_F)};
+}
+
+std::uint32_t stored_capabilities(const PmaCapabilities& caps) {
+  return kStoredMask2Known | (caps.mask2 & 0x7fffu) << 16 | caps.mask;
+}
+
+std::optional<PmaCapabilities> capabilities_from_stored(std::uint32_t stored) {
+  if (!(stored & kStoredMask2Known)) return std::nullopt;
+  return PmaCapabilities{static_cast<std::uint16_t>(stored & 0xffffu), (stored >> 16) & 0x7fffu};
 }
 
 MadQuery port_counters_query(unsigned lid, unsigned port) {
@@ -56,6 +77,22 @@ MadQuery port_counters_query(unsigned lid, unsigned port) {
 
 MadQuery port_counters_extended_query(unsigned lid, unsigned port) {
   return port_query(lid, port, IB_GSI_PORT_COUNTERS_EXT, IB_PC_EXT_PORT_SELECT_F);
+}
+
+CounterReads plan_counter_reads(const PmaCapabilities& caps) {
+  CounterReads plan;
+  if (caps.all_extended()) {
+    plan.reads[plan.count++] = CounterRead::extended_all;
+    return plan;
+  }
+  plan.reads[plan.count++] = CounterRead::port_counters;
+  if (caps.extended()) plan.reads[plan.count++] = CounterRead::extended_data;
+  return plan;
+}
+
+MadQuery counter_read_query(CounterRead read, unsigned lid, unsigned port) {
+  return read == CounterRead::port_counters ? port_counters_query(lid, port)
+                                            : port_counters_extended_query(lid, port);
 }
 
 void decode_port_counters(const MadData& data, const PmaCapabilities& caps, CounterValues& values) {
@@ -74,6 +111,14 @@ void decode_port_counters_extended(const MadData& data, CounterValues& values) {
   auto* raw = const_cast<std::uint8_t*>(data.data());
   for (const ExtendedField& f : kExtendedFields)
     values[static_cast<std::size_t>(f.counter)] = mad_get_field64(raw, 0, f.field);
+}
+
+void decode_port_counters_extended_all(const MadData& data, const PmaCapabilities& caps,
+                                       CounterValues& values) {
+  auto* raw = const_cast<std::uint8_t*>(data.data());
+  for (std::size_t i = 0; i < counters::kCounterCount; ++i)
+    values[i] = mad_get_field64(raw, 0, kExtendedAllField[i]);
+  if (!caps.xmit_wait()) values[static_cast<std::size_t>(counters::Counter::xmit_wait)].reset();
 }
 
 std::uint16_t counter_select(counters::CounterMask mask) {
@@ -99,14 +144,22 @@ MadQuery reset_port_counters_query(unsigned lid, unsigned port, counters::Counte
   return query;
 }
 
-MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port,
-                                            counters::CounterMask mask) {
+std::uint32_t extended_counter_select2(counters::CounterMask mask) {
+  // The error counters and PortXmitWait are Counter 0..12, in the attribute's order.
+  return mask & (counters::counter_bit(counters::Counter::xmit_wait) * 2 - 1);
+}
+
+MadQuery reset_port_counters_extended_query(unsigned lid, unsigned port, counters::CounterMask mask,
+                                            bool additional) {
   MadQuery query = port_counters_extended_query(lid, port);
   query.method = MadMethod::set;
   unsigned select = 0;
   for (const ExtendedField& f : kExtendedFields)
     if (mask & counters::counter_bit(f.counter)) select |= 1u << f.select_bit;
   mad_set_field(query.data.data(), 0, IB_PC_EXT_COUNTER_SELECT_F, select);
+  if (additional)
+    mad_set_field(query.data.data(), 0, IB_PC_EXT_COUNTER_SELECT2_F,
+                  extended_counter_select2(mask));
   return query;
 }
 

@@ -5,14 +5,14 @@
 namespace ibpm::poll {
 
 counters::CounterMask counters_near_max(const mad::CounterValues& values, bool extended,
-                                        double fraction) {
+                                        bool all_extended, double fraction) {
   counters::CounterMask mask = 0;
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto& value = values[static_cast<std::size_t>(s.id)];
     if (!value) continue;
-    if (extended && (counters::kDataCounterMask & counter_bit(s.id))) continue;
-    const double max =
-        static_cast<double>(counters::counter_max(state::sample_width(s.id, extended)));
+    if ((extended || all_extended) && (counters::kDataCounterMask & counter_bit(s.id))) continue;
+    const double max = static_cast<double>(
+        counters::counter_max(state::sample_width(s.id, extended, all_extended)));
     if (static_cast<double>(*value) >= fraction * max) mask |= counter_bit(s.id);
   }
   return mask;

@@ -9,8 +9,9 @@
 
 namespace ibpm::poll {
 
-// The counters at or above `fraction` (0..1] of their maximum.
+// The counters at or above `fraction` (0..1] of their maximum, each at its width in the sample
+// (state::sample_width: with all_extended every counter is 64-bit).
 counters::CounterMask counters_near_max(const mad::CounterValues& values, bool extended,
-                                        double fraction);
+                                        bool all_extended, double fraction);
 
 }  // namespace ibpm::poll

@@ -24,12 +24,16 @@ state::PortRecord record_of(const PortSample& sample,
   // than kClockToleranceSeconds ahead of the clock, so a sample is never dated far in the future.
   if (previous && record.time <= previous->time) record.time = stored_time(previous->time + 0.001);
   record.extended = sample.extended;
-  record.pma_cap_mask = sample.caps.mask;
+  record.all_extended = sample.all_extended;
+  record.pma_cap_mask = mad::stored_capabilities(sample.caps);
   record.raw = sample.values;
-  record.saturated = at_maximum(sample.values, sample.extended);
+  record.saturated = at_maximum(sample.values, sample.extended, sample.all_extended);
   if (previous) {  // the last reset stays on record until the next one
     record.last_reset = previous->last_reset;
     record.reset_mask = previous->reset_mask;
+    // Read from another attribute than last time (the agent's capabilities changed): no rate
+    // across the change in the RRD's history either.
+    record.rrd_unknown = state::source_changed(*previous, record);
   }
   return record;
 }
@@ -44,11 +48,15 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) continue;
-    const counters::CounterMask mask =
-        counters_near_max(r.sample.values, r.sample.extended, *settings.reset_fraction);
+    const counters::CounterMask mask = counters_near_max(
+        r.sample.values, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
     if (!mask) continue;
     r.cleared = mask;
-    queries.push_back(mad::reset_port_counters_query(r.target.lid, r.target.port, mask));
+    // A port read from PortCountersExtended alone is cleared there too.
+    queries.push_back(
+        r.sample.all_extended
+            ? mad::reset_port_counters_extended_query(r.target.lid, r.target.port, mask, true)
+            : mad::reset_port_counters_query(r.target.lid, r.target.port, mask));
     owners.push_back(i);
   }
   std::map<std::size_t, state::PortRecord> after;
@@ -67,6 +75,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     for (const counters::CounterSpec& s : counters::counter_specs())
       if (r.cleared & counter_bit(s.id)) cleared.raw[static_cast<std::size_t>(s.id)] = 0;
     cleared.saturated &= ~r.cleared;
+    cleared.rrd_unknown = 0;  // the sample before it broke the RRD's rate already
     cleared.last_reset = cleared.time;
     cleared.reset_mask = r.cleared;
     after.emplace(owners[q], cleared);
@@ -211,9 +220,10 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   for (std::size_t i : from_files) file_known[i] = results[i].previous.has_value();
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const std::optional<state::PortRecord>& previous = results[i].previous;
+    // A mask stored before CapabilityMask2 was kept does not count: ClassPortInfo is asked again.
     if (previous && previous->pma_cap_mask)
-      known[targets[i].lid] =
-          mad::PmaCapabilities{static_cast<std::uint16_t>(*previous->pma_cap_mask)};
+      if (const auto caps = mad::capabilities_from_stored(*previous->pma_cap_mask))
+        known[targets[i].lid] = *caps;
   }
 
   // A central store may hold a later sample than this collector's record (another collector

@@ -3,12 +3,12 @@
 namespace ibpm::poll {
 
 counters::CounterMask at_maximum(
-    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values,
-    bool extended) {
+    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended,
+    bool all_extended) {
   counters::CounterMask mask = 0;
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto& value = values[static_cast<std::size_t>(s.id)];
-    if (value && *value >= counters::counter_max(state::sample_width(s.id, extended)))
+    if (value && *value >= counters::counter_max(state::sample_width(s.id, extended, all_extended)))
       mask |= counter_bit(s.id);
   }
   return mask;
@@ -19,21 +19,20 @@ PortRates compute_rates(const std::optional<state::PortRecord>& previous,
                         std::optional<double> xmit_wait_tick) {
   PortRates rates;
   rates.capacity_bps = capacity_bps;
-  rates.saturated = at_maximum(current.raw, current.extended);
+  rates.saturated = at_maximum(current.raw, current.extended, current.all_extended);
   rates.baseline = !previous || !(current.time > previous->time);
   if (rates.baseline) return rates;
   rates.interval = current.time - previous->time;
 
+  // A counter read from another attribute than last time is another counter.
+  const counters::CounterMask changed = state::source_changed(*previous, current);
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto i = static_cast<std::size_t>(s.id);
     const auto& before = previous->raw[i];
     const auto& now = current.raw[i];
-    // A data counter read from the other attribute than last time is another counter.
-    const bool same_source =
-        !(counters::kDataCounterMask & counter_bit(s.id)) || previous->extended == current.extended;
-    if (!before || !now || !same_source) continue;
-    const counters::CounterDelta delta =
-        counters::counter_delta(*before, *now, state::sample_width(s.id, current.extended));
+    if (!before || !now || (changed & counter_bit(s.id))) continue;
+    const counters::CounterDelta delta = counters::counter_delta(
+        *before, *now, state::sample_width(s.id, current.extended, current.all_extended));
     if (delta.kind == counters::DeltaKind::reset) rates.reset_seen |= counter_bit(s.id);
     rates.rate[i] = counters::rate_of(delta, rates.interval);
   }

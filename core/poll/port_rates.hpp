@@ -29,9 +29,10 @@ struct PortRates {
 };
 
 // The counters of a reading that stand at their maximum (the width depends on `extended` for
-// the data and packet counters).
+// the data and packet counters, and on `all_extended` for every counter: state::sample_width).
 counters::CounterMask at_maximum(
-    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended);
+    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended,
+    bool all_extended);
 
 // capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
 // PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).

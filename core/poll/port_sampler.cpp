@@ -16,7 +16,8 @@ enum class Ask : std::uint8_t {
   switch_port0,
   port_info,
   counters,
-  extended
+  extended,
+  extended_all
 };
 struct Tag {
   Ask ask;
@@ -49,6 +50,7 @@ class Sampling {
         port_info_asked_(targets.size(), false),
         port_info_(targets.size()),
         counters_(targets.size()),
+        counters_extended_(targets.size(), false),
         pending_extended_(targets.size()),
         agent_of_(targets.size()) {
     std::unordered_map<unsigned, std::size_t> by_lid;
@@ -122,11 +124,22 @@ class Sampling {
 
   void ask_counters(std::size_t a) {
     const Agent& agent = agents_[a];
-    for (std::size_t t : agent.targets) {
-      ask(Ask::counters, t, mad::port_counters_query(agent.lid, targets_[t].port));
-      if (agent.caps->extended())
-        ask(Ask::extended, t, mad::port_counters_extended_query(agent.lid, targets_[t].port));
+    const mad::CounterReads plan = mad::plan_counter_reads(*agent.caps);
+    for (std::size_t t : agent.targets)
+      for (const mad::CounterRead read : plan)
+        ask(ask_of(read), t, mad::counter_read_query(read, agent.lid, targets_[t].port));
+  }
+
+  static Ask ask_of(mad::CounterRead read) {
+    switch (read) {
+      case mad::CounterRead::port_counters:
+        return Ask::counters;
+      case mad::CounterRead::extended_data:
+        return Ask::extended;
+      case mad::CounterRead::extended_all:
+        break;
     }
+    return Ask::extended_all;
   }
 
   void ask_port_info(std::size_t t) {
@@ -180,11 +193,31 @@ class Sampling {
       case Ask::port_info:
         if (reply.ok()) port_info_[tag.who] = reply.data;
         return;
-      case Ask::counters: {
+      case Ask::counters:
+      case Ask::extended_all: {
+        if (tag.ask == Ask::extended_all && reply.status == mad::ReplyStatus::answered &&
+            !reply.ok()) {
+          // The agent claims the additional counters but refuses the attribute: this port is
+          // read the two-MAD way, and so is every port of the agent from now on (the
+          // capabilities kept for the next run lose the bit).
+          Agent& agent = agents_[agent_of_[tag.who]];
+          agent.caps->mask2 &= ~mad::kPmaAdditionalExtended;
+          for (const mad::CounterRead read : mad::plan_counter_reads(*agent.caps))
+            ask(ask_of(read), tag.who,
+                mad::counter_read_query(read, agent.lid, targets_[tag.who].port));
+          return;
+        }
         counters_[tag.who] = reply;
+        counters_extended_[tag.who] = tag.ask == Ask::extended_all;
         if (!reply.ok()) return;
         PortSample& sample = samples_[tag.who];
-        mad::decode_port_counters(reply.data, *agents_[agent_of_[tag.who]].caps, sample.values);
+        const mad::PmaCapabilities& caps = *agents_[agent_of_[tag.who]].caps;
+        if (tag.ask == Ask::extended_all) {
+          mad::decode_port_counters_extended_all(reply.data, caps, sample.values);
+          sample.extended = sample.all_extended = true;
+        } else {
+          mad::decode_port_counters(reply.data, caps, sample.values);
+        }
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
         if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
@@ -221,6 +254,7 @@ class Sampling {
   std::vector<bool> port_info_asked_;
   std::vector<std::optional<mad::MadData>> port_info_;
   std::vector<std::optional<MadReply>> counters_;
+  std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's reply
   std::vector<std::optional<MadReply>> pending_extended_;
   std::vector<std::size_t> agent_of_;
 };
@@ -273,13 +307,16 @@ std::vector<PortSample> Sampling::finish() {
           sample.error = "no capabilities";
         continue;
       }
+      const char* attribute = (counters_[t] ? counters_extended_[t] : agent.caps->all_extended())
+                                  ? "PortCountersExtended"
+                                  : "PortCounters";
       if (!counters_[t]) {  // the deadline came before the query could even be asked
         sample.cut = true;
         MadReply never;
         never.status = mad::ReplyStatus::cut;
-        sample.error = "PortCounters: " + mad::describe_failure(never);
+        sample.error = std::string(attribute) + ": " + mad::describe_failure(never);
       } else if (!counters_[t]->ok()) {
-        fail(sample, "PortCounters", *counters_[t]);
+        fail(sample, attribute, *counters_[t]);
       }
     }
   }

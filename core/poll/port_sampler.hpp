@@ -7,7 +7,9 @@
 //     Where the hints allow (SampleHint::verify_node), it is asked only on a doubt.
 //   - ClassPortInfo of each agent whose capabilities the state does not know yet; the agent's
 //     counter queries follow its answer.
-//   - PortCounters, and PortCountersExtended where the agent has them.
+//   - The counters as mad::plan_counter_reads says: PortCounters, and PortCountersExtended where
+//     the agent has them (1 or 2 MADs per port); PortCountersExtended alone where the agent has
+//     its additional counters (1 MAD per port).
 //   - PortInfo (and port 0's of a switch, whose CapabilityMask applies) where it may have
 //     changed: asked up front when the hint says so, and as soon as the counters show that the
 //     link went down or retrained since the last sample (LinkDownedCounter or
@@ -36,8 +38,9 @@ struct PortSample {
   mad::PmaCapabilities caps;
   bool caps_queried = false;  // learnt in this run (not from the state)
   mad::CounterValues values{};
-  bool extended = false;  // data/packet counters from PortCountersExtended
-  double time = 0;        // epoch seconds when the counters arrived
+  bool extended = false;      // data/packet counters from PortCountersExtended
+  bool all_extended = false;  // every counter from PortCountersExtended alone (64-bit)
+  double time = 0;            // epoch seconds when the counters arrived
 
   // The topology no longer describes this LID: another node answers, or nothing does.
   bool stale_topology(const PortTarget& target) const;

@@ -44,7 +44,8 @@ std::optional<T> parse(std::size_t index, std::string_view text) {
 
 }  // namespace
 
-unsigned sample_width(counters::Counter counter, bool extended) {
+unsigned sample_width(counters::Counter counter, bool extended, bool all_extended) {
+  if (all_extended) return 64;
   switch (counter) {
     case counters::Counter::xmit_data:
     case counters::Counter::rcv_data:
@@ -58,19 +59,33 @@ unsigned sample_width(counters::Counter counter, bool extended) {
   return spec(counter).bits;
 }
 
+counters::CounterMask source_changed(const PortRecord& previous, const PortRecord& current) {
+  counters::CounterMask changed = 0;
+  if (previous.extended != current.extended) changed |= counters::kDataCounterMask;
+  if (previous.all_extended != current.all_extended) {
+    for (const counters::CounterSpec& s : counters::counter_specs())
+      if (!(counters::kDataCounterMask & counters::counter_bit(s.id)))
+        changed |= counters::counter_bit(s.id);
+  }
+  return changed;
+}
+
 std::string update_line(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
     throw std::invalid_argument("sample time must be a positive number of seconds");
   std::string line = format_seconds(record.time);
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
-    const bool saturated =
-        (record.saturated & counters::counter_bit(static_cast<counters::Counter>(i))) != 0;
+    const counters::CounterMask bit = counters::counter_bit(static_cast<counters::Counter>(i));
+    const bool unknown = ((record.saturated | record.rrd_unknown) & bit) != 0;
     line += ':';
-    line += saturated ? "U" : format_optional(record.raw[i]);
+    line += unknown ? "U" : format_optional(record.raw[i]);
   }
   line += ':' + format_seconds(record.time);
   line += ':' + std::to_string(record.saturated);
-  line += ':' + std::to_string(record.extended ? kSampleExtended : 0);
+  std::uint32_t flags = 0;
+  if (record.extended || record.all_extended) flags |= kSampleExtended;
+  if (record.all_extended) flags |= kSampleAllExtended;
+  line += ':' + std::to_string(flags);
   line += ':' + format_optional(record.pma_cap_mask);
   line += ':' + (record.last_reset ? format_seconds(*record.last_reset) : std::string("U"));
   line += ':' + std::to_string(record.reset_mask);
@@ -85,9 +100,10 @@ PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& 
   record.time = parse<double>(index(Gauge::sample_time), gauge(Gauge::sample_time)).value_or(0);
   record.saturated =
       parse<std::uint32_t>(index(Gauge::saturated), gauge(Gauge::saturated)).value_or(0);
-  record.extended =
-      (parse<std::uint32_t>(index(Gauge::sample_flags), gauge(Gauge::sample_flags)).value_or(0) &
-       kSampleExtended) != 0;
+  const std::uint32_t flags =
+      parse<std::uint32_t>(index(Gauge::sample_flags), gauge(Gauge::sample_flags)).value_or(0);
+  record.extended = (flags & kSampleExtended) != 0;
+  record.all_extended = record.extended && (flags & kSampleAllExtended) != 0;
   record.pma_cap_mask =
       parse<std::uint32_t>(index(Gauge::pma_cap_mask), gauge(Gauge::pma_cap_mask));
   record.last_reset = parse<double>(index(Gauge::last_reset), gauge(Gauge::last_reset));
@@ -96,7 +112,8 @@ PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& 
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const auto counter = static_cast<counters::Counter>(i);
     if (record.saturated & counters::counter_bit(counter))
-      record.raw[i] = counters::counter_max(sample_width(counter, record.extended));
+      record.raw[i] =
+          counters::counter_max(sample_width(counter, record.extended, record.all_extended));
     else
       record.raw[i] = parse<std::uint64_t>(i, last[i]);
   }

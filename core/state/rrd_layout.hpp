@@ -35,8 +35,8 @@ void validate(const RrdLayout& layout);
 enum class Gauge : std::uint8_t {
   sample_time,   // epoch seconds of the sample, with milliseconds
   saturated,     // bit i: counter i was at its maximum
-  sample_flags,  // kSampleExtended
-  pma_cap_mask,  // the node's PMA ClassPortInfo CapabilityMask
+  sample_flags,  // kSampleExtended, kSampleAllExtended
+  pma_cap_mask,  // the node's PMA ClassPortInfo CapabilityMask (and CapabilityMask2, packed)
   last_reset,    // epoch seconds of ibpm's last counter reset on the port
   reset_mask,    // bit i: that reset cleared counter i
 };

@@ -37,6 +37,7 @@ enum Flag : std::uint8_t {
   kHasReported = 16,
   kHasWidth = 32,
   kHasSpeed = 64,
+  kAllExtended = 128,  // with kExtended
 };
 
 std::uint64_t fnv1a(const std::string& bytes, std::size_t size) {
@@ -77,7 +78,8 @@ class Reader {
 void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   const PortRecord& r = m.sample;
   std::uint8_t flags = 0;
-  if (r.extended) flags |= kExtended;
+  if (r.extended || r.all_extended) flags |= kExtended;
+  if (r.all_extended) flags |= kAllExtended;
   if (r.pma_cap_mask) flags |= kHasCapMask;
   if (r.last_reset) flags |= kHasLastReset;
   if (m.live) flags |= kHasLive;
@@ -156,6 +158,7 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
     if (read_mask & (1u << i)) r.raw[i] = value;
   }
   r.extended = flags & kExtended;
+  r.all_extended = r.extended && (flags & kAllExtended);
   if (flags & kHasCapMask) r.pma_cap_mask = cap_mask;
   if (flags & kHasLastReset) r.last_reset = last_reset;
   const auto state = in.get<std::uint8_t>();

@@ -90,6 +90,12 @@ ProbeRun LiveTree::run_probe(const std::vector<std::string>& options,
       read_pairs(in, reply.values);
       reply.tries = static_cast<int>(reply.values["tries"]);
       run.replies.push_back(reply);
+    } else if (word == "sample") {  // mad_probe --sample: answered=... extended=... counters
+      ProbeReply reply;
+      in >> index >> reply.query;
+      reply.status = "sample";
+      read_pairs(in, reply.values);
+      run.replies.push_back(reply);
     }
   }
   return run;

@@ -14,7 +14,8 @@
 
 namespace ibpm::test {
 
-// One reply line of mad_probe: "reply 0 pc:2:5 answered mad_status=0x0000 tries=1 key=value..."
+// One reply line of mad_probe: "reply 0 pc:2:5 answered mad_status=0x0000 tries=1 key=value...",
+// or one port of mad_probe --sample (status "sample"): "sample 0 2:5 answered=1 extended=1 ...".
 struct ProbeReply {
   std::string query;   // as given: "pc:2:5"
   std::string status;  // answered, timed_out, failed
@@ -41,6 +42,7 @@ struct SwitchPort {
   std::string name() const { return node + "[" + std::to_string(port) + "]"; }
   std::string pc() const { return "pc:" + std::to_string(lid) + ":" + std::to_string(port); }
   std::string pcx() const { return "pcx:" + std::to_string(lid) + ":" + std::to_string(port); }
+  std::string lid_port() const { return std::to_string(lid) + ":" + std::to_string(port); }
 };
 
 // small_tree() (16 hosts, radix 8: 4 leaves, 2 spines) running in ibsim, swept by

@@ -279,3 +279,74 @@ TEST_CASE("ClassPortInfo of a switch and of a CA announces extended counters") {
   CHECK(run.replies[0].at("capmask") == 0x1300);
   CHECK(run.replies[1].at("capmask") == 0x1200);
 }
+
+TEST_CASE("sample_ports reads each port with one MAD where CapabilityMask2 allows, else two") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveTree live;
+  const std::vector<SwitchPort> ports = live.switch_ports();
+  REQUIRE(ports.size() == 48);
+  const SwitchPort marked = ports.back();  // a spine port
+  const std::uint64_t xmit64 = (std::uint64_t{1} << 40) + 5;
+  live.set_counter(marked.node, marked.port, "PortCountersExtended.PortXmitData", xmit64);
+  live.set_counter(marked.node, marked.port, "PortCounters.SymbolErrorCounter", 7);
+  std::vector<std::string> targets;
+  for (const SwitchPort& p : ports) targets.push_back(p.lid_port());
+
+  // ibsim's switch agents answer CapabilityMask 0x1300 and CapabilityMask2 0. Given as known
+  // with CapabilityMask2 bit 1, the sampler reads every port from PortCountersExtended alone.
+  ProbeRun one =
+      live.probe({"--sample", "--caps", "0x1300", "--caps2", "0x2", "--window", "64"}, targets);
+  CHECK(one.stats["sent"] == ports.size());
+  CHECK(one.stats["retries"] == 0);
+  // What ibsim does not answer (CapabilityMask2 zero): PortCounters and PortCountersExtended.
+  ProbeRun two = live.probe({"--sample", "--caps", "0x1300", "--window", "64"}, targets);
+  CHECK(two.stats["sent"] == 2 * ports.size());
+  CHECK(two.stats["retries"] == 0);
+
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    INFO(ports[i].name());
+    const ProbeReply& a = one.replies[i];
+    const ProbeReply& b = two.replies[i];
+    CHECK(a.at("answered") == 1);
+    CHECK(a.at("extended") == 1);
+    CHECK(a.at("all_extended") == 1);
+    CHECK(b.at("answered") == 1);
+    CHECK(b.at("extended") == 1);
+    CHECK(b.at("all_extended") == 0);
+    for (const counters::CounterSpec& s : counters::counter_specs()) {
+      INFO(s.name);
+      CHECK(a.values.count(std::string(s.name)) == 1);  // every counter read, PortXmitWait too
+      CHECK(b.values.count(std::string(s.name)) == 1);
+    }
+    if (ports[i].name() == marked.name()) {
+      CHECK(a.at("PortXmitData") >= xmit64);
+      CHECK(a.at("PortXmitData") < xmit64 + kTraffic);
+      CHECK(b.at("PortXmitData") >= xmit64);
+      CHECK(b.at("SymbolErrorCounter") == 7);  // from PortCounters
+    } else {
+      CHECK(a.at("PortXmitData") < kTraffic);
+      CHECK(b.at("SymbolErrorCounter") == 0);
+    }
+  }
+}
+
+TEST_CASE("a port whose PortCountersExtended is refused falls back to the two-MAD reads") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveTree live;
+  const std::vector<SwitchPort> ports = live.switch_ports();
+  // A port the switch does not have: its agent answers with an error status, for
+  // PortCountersExtended alone and then for the two-MAD reads the sampler falls back to.
+  const SwitchPort missing{ports.front().node, 200, ports.front().lid};
+  std::vector<std::string> targets{missing.lid_port()};
+  for (const SwitchPort& p : ports) targets.push_back(p.lid_port());
+  ProbeRun run =
+      live.probe({"--sample", "--caps", "0x1300", "--caps2", "0x2", "--window", "64"}, targets);
+  CHECK(run.replies[0].at("answered") == 0);
+  CHECK(run.stats["sent"] == ports.size() + 3);  // one each, and the refused port's 1 + 2
+  CHECK(run.stats["retries"] == 0);
+  for (std::size_t i = 1; i < targets.size(); ++i) {
+    INFO(targets[i]);
+    CHECK(run.replies[i].at("answered") == 1);
+    CHECK(run.replies[i].at("all_extended") == 1);  // asked before the refusal came back
+  }
+}

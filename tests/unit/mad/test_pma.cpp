@@ -381,3 +381,245 @@ TEST_CASE("describe_failure names what went wrong") {
   reply.mad_status = 0;
   CHECK(reply.ok());
 }
+
+// --- One MAD per port: CapabilityMask2 and PortCountersExtended with the additional counters ---
+
+namespace {
+
+// Each counter's PortCountersExtended field (with the additional counters), written here
+// independently of pma.cpp's table.
+MAD_FIELDS extended_field_of(counters::Counter counter) {
+  switch (counter) {
+    case counters::Counter::symbol_errors:
+      return IB_PC_EXT_ERR_SYM_F;
+    case counters::Counter::link_error_recovery:
+      return IB_PC_EXT_LINK_RECOVERS_F;
+    case counters::Counter::link_downed:
+      return IB_PC_EXT_LINK_DOWNED_F;
+    case counters::Counter::rcv_errors:
+      return IB_PC_EXT_ERR_RCV_F;
+    case counters::Counter::rcv_remote_physical_errors:
+      return IB_PC_EXT_ERR_PHYSRCV_F;
+    case counters::Counter::rcv_switch_relay_errors:
+      return IB_PC_EXT_ERR_SWITCH_REL_F;
+    case counters::Counter::xmit_discards:
+      return IB_PC_EXT_XMT_DISCARDS_F;
+    case counters::Counter::xmit_constraint_errors:
+      return IB_PC_EXT_ERR_XMTCONSTR_F;
+    case counters::Counter::rcv_constraint_errors:
+      return IB_PC_EXT_ERR_RCVCONSTR_F;
+    case counters::Counter::local_link_integrity_errors:
+      return IB_PC_EXT_ERR_LOCALINTEG_F;
+    case counters::Counter::excessive_buffer_overrun_errors:
+      return IB_PC_EXT_ERR_EXCESS_OVR_F;
+    case counters::Counter::vl15_dropped:
+      return IB_PC_EXT_VL15_DROPPED_F;
+    case counters::Counter::xmit_wait:
+      return IB_PC_EXT_XMT_WAIT_F;
+    case counters::Counter::xmit_data:
+      return IB_PC_EXT_XMT_BYTES_F;
+    case counters::Counter::rcv_data:
+      return IB_PC_EXT_RCV_BYTES_F;
+    case counters::Counter::xmit_pkts:
+      return IB_PC_EXT_XMT_PKTS_F;
+    case counters::Counter::rcv_pkts:
+      return IB_PC_EXT_RCV_PKTS_F;
+  }
+  throw std::logic_error("unknown counter");
+}
+
+// A current switch or HCA: extended counters, PortXmitWait, and the additional counters.
+constexpr PmaCapabilities kOneMad{kPmaExtendedWidth | kPmaXmitWait, kPmaAdditionalExtended};
+
+std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
+
+}  // namespace
+
+TEST_CASE("decode_class_port_info reads CapabilityMask2 above RespTimeValue") {
+  MadData data{};
+  set(data, IB_CPI_CAPMASK_F, 0x1200);
+  set(data, IB_CPI_CAPMASK2_F, kPmaAdditionalExtended);
+  set(data, IB_CPI_RESP_TIME_VALUE_F, 0x13);
+  // IBA: bytes 4..7 are CapabilityMask2 (27 bits) and RespTimeValue (5 bits).
+  CHECK(data[4] == 0x00);
+  CHECK(data[5] == 0x00);
+  CHECK(data[6] == 0x00);
+  CHECK(data[7] == (0x40 | 0x13));
+  PmaCapabilities caps = decode_class_port_info(data);
+  CHECK(caps.mask == 0x1200);
+  CHECK(caps.mask2 == kPmaAdditionalExtended);
+  CHECK(caps.all_extended());
+
+  // From the raw bytes alone: bit 1 of CapabilityMask2 is bit 6 of byte 7.
+  MadData raw{};
+  raw[2] = 0x02;  // IsExtendedWidthSupported
+  raw[7] = 0x40;
+  CHECK(decode_class_port_info(raw).all_extended());
+  raw[7] = 0x20;  // bit 0, IsPMKeySupported: not the one
+  CHECK(decode_class_port_info(raw).mask2 == 1);
+  CHECK_FALSE(decode_class_port_info(raw).all_extended());
+
+  // What ibsim answers: CapabilityMask2 zero.
+  set(data, IB_CPI_CAPMASK2_F, 0);
+  CHECK_FALSE(decode_class_port_info(data).all_extended());
+  // The bit without PortCountersExtended claimed at all is not trusted.
+  set(data, IB_CPI_CAPMASK_F, kPmaXmitWait);
+  set(data, IB_CPI_CAPMASK2_F, kPmaAdditionalExtended);
+  CHECK_FALSE(decode_class_port_info(data).all_extended());
+}
+
+TEST_CASE("plan_counter_reads: one query where the additional counters are there, else two") {
+  auto attributes = [](const PmaCapabilities& caps) {
+    std::vector<std::uint16_t> out;
+    for (CounterRead read : plan_counter_reads(caps)) {
+      const MadQuery q = counter_read_query(read, 7, 9);
+      CHECK(q.lid == 7);
+      CHECK(q.method == MadMethod::get);
+      CHECK(q.mgmt_class == MgmtClass::performance);
+      CHECK(get(q, IB_PC_PORT_SELECT_F) == 9);  // same place in both attributes
+      out.push_back(q.attribute);
+    }
+    return out;
+  };
+  CHECK(attributes(kOneMad) == std::vector<std::uint16_t>{0x1D});
+  CHECK(attributes(PmaCapabilities{kPmaExtendedWidthNoIetf, kPmaAdditionalExtended}) ==
+        std::vector<std::uint16_t>{0x1D});
+  CHECK(attributes(kAll) == std::vector<std::uint16_t>{0x12, 0x1D});
+  CHECK(attributes(PmaCapabilities{kPmaExtendedWidth | kPmaXmitWait, 1}) ==
+        std::vector<std::uint16_t>{0x12, 0x1D});  // IsPMKeySupported only
+  CHECK(attributes(PmaCapabilities{kPmaXmitWait}) == std::vector<std::uint16_t>{0x12});
+  CHECK(attributes(PmaCapabilities{kPmaXmitWait, kPmaAdditionalExtended}) ==
+        std::vector<std::uint16_t>{0x12});
+
+  const CounterReads one = plan_counter_reads(kOneMad);
+  REQUIRE(one.count == 1);
+  CHECK(one.reads[0] == CounterRead::extended_all);
+  const CounterReads two = plan_counter_reads(kAll);
+  REQUIRE(two.count == 2);
+  CHECK(two.reads[0] == CounterRead::port_counters);
+  CHECK(two.reads[1] == CounterRead::extended_data);
+}
+
+TEST_CASE("decode_port_counters_extended_all reads every counter 64-bit with distinct values") {
+  auto pattern = [](counters::Counter c) -> std::uint64_t {
+    const auto i = static_cast<std::uint64_t>(c);
+    return 0x0100000000000000ULL * (i + 1) + 0x0001000100010001ULL * (i + 3);
+  };
+  MadData data{};
+  for (const counters::CounterSpec& s : counters::counter_specs())
+    set64(data, extended_field_of(s.id), pattern(s.id));
+  set64(data, IB_PC_EXT_QP1_DROP_F, 0xdeadbeefULL);  // not one of ours: must not leak
+  set64(data, IB_PC_EXT_XMT_UPKTS_F, 0x1111);
+  CounterValues values;
+  decode_port_counters_extended_all(data, kOneMad, values);
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    REQUIRE(values[at(s.id)].has_value());
+    CHECK(*values[at(s.id)] == pattern(s.id));
+  }
+}
+
+TEST_CASE("decode_port_counters_extended_all reads each field at its 64-bit maximum alone") {
+  constexpr std::uint64_t kMax = ~std::uint64_t{0};
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    MadData data{};
+    set64(data, extended_field_of(s.id), kMax);
+    CounterValues values;
+    decode_port_counters_extended_all(data, kOneMad, values);
+    for (const counters::CounterSpec& other : counters::counter_specs()) {
+      INFO("reading " << other.name);
+      REQUIRE(values[at(other.id)].has_value());
+      CHECK(*values[at(other.id)] == (other.id == s.id ? kMax : 0));
+    }
+  }
+}
+
+TEST_CASE("decode_port_counters_extended_all follows the IBA byte layout") {
+  // IBA PortCountersExtended: PortXmitData at bytes 8..15, the eight data/packet counters up to
+  // byte 71, then SymbolErrorCounter at 72..79, one 64-bit field after another, PortXmitWait at
+  // 168..175 and QP1Dropped at 176..183.
+  MadData data{};
+  data[15] = 0x2a;                     // PortXmitData
+  data[72] = 0x01, data[79] = 0x02;    // SymbolErrorCounter
+  data[87] = 0x03;                     // LinkErrorRecoveryCounter
+  data[95] = 0x04;                     // LinkDownedCounter
+  data[160] = 0x80, data[167] = 0x05;  // VL15Dropped
+  data[168] = 0x12, data[175] = 0x34;  // PortXmitWait
+  data[183] = 0x77;                    // QP1Dropped
+  CounterValues values;
+  decode_port_counters_extended_all(data, kOneMad, values);
+  CHECK(values[at(counters::Counter::xmit_data)] == 42u);
+  CHECK(values[at(counters::Counter::symbol_errors)] == 0x0100000000000002ULL);
+  CHECK(values[at(counters::Counter::link_error_recovery)] == 3u);
+  CHECK(values[at(counters::Counter::link_downed)] == 4u);
+  CHECK(values[at(counters::Counter::vl15_dropped)] == 0x8000000000000005ULL);
+  CHECK(values[at(counters::Counter::xmit_wait)] == 0x1200000000000034ULL);
+  CHECK(values[at(counters::Counter::rcv_errors)] == 0u);
+  CHECK(values[at(counters::Counter::excessive_buffer_overrun_errors)] == 0u);
+}
+
+TEST_CASE("decode_port_counters_extended_all leaves PortXmitWait empty without bit 12") {
+  MadData data{};
+  set64(data, IB_PC_EXT_XMT_WAIT_F, 1234);
+  set64(data, IB_PC_EXT_ERR_SYM_F, 9);
+  CounterValues values;
+  values[at(counters::Counter::xmit_wait)] = 77;
+  decode_port_counters_extended_all(
+      data, PmaCapabilities{kPmaExtendedWidth, kPmaAdditionalExtended}, values);
+  CHECK_FALSE(values[at(counters::Counter::xmit_wait)].has_value());
+  CHECK(values[at(counters::Counter::symbol_errors)] == 9u);
+  decode_port_counters_extended_all(data, kOneMad, values);
+  CHECK(values[at(counters::Counter::xmit_wait)] == 1234u);
+}
+
+TEST_CASE("reset_port_counters_extended_query clears error counters through CounterSelect2") {
+  // With the additional counters, CounterSelect2 (bytes 4..7) bit i is the i-th additional field:
+  // the error counters in Counter order, then PortXmitWait (bit 12); QP1Dropped (13) never.
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    const MadQuery query = reset_port_counters_extended_query(3, 4, counter_bit(s.id), true);
+    CHECK(query.method == MadMethod::set);
+    CHECK(query.attribute == 0x1D);
+    CHECK(get(query, IB_PC_EXT_PORT_SELECT_F) == 4);
+    const bool data_counter = counters::kDataCounterMask & counter_bit(s.id);
+    CHECK(get(query, IB_PC_EXT_COUNTER_SELECT2_F) ==
+          (data_counter ? 0u : 1u << static_cast<unsigned>(s.id)));
+    CHECK((get(query, IB_PC_EXT_COUNTER_SELECT_F) != 0) == data_counter);
+  }
+  const MadQuery wait = reset_port_counters_extended_query(
+      3, 4, counters::counter_bit(counters::Counter::xmit_wait), true);
+  CHECK(wait.data[4] == 0x00);
+  CHECK(wait.data[5] == 0x00);
+  CHECK(wait.data[6] == 0x10);  // bit 12 of the big-endian 32-bit field
+  CHECK(wait.data[7] == 0x00);
+  const MadQuery symbol = reset_port_counters_extended_query(
+      3, 4, counters::counter_bit(counters::Counter::symbol_errors), true);
+  CHECK(symbol.data[7] == 0x01);
+
+  counters::CounterMask every = 0;
+  for (const counters::CounterSpec& s : counters::counter_specs()) every |= counter_bit(s.id);
+  const MadQuery all = reset_port_counters_extended_query(3, 4, every, true);
+  CHECK(get(all, IB_PC_EXT_COUNTER_SELECT_F) == 0xfu);
+  CHECK(get(all, IB_PC_EXT_COUNTER_SELECT2_F) == 0x1fffu);
+  // Without the additional counters CounterSelect2 stays clear.
+  CHECK(get(reset_port_counters_extended_query(3, 4, every), IB_PC_EXT_COUNTER_SELECT2_F) == 0u);
+}
+
+TEST_CASE("capabilities survive the state's 32-bit form, older values are not trusted") {
+  for (const PmaCapabilities& caps :
+       {kOneMad, kAll, PmaCapabilities{}, PmaCapabilities{0xffff, 0x7fff}}) {
+    const std::uint32_t stored = stored_capabilities(caps);
+    CHECK((stored & kStoredMask2Known) != 0);
+    CHECK((stored & 0xffffu) == caps.mask);  // CapabilityMask where it always was
+    const auto back = capabilities_from_stored(stored);
+    REQUIRE(back);
+    CHECK(*back == caps);
+    CHECK(back->all_extended() == caps.all_extended());
+  }
+  // Written before CapabilityMask2 was kept: asked again.
+  CHECK_FALSE(capabilities_from_stored(0x1200));
+  CHECK_FALSE(capabilities_from_stored(0x5600));
+  // CapabilityMask2 bits above 14 are not kept (none is used).
+  CHECK(capabilities_from_stored(stored_capabilities(PmaCapabilities{0, 1u << 20}))->mask2 == 0);
+}

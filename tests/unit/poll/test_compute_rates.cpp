@@ -187,3 +187,80 @@ TEST_CASE("compute_rates turns XmitWait ticks into a share of the interval") {
     CHECK(*rates.xmit_wait_pct == Approx(10.0));
   }
 }
+
+namespace {
+
+// Every counter read from PortCountersExtended alone, at zero.
+PortRecord all_extended_record(double time) {
+  PortRecord r = record(time, true);
+  r.all_extended = true;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("compute_rates with every counter 64-bit: error counters beyond 16 bits are exact") {
+  PortRecord before = all_extended_record(1000);
+  PortRecord now = all_extended_record(1010);
+  before.raw[at(counters::Counter::symbol_errors)] = 65535;  // the 16-bit maximum: no limit here
+  now.raw[at(counters::Counter::symbol_errors)] = 65535 + 1000;
+  before.raw[at(counters::Counter::link_downed)] = 255;
+  now.raw[at(counters::Counter::link_downed)] = 275;
+  now.raw[at(counters::Counter::xmit_wait)] = 0x100000000ULL * 10;  // past 32 bits
+  const auto rates = compute_rates(before, now, kHdr4x);
+  REQUIRE_FALSE(rates.baseline);
+  CHECK(rates.saturated == 0);
+  CHECK(rates.reset_seen == 0);
+  REQUIRE(rates.of(counters::Counter::symbol_errors));
+  CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(100));
+  CHECK_FALSE(rates.of(counters::Counter::symbol_errors)->lower_bound);
+  REQUIRE(rates.of(counters::Counter::link_downed));
+  CHECK(rates.of(counters::Counter::link_downed)->per_second == Approx(2));
+  REQUIRE(rates.of(counters::Counter::xmit_wait));
+  CHECK(rates.of(counters::Counter::xmit_wait)->per_second == Approx(0x100000000ULL));
+}
+
+TEST_CASE("compute_rates with every counter 64-bit: saturation only at the 64-bit maximum") {
+  PortRecord before = all_extended_record(1000);
+  PortRecord now = all_extended_record(1010);
+  now.raw[at(counters::Counter::symbol_errors)] = 65535;
+  now.raw[at(counters::Counter::local_link_integrity_errors)] = 15;
+  now.raw[at(counters::Counter::rcv_errors)] = ~std::uint64_t{0};
+  const auto rates = compute_rates(before, now, kHdr4x);
+  CHECK(rates.saturated == counters::counter_bit(counters::Counter::rcv_errors));
+  REQUIRE(rates.of(counters::Counter::rcv_errors));
+  CHECK(rates.of(counters::Counter::rcv_errors)->lower_bound);
+  CHECK_FALSE(rates.of(counters::Counter::symbol_errors)->lower_bound);
+  CHECK(poll::at_maximum(now.raw, true, true) ==
+        counters::counter_bit(counters::Counter::rcv_errors));
+  CHECK(poll::at_maximum(now.raw, true, false) ==
+        (counters::counter_bit(counters::Counter::symbol_errors) |
+         counter_bit(counters::Counter::local_link_integrity_errors) |
+         counter_bit(counters::Counter::rcv_errors)));
+}
+
+TEST_CASE("compute_rates does not compare error counters across the one-MAD switch") {
+  // The 16-bit PortCounters error counters and the 64-bit PortCountersExtended ones are separate
+  // counters: a rate between them would be wrong (or throw on a value wider than 16 bits).
+  PortRecord before = record(1000, true);  // PortCounters + 64-bit data counters
+  PortRecord now = all_extended_record(1010);
+  before.raw[at(counters::Counter::symbol_errors)] = 10;
+  now.raw[at(counters::Counter::symbol_errors)] = 1'000'000;
+  before.raw[at(counters::Counter::xmit_wait)] = 5;
+  now.raw[at(counters::Counter::xmit_wait)] = 0x1'0000'0000ULL;
+  before.raw[at(counters::Counter::xmit_data)] = 1000;
+  now.raw[at(counters::Counter::xmit_data)] = 2000;
+  const auto rates = compute_rates(before, now, kHdr4x);
+  REQUIRE_FALSE(rates.baseline);
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    CHECK(rates.of(s.id).has_value() == bool(counters::kDataCounterMask & counter_bit(s.id)));
+  }
+  CHECK(rates.of(counters::Counter::xmit_data)->per_second == Approx(100));
+  CHECK(rates.reset_seen == 0);
+  // And back.
+  const auto back = compute_rates(now, record(1020, true), kHdr4x);
+  CHECK_FALSE(back.of(counters::Counter::symbol_errors));
+  REQUIRE(back.of(counters::Counter::xmit_data));  // the 64-bit data counters still compare
+  CHECK(back.reset_seen == counters::counter_bit(counters::Counter::xmit_data));
+}

@@ -25,7 +25,7 @@ TEST_CASE("counters_near_max takes the counters at or above the fraction of thei
   v[at(counters::Counter::link_downed)] = 192;      // 8 bits: 0.75 x 255 = 191.25
   v[at(counters::Counter::link_error_recovery)] = 191;
   v[at(counters::Counter::local_link_integrity_errors)] = 12;  // 4 bits: 0.75 x 15 = 11.25
-  CHECK(counters_near_max(v, true, 0.75) ==
+  CHECK(counters_near_max(v, true, false, 0.75) ==
         (counters::counter_bit(counters::Counter::symbol_errors) |
          counter_bit(counters::Counter::link_downed) |
          counter_bit(counters::Counter::local_link_integrity_errors)));
@@ -35,7 +35,7 @@ TEST_CASE("counters_near_max at a fraction of 1 takes only saturated counters") 
   mad::CounterValues v = zeros();
   v[at(counters::Counter::symbol_errors)] = 65535;
   v[at(counters::Counter::rcv_errors)] = 65534;
-  CHECK(counters_near_max(v, false, 1.0) ==
+  CHECK(counters_near_max(v, false, false, 1.0) ==
         counters::counter_bit(counters::Counter::symbol_errors));
 }
 
@@ -44,8 +44,8 @@ TEST_CASE("counters_near_max never clears data counters of an extended agent") {
   for (counters::Counter c : {counters::Counter::xmit_data, counters::Counter::rcv_data,
                               counters::Counter::xmit_pkts, counters::Counter::rcv_pkts})
     v[at(c)] = ~std::uint64_t{0};
-  CHECK(counters_near_max(v, true, 0.75) == 0);
-  CHECK(counters_near_max(v, true, 0.01) == 0);
+  CHECK(counters_near_max(v, true, false, 0.75) == 0);
+  CHECK(counters_near_max(v, true, false, 0.01) == 0);
 }
 
 TEST_CASE("counters_near_max clears 32-bit data counters close to their maximum") {
@@ -53,15 +53,40 @@ TEST_CASE("counters_near_max clears 32-bit data counters close to their maximum"
   v[at(counters::Counter::xmit_data)] = 0xF0000000u;
   v[at(counters::Counter::rcv_pkts)] = 0x10000000u;
   v[at(counters::Counter::xmit_wait)] = 0xFFFFFFFFu;  // not a data counter: cleared in both cases
-  CHECK(counters_near_max(v, false, 0.75) == (counters::counter_bit(counters::Counter::xmit_data) |
-                                              counter_bit(counters::Counter::xmit_wait)));
-  CHECK(counters_near_max(v, true, 0.75) == counter_bit(counters::Counter::xmit_wait));
+  CHECK(counters_near_max(v, false, false, 0.75) ==
+        (counters::counter_bit(counters::Counter::xmit_data) |
+         counter_bit(counters::Counter::xmit_wait)));
+  CHECK(counters_near_max(v, true, false, 0.75) == counter_bit(counters::Counter::xmit_wait));
 }
 
 TEST_CASE("counters_near_max skips counters that were not read") {
   mad::CounterValues v{};
-  CHECK(counters_near_max(v, false, 0.01) == 0);
+  CHECK(counters_near_max(v, false, false, 0.01) == 0);
   v[at(counters::Counter::symbol_errors)] = 60000;
-  CHECK(counters_near_max(v, false, 0.75) ==
+  CHECK(counters_near_max(v, false, false, 0.75) ==
         counters::counter_bit(counters::Counter::symbol_errors));
+}
+
+TEST_CASE("counters_near_max with every counter 64-bit measures against the 64-bit maximum") {
+  // A port read from PortCountersExtended alone: 16- and 8-bit maxima mean nothing there.
+  mad::CounterValues v = zeros();
+  v[at(counters::Counter::symbol_errors)] = 65535;
+  v[at(counters::Counter::link_downed)] = 255;
+  v[at(counters::Counter::local_link_integrity_errors)] = 15;
+  v[at(counters::Counter::xmit_wait)] = 0xffffffffULL;
+  CHECK(counters_near_max(v, true, true, 0.75) == 0);
+  CHECK(counters_near_max(v, true, true, 1.0) == 0);
+
+  const std::uint64_t max64 = ~std::uint64_t{0};
+  v[at(counters::Counter::rcv_errors)] = max64 / 4 * 3 + max64 / 100;  // above 75 %
+  v[at(counters::Counter::xmit_discards)] = max64 / 2;                 // below
+  v[at(counters::Counter::vl15_dropped)] = max64;
+  v[at(counters::Counter::xmit_data)] = max64;  // 64-bit data counters are never cleared
+  v[at(counters::Counter::rcv_pkts)] = max64;
+  CHECK(counters_near_max(v, true, true, 0.75) ==
+        (counters::counter_bit(counters::Counter::rcv_errors) |
+         counter_bit(counters::Counter::vl15_dropped)));
+  CHECK(counters_near_max(v, true, true, 1.0) == counter_bit(counters::Counter::vl15_dropped));
+  // all_extended alone (without the extended flag) still leaves the data counters alone.
+  CHECK(counters_near_max(v, false, true, 1.0) == counter_bit(counters::Counter::vl15_dropped));
 }

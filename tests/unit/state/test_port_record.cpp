@@ -111,9 +111,80 @@ TEST_CASE("last values read back exactly and a saturated counter as its maximum"
 }
 
 TEST_CASE("widths in a sample: 64 bits for extended data and packet counters only") {
-  CHECK(sample_width(counters::Counter::xmit_data, true) == 64);
-  CHECK(sample_width(counters::Counter::rcv_pkts, true) == 64);
-  CHECK(sample_width(counters::Counter::xmit_data, false) == 32);
-  CHECK(sample_width(counters::Counter::xmit_wait, true) == 32);
-  CHECK(sample_width(counters::Counter::symbol_errors, true) == 16);
+  CHECK(sample_width(counters::Counter::xmit_data, true, false) == 64);
+  CHECK(sample_width(counters::Counter::rcv_pkts, true, false) == 64);
+  CHECK(sample_width(counters::Counter::xmit_data, false, false) == 32);
+  CHECK(sample_width(counters::Counter::xmit_wait, true, false) == 32);
+  CHECK(sample_width(counters::Counter::symbol_errors, true, false) == 16);
+}
+
+TEST_CASE("widths in a sample read from PortCountersExtended alone: every counter 64 bits") {
+  for (const counters::CounterSpec& s : counters::counter_specs()) {
+    INFO(s.name);
+    CHECK(sample_width(s.id, true, true) == 64);
+  }
+}
+
+TEST_CASE("an all-64-bit sample: sample_flags 3, saturation at the 64-bit maximum, read back") {
+  PortRecord r;
+  r.time = 1700000000.25;
+  r.raw[source_index(counters::Counter::symbol_errors)] = 70000;  // beyond 16 bits
+  r.raw[source_index(counters::Counter::link_downed)] = kMax64;
+  r.raw[source_index(counters::Counter::xmit_wait)] = 0x100000000ULL;
+  r.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  r.saturated = counters::counter_bit(counters::Counter::link_downed);
+  r.extended = true;
+  r.all_extended = true;
+  r.pma_cap_mask = 0x80021200u;  // CapabilityMask 0x1200, CapabilityMask2 bit 1, recorded
+
+  const std::vector<std::string> values = split(update_line(r));
+  CHECK(values[1 + source_index(Gauge::sample_flags)] == "3");
+  CHECK(values[1 + source_index(Gauge::pma_cap_mask)] == "2147619328");
+  CHECK(values[1 + source_index(counters::Counter::symbol_errors)] == "70000");
+  CHECK(values[1 + source_index(counters::Counter::link_downed)] == "U");
+  std::array<std::string, kSourceCount> last;
+  for (std::size_t i = 0; i < kSourceCount; ++i) last[i] = values[i + 1];
+  CHECK(record_from_last_values(last) == r);
+
+  // A file written before bit 1 existed reads as before: PortCounters widths for errors.
+  last[source_index(Gauge::sample_flags)] = "1";
+  const PortRecord old = record_from_last_values(last);
+  CHECK(old.extended);
+  CHECK_FALSE(old.all_extended);
+  CHECK(old.raw[source_index(counters::Counter::link_downed)] == counters::counter_max(8));
+  // Bit 1 without bit 0 is not a sample we write: not taken as all-64-bit.
+  last[source_index(Gauge::sample_flags)] = "2";
+  CHECK_FALSE(record_from_last_values(last).all_extended);
+}
+
+TEST_CASE("source_changed: the counters read from another attribute than in the previous sample") {
+  PortRecord two_mads;  // PortCounters + PortCountersExtended's data counters
+  two_mads.extended = true;
+  PortRecord one_mad = two_mads;  // PortCountersExtended alone
+  one_mad.all_extended = true;
+  PortRecord no_extended;  // PortCounters alone
+
+  CHECK(source_changed(two_mads, two_mads) == 0);
+  CHECK(source_changed(one_mad, one_mad) == 0);
+  CHECK(source_changed(no_extended, no_extended) == 0);
+  const counters::CounterMask errors_and_wait =
+      (counters::counter_bit(counters::Counter::xmit_wait) << 1) - 1;
+  CHECK(source_changed(two_mads, one_mad) == errors_and_wait);
+  CHECK(source_changed(one_mad, two_mads) == errors_and_wait);
+  CHECK(source_changed(no_extended, two_mads) == counters::kDataCounterMask);
+  CHECK(source_changed(one_mad, no_extended) == (errors_and_wait | counters::kDataCounterMask));
+}
+
+TEST_CASE("counters in rrd_unknown are written as U, read or not") {
+  PortRecord r;
+  r.time = 1700000000;
+  for (auto& raw : r.raw) raw = 5;
+  r.rrd_unknown = counters::counter_bit(counters::Counter::symbol_errors) |
+                  counters::counter_bit(counters::Counter::xmit_wait);
+  const std::vector<std::string> values = split(update_line(r));
+  CHECK(values[1 + source_index(counters::Counter::symbol_errors)] == "U");
+  CHECK(values[1 + source_index(counters::Counter::xmit_wait)] == "U");
+  CHECK(values[1 + source_index(counters::Counter::link_downed)] == "5");
+  CHECK(values[1 + source_index(counters::Counter::xmit_data)] == "5");
+  CHECK(values[1 + source_index(Gauge::saturated)] == "0");  // not saturated: not read back as max
 }

@@ -153,6 +153,45 @@ TEST_CASE("RRD turns the raw counters into exact rates even above 2^53") {
   CHECK(std::isnan(fetched_average(path, "symbol_errors", t0 + 60, 60)));  // never read
 }
 
+TEST_CASE("a counter whose attribute changed makes no rate in the RRD's history") {
+  // symbol_errors from the 16-bit PortCounters, then from the 64-bit PortCountersExtended (a
+  // different counter in the agent): the jump between them is not a rate.
+  TempDir dir("source-change");
+  PortStore store(direct_options(dir));
+  const time_t t0 = 1700000040;
+  PortRecord r;
+  r.time = static_cast<double>(t0);
+  r.extended = true;
+  r.raw[source_index(counters::Counter::symbol_errors)] = 10;
+  r.raw[source_index(counters::Counter::rcv_pkts)] = 1000;
+  store.write(kNode, 1, r);
+  PortRecord one_mad = r;
+  one_mad.time += 60;
+  one_mad.all_extended = true;
+  one_mad.raw[source_index(counters::Counter::symbol_errors)] = 9'000'000;
+  one_mad.raw[source_index(counters::Counter::rcv_pkts)] = 1120;  // 2/s, same attribute
+  one_mad.rrd_unknown = source_changed(r, one_mad);
+  store.write(kNode, 1, one_mad);
+  PortRecord next = one_mad;
+  next.time += 60;
+  next.rrd_unknown = 0;
+  next.raw[source_index(counters::Counter::symbol_errors)] = 9'000'060;  // 1/s
+  next.raw[source_index(counters::Counter::rcv_pkts)] = 1240;
+  store.write(kNode, 1, next);
+
+  const std::string path = store.path(kNode, 1);
+  CHECK(std::isnan(fetched_average(path, "symbol_errors", t0 + 60, 60)));  // across the change
+  CHECK(fetched_average(path, "rcv_pkts", t0 + 60, 60) == Approx(2.0).epsilon(1e-12));
+  CHECK(fetched_average(path, "rcv_pkts", t0 + 120, 60) == Approx(2.0).epsilon(1e-12));
+  // The RRD's last value after a U is unknown too: the next interval has no rate either (the
+  // sample record carries the exact reading to the next run).
+  CHECK(std::isnan(fetched_average(path, "symbol_errors", t0 + 120, 60)));
+  const std::optional<PortRecord> back = store.read(kNode, 1);
+  REQUIRE(back);
+  CHECK(back->all_extended);
+  CHECK(back->raw[source_index(counters::Counter::symbol_errors)] == 9'000'060u);
+}
+
 TEST_CASE("bad state files are errors naming the file and missing ones are no state") {
   TempDir dir("errors");
   PortStore store(direct_options(dir));

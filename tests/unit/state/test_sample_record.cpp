@@ -100,6 +100,30 @@ TEST_CASE("a sample record is read back exactly as it was saved") {
                       std::filesystem::directory_iterator()) == 1);
 }
 
+TEST_CASE("a sample record keeps an all-64-bit sample and the packed capabilities") {
+  TempDir dir("record-onemad");
+  const std::string path = SampleRecord::path_for(dir.path().string(), "fabric");
+  SampleRecord record;
+  PortMemory m = memory_of(1700000000.5, 12345);
+  m.sample.all_extended = true;
+  m.sample.raw[source_index(counters::Counter::symbol_errors)] = ~std::uint64_t{0};
+  m.sample.raw[source_index(counters::Counter::rcv_errors)] = 1ULL << 40;
+  m.sample.pma_cap_mask = 0x80021200u;
+  record.put(0x0002c90300a1b2c3, 1, m);
+  record.put(0x0002c90300a1b2c3, 2, memory_of(1700000000.5, 6789));  // two MADs: flag clear
+  record.save(path);
+
+  std::string warning;
+  const SampleRecord loaded = SampleRecord::load(path, warning);
+  CHECK(warning.empty());
+  REQUIRE(loaded.find(0x0002c90300a1b2c3, 1));
+  check_same(*loaded.find(0x0002c90300a1b2c3, 1), m);
+  CHECK(loaded.find(0x0002c90300a1b2c3, 1)->sample.all_extended);
+  REQUIRE(loaded.find(0x0002c90300a1b2c3, 2));
+  CHECK_FALSE(loaded.find(0x0002c90300a1b2c3, 2)->sample.all_extended);
+  CHECK(loaded.find(0x0002c90300a1b2c3, 2)->sample.extended);
+}
+
 TEST_CASE("a record that is not one, corrupt, cut or of another version is empty with a warning") {
   TempDir dir("record-bad");
   const std::string path = SampleRecord::path_for(dir.path().string(), "shard-1-of-2");
