@@ -589,45 +589,65 @@ awk -v a="${stored_after%:}" -v b="${stored_before%:}" 'BEGIN { exit !(a + 0 > b
 log "store back: $probe_rrd last updated at $stored_after (was $stored_before before the stop)"
 
 # --- 5b. the store is killed (SIGKILL): what its journal had not written is lost ----------------
-# rrdcached journals each update through a buffered stream (4 KiB) and acknowledges it at once:
-# a crash loses the updates still in that buffer. The last update of every file as the daemon
-# has it (acknowledged, in its cache or on disk), just before the kill and just after the
-# restart (the journal replayed) tell how many.
-last_of_all() {  # "FILE TIME" of every store file, as the daemon answers LAST
-  mapfile -t files < <(sed 's|^\./||' "$W/store.ports")
-  say "${TUNNEL_PORT[master]}" "${files[@]/#/LAST }" | head -n "${#files[@]}" |
-    paste -d' ' <(printf '%s\n' "${files[@]}") - | awk '{ print $1, ($2 == 0 ? $3 : "-") }' |
-    LC_ALL=C sort
+# rrdcached journals each update through a buffered stream (4 KiB, never fsync'ed) and
+# acknowledges it at once: a crash loses the updates still in that buffer. What was
+# acknowledged: each file's latest sample that a sweep before the kill wrote without error (the
+# sweeps' CSV). What survives: the journal files on disk after the kill (replayed at the next
+# start) and the RRD files themselves. (rrdcached's LAST answers at the file's step, 60 s: too
+# coarse to tell.)
+acked_before() {  # "FILE SAMPLE_TIME": each file's latest sample written before time $1
+  awk -F, -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["sweep_start"] < t && $col["answered"] == 1 && $col["error"] == "" {
+      f = $col["node_guid"] "/port" $col["port"] ".rrd"
+      if ($col["sample_time"] + 0 > last[f] + 0) last[f] = $col["sample_time"] }
+    END { for (f in last) print f, last[f] }' "$W/samples.csv" | LC_ALL=C sort
+}
+journaled() {  # "FILE TIME": each file's latest update in the journal files on disk
+  local f
+  for f in "$W"/journal/*; do  # a line the kill cut short is never replayed
+    if [ -n "$(tail -c 1 "$f")" ]; then sed '$d' "$f"; else cat "$f"; fi
+  done 2>/dev/null | awk '$1 == "update" && NF >= 3 { split($3, v, ":")
+      if (v[1] + 0 > last[$2] + 0) last[$2] = v[1] }
+    END { for (f in last) print f, last[f] }' | LC_ALL=C sort
+}
+file_info() {  # FILE: the daemon's last_update of FILE after a FLUSH, through the master's tunnel
+  say "${TUNNEL_PORT[master]}" "FLUSH $1" "INFO $1" | awk '$1 == "last_update" { print $3 }'
 }
 # Right after both shards' sweeps: the updates in the journal's buffer are their last ones.
 now=$(date +%s)
 wait_for $((2 * INTERVAL + 30)) "shards sweeping before the kill" store_back
-last_of_all >"$W/last.before"
-journal_bytes=$(cat "$W"/journal/* 2>/dev/null | wc -c)
 stop_daemon rrdcached KILL
-killed_at=$(date +%s)
+killed_at=$(date +%s.%N)
+sleep 2   # a sweep under way at the kill finishes its CSV lines
+acked_before "$killed_at" >"$W/acked"
+journaled >"$W/journaled"
+LC_ALL=C join -a 1 "$W/acked" "$W/journaled" |
+  awk 'NF < 3 || $3 + 0.0005 < $2 + 0' >"$W/unjournaled"
+: >"$W/lost"
+while read -r f t _; do  # not in the journal: lost unless the file on disk has it
+  disk=$(rrdtool lastupdate "$W/store/$f" 2>/dev/null | awk 'END { print $1 + 0 }')
+  [ "${disk:-0}" -ge "${t%.*}" ] || echo "$f $t" >>"$W/lost"
+done <"$W/unjournaled"
+journal_bytes=$(cat "$W"/journal/* | wc -c)
+last_journal=$(ls "$W"/journal/* | tail -1)
+lost=$(wc -l <"$W/lost")
+log "SIGKILL rrdcached: $lost of $(wc -l <"$W/acked") files lost their latest acknowledged update (journal on disk: $journal_bytes bytes, the current file $(wc -c <"$last_journal") bytes = $(($(wc -c <"$last_journal") / 4096)) full buffers of 4096)"
+[ "$lost" -gt 0 ] && log "SIGKILL lost updates (file, sample time): $(head -3 "$W/lost" | tr '\n' ' ')..."
+probe_kill=$(awk 'NR == 1 { print $1 }' "$W/lost")
+[ -n "$probe_kill" ] || probe_kill=$probe
+probe_before=$(awk -v f="$probe_kill" '$1 == f { print $2 }' "$W/acked")
 start_rrdcached
-last_of_all >"$W/last.after"
-restarted=$(($(date +%s) - killed_at))
-read -r files lost seconds worst < <(LC_ALL=C join "$W/last.before" "$W/last.after" | awk '
-  $2 != "-" { files++ }
-  $2 != "-" && ($3 == "-" || $3 < $2) { lost++; d = $2 - ($3 == "-" ? 0 : $3); sum += d
-    if (d > worst) worst = d }
-  END { printf "%d %d %d %d\n", files, lost, sum, worst }')
-[ "$files" -gt 0 ] || fail "LAST through the tunnel answered for no file before the kill"
-log "SIGKILL rrdcached ($journal_bytes journal bytes on disk), restarted in ${restarted} s: $lost of $files files lost their latest acknowledged update(s) (at most ${worst} s of a file's samples, ${seconds} s in all)"
-probe_before=$(awk -v f="$probe" '$1 == f { print $2 }' "$W/last.before")
-probe_after=$(awk -v f="$probe" '$1 == f { print $2 }' "$W/last.after")
-log "SIGKILL probe $probe: last update $probe_before before the kill, $probe_after after the restart"
-# The sweeps go on: UPDATE after the daemon's last sample of each file; the next sweep's sample
-# spans the lost one's interval (the counters are DERIVE sources: no gap, one coarser step).
+probe_after=$(file_info "$probe_kill")
+log "SIGKILL probe $probe_kill: last acknowledged update ${probe_before} before the kill, ${probe_after:-none} after the restart (journal replayed)"
+[ -n "$probe_after" ] || fail "INFO $probe_kill through the tunnel after the restart gave no last_update"
+# The sweeps go on: each sends its next sample, later than the daemon's last of the file; in the
+# file the lost sample's interval joins the next one (DERIVE sources, 900 s heartbeat).
 now=$(date +%s)
 wait_for $((3 * INTERVAL + 30)) "shards writing after the SIGKILL" store_back
-probe_next=$(say "${TUNNEL_PORT[master]}" "LAST $probe" | awk 'NR == 1 && $1 == 0 { print $2 }')
-[ -n "$probe_next" ] && [ "$probe_next" -gt "$probe_before" ] ||
-  fail "$probe after the SIGKILL: last update '${probe_next}', '$probe_before' before the kill"
-still=$(LC_ALL=C join "$W/last.before" <(last_of_all) | awk '$2 != "-" && ($3 == "-" || $3 <= $2)' | wc -l)
-log "after the SIGKILL the sweeps go on: $probe last updated at $probe_next; $still files not updated since the kill"
+probe_next=$(file_info "$probe_kill")
+awk -v a="${probe_next:-0}" -v b="$probe_before" 'BEGIN { exit !(a + 0 > b + 0) }' ||
+  fail "$probe_kill after the SIGKILL: last update '${probe_next}', ${probe_before} acknowledged before the kill"
+log "after the SIGKILL the sweeps go on: $probe_kill last updated at $probe_next"
 
 # --- 6. the analyzer on the store's host sees every port of every shard --------------------------
 # The files written by both endpoints of zone 1 across the kill, and by zone 2 across its loss,
