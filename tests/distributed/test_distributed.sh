@@ -428,6 +428,13 @@ answer=$(say "${TUNNEL_PORT[ib-sat-1a]}" \
 [[ "$answer" == "-1 "*"File exists"* ]] || fail "CREATE over $probe: $answer"
 last=$(say "${TUNNEL_PORT[ib-sat-1a]}" "LAST $probe" | head -1)
 [[ "$last" =~ ^0\ [0-9]+$ ]] || fail "LAST $probe through the tunnel: $last"
+# What the checks themselves send is all within -P: no service says the daemon refused it.
+denied_services() {
+  api "$services" '.results[]?.attrs | select(.last_check_result != null)
+    | "\(.host_name)!\(.name): \(.last_check_result.output)"' 2>/dev/null | grep 'Permission denied'
+}
+[ -z "$(denied_services)" ] || fail "a check was refused by the store: $(denied_services | head -2)"
+log "no service output says 'Permission denied' ($(api "$services" '[.results[]? | select(.attrs.last_check_result != null)] | length') services with a result)"
 log "through ib-sat-1a's tunnel: FORGET, LIST, STATS, PENDING, FLUSHALL refused (Permission denied), CREATE over $probe refused ($answer), LAST answered ($last)"
 
 # --- 2. an error under each zone reaches the master, naming the port -----------------------------
@@ -670,4 +677,5 @@ unmeasured=$(jq '[.sets[] | .unmeasured] | max' "$W/locality.json")
 site=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 log "TIMING master site (ibpm-locality and ibpm-web over the store) ${site} s"
 log "ibpm-locality: every set measured; ibpm-web: $(find "$W/site" -name '*.html' | wc -l) pages"
+[ -z "$(denied_services)" ] || fail "a check was refused by the store: $(denied_services | head -2)"
 log "PASSED in $(($(date +%s) - START)) s"
