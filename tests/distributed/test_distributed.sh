@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Many collectors, one fabric, on the loopback: a simulated 3-level fat tree, rrdcached on TCP as
-# the central RRD store, an Icinga 2 master and two satellite zones of two endpoints each (five
-# icinga2 daemons with certificates from `icinga2 pki`), running the configuration
-# ibpm-nagios-config writes, as docs/operators.md deploys it. The test shows that the shards run
-# on the satellites, that the store holds every cabled port once (as one full sweep does), that
-# errors under each zone reach the master, that a zone's shard goes on from its other endpoint
-# without a baseline gap when one dies, that the master tells when a whole zone is gone, that a
-# stopped store is reported and loses nothing, and that the analyzer on the store's host sees
-# every port.
+# Many collectors, one fabric, on the loopback: a simulated 3-level fat tree, rrdcached as the
+# central RRD store behind a TLS tunnel, an Icinga 2 master and two satellite zones of two
+# endpoints each (five icinga2 daemons with certificates from `icinga2 pki`), running the
+# configuration ibpm-nagios-config writes, as docs/operators.md deploys it: rrdcached on a unix
+# socket only (-O, -P, an unprivileged user when the test runs as root), an stunnel server in
+# front of it that accepts only client certificates of the site's store CA, and an stunnel
+# client per node (its own certificate) that every collector and the analyzer reach on the
+# loopback. The test shows that the shards run on the satellites, that the store holds every
+# cabled port once (as one full sweep does), that the store refuses a connection without a
+# certificate and any command outside its -P list, that errors under each zone reach the
+# master, that a zone's shard goes on from its other endpoint without a baseline gap when one
+# dies, that the master tells when a whole zone is gone, that a stopped store is reported and
+# loses nothing, what a SIGKILL of the store loses, and that the analyzer on the store's host
+# sees every port.
 #
 # Usage: test_distributed.sh BIN_DIR. Exit 0 passed, 1 failed, 77 skipped (a tool is missing).
 # KEEP=1 keeps the work folder.
@@ -16,13 +21,15 @@ set -uo pipefail
 BIN=$(cd "${1:?usage: $0 BIN_DIR}" && pwd)
 INTERVAL=${INTERVAL:-15}   # seconds between checks
 
-for tool in icinga2 rrdcached rrdtool ibsim opensm curl jq setsid; do
+for tool in icinga2 rrdcached rrdtool ibsim opensm curl jq setsid openssl timeout; do
   if ! command -v "$tool" >/dev/null && [ ! -x "/usr/sbin/$tool" ]; then
     echo "SKIPPED: $tool is not installed (scripts/install-deps.sh installs it)"
     exit 77
   fi
 done
 [ -x /usr/lib/nagios/plugins/negate ] || { echo "SKIPPED: monitoring-plugins-basic missing"; exit 77; }
+STUNNEL=$(command -v stunnel4 || command -v stunnel) ||
+  { echo "SKIPPED: stunnel4 is not installed (scripts/install-deps.sh installs it)"; exit 77; }
 
 W=$(mktemp -d /tmp/ibpm-distributed.XXXXXX)
 START=$(date +%s)
@@ -86,18 +93,37 @@ trap 'cleanup; rm -rf "$CLIENTS"' EXIT
   fail "ibpm-sim generate"
 "$BIN/ibpm-sim" start --dir "$W/sim" "$W/fabric.net" >/dev/null || fail "ibpm-sim start"
 # The checks as Icinga 2 runs them, made clients of the simulation (a real site runs them as
-# they are: only LD_PRELOAD and the simulator's socket name differ).
-mkdir -p "$W/plugins"
+# they are: only LD_PRELOAD, the simulator's socket name and the tunnel's port differ).
+# The generated configuration names the store as every node reaches it on a real site, its own
+# stunnel client at 127.0.0.1:42217; here the five nodes share one loopback, so each node's
+# client has a port of its own ($W/tunnel/NODE.port) and the wrapper, knowing the node by its
+# --state-dir, gives the check that port instead.
+STORE=127.0.0.1:42217
+mkdir -p "$W/plugins" "$W/tunnel"
 for check in check_ib_topology check_ib_port check_ib_node check_ib_fabric; do
   # Every sweep's samples (per port: counters, rates and their interval) go to one CSV file,
   # appended under a lock by whichever endpoint runs the sweep.
   extra=""
   [ "$check" = check_ib_fabric ] && extra="--csv '$W/samples.csv'"
   cat >"$W/plugins/$check" <<EOF
-#!/bin/sh
+#!/usr/bin/env bash
 cd '$CLIENTS' || exit 3
 . '$W/sim/env'
-exec '$BIN/$check' "\$@" $extra 2>>'$W/plugins.stderr'
+node="" prev=""
+for a in "\$@"; do
+  [ "\$prev" = --state-dir ] && [[ "\$a" == '$W/icinga/'*/ibpm ]] &&
+    { node=\${a#'$W/icinga/'}; node=\${node%/ibpm}; }
+  prev=\$a
+done
+args=()
+for a in "\$@"; do
+  if [ "\$a" = '$STORE' ]; then
+    [ -s "$W/tunnel/\$node.port" ] || { echo "UNKNOWN: no store tunnel for node '\$node'"; exit 3; }
+    a=127.0.0.1:\$(cat "$W/tunnel/\$node.port")
+  fi
+  args+=("\$a")
+done
+exec '$BIN/$check' "\${args[@]}" $extra 2>>'$W/plugins.stderr'
 EOF
   chmod +x "$W/plugins/$check"
 done
@@ -107,23 +133,120 @@ sim "$W/plugins/check_ib_topology" --write-baseline "$W/baseline.cache" >/dev/nu
   fail "baseline"
 log "fabric: $(grep -c '^Switch' "$W/fabric.net") switches, 256 hosts, ibsim ready"
 
-# --- the central store --------------------------------------------------------------------------
+# --- the central store: rrdcached on a unix socket, reachable only through TLS ---------------------
+NODES=(master ib-sat-1a ib-sat-1b ib-sat-2a ib-sat-2b)
+declare -A TUNNEL_PORT
 BASE=$((20000 + RANDOM % 20000))
-RRD_PORT=$(free_port "$BASE")
-mkdir -p "$W/store" "$W/journal"
-start_rrdcached() {
-  start_daemon rrdcached "$W/rrdcached.log" rrdcached -g -R -B -b "$W/store" \
-    -l "127.0.0.1:$RRD_PORT" -j "$W/journal" -p "$W/rrdcached.pid" -w 3600 -f 7200
-  wait_for 10 "rrdcached listening" bash -c "(exec 3<>/dev/tcp/127.0.0.1/$RRD_PORT) 2>/dev/null"
+TLS_PORT=$(free_port "$BASE")   # the store's stunnel server: the only way in from the network
+p=$((TLS_PORT + 1))
+for n in "${NODES[@]}"; do
+  p=$(free_port "$p")
+  TUNNEL_PORT[$n]=$p
+  echo "$p" >"$W/tunnel/$n.port"
+  p=$((p + 1))
+done
+tunnel_of() { echo "127.0.0.1:${TUNNEL_PORT[$1]}"; }
+ANALYZER=$(tunnel_of master)   # the analyzer on the store's host, through the master's client
+
+# The site's store CA, a server certificate for the store (named ibpm-store, serverAuth only)
+# and a client certificate per node (clientAuth only), as docs/operators.md makes them.
+PKI=$W/store-pki
+mkdir -p "$PKI"
+openssl req -x509 -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -sha256 \
+  -days 3650 -subj "/CN=ibpm store CA" -addext "basicConstraints=critical,CA:true" \
+  -addext "keyUsage=critical,keyCertSign,cRLSign" -keyout "$PKI/ca.key" -out "$PKI/ca.crt" \
+  >"$W/store-pki.log" 2>&1 || fail "store CA: $(cat "$W/store-pki.log")"
+store_cert() {  # NAME EXTENSIONS: a key and a certificate signed by the store CA
+  openssl req -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -subj "/CN=$1" \
+    -keyout "$PKI/$1.key" -out "$PKI/$1.csr" >>"$W/store-pki.log" 2>&1 &&
+    printf '%b' "$2" >"$PKI/$1.ext" &&
+    openssl x509 -req -sha256 -days 825 -in "$PKI/$1.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" \
+      -CAcreateserial -extfile "$PKI/$1.ext" -out "$PKI/$1.crt" >>"$W/store-pki.log" 2>&1 ||
+    fail "store certificate $1: $(tail -3 "$W/store-pki.log")"
 }
+store_cert ibpm-store 'basicConstraints=CA:false\nsubjectAltName=DNS:ibpm-store\nextendedKeyUsage=serverAuth\n'
+for n in "${NODES[@]}"; do
+  store_cert "$n" 'basicConstraints=CA:false\nextendedKeyUsage=clientAuth\n'
+done
+# A certificate of another CA with a satellite's name: what a stranger could make.
+openssl req -x509 -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -days 30 \
+  -subj "/CN=ib-sat-1a" -keyout "$PKI/stranger.key" -out "$PKI/stranger.crt" \
+  >>"$W/store-pki.log" 2>&1 || fail "stranger's certificate"
+
+# The daemon: a unix socket only, CREATE never replaces a file (-O), and only the commands the
+# collectors (BATCH with UPDATE in it, UPDATE, CREATE, FLUSH, INFO, LAST) and the analyzer
+# (FLUSH, FETCH, INFO) send (-P; HELP and QUIT are always allowed, "." with BATCH). As root the
+# test runs it as nobody, as a site runs it as its own user (-U/-G); otherwise as the test's user.
+RRD_SOCK=$W/rrdcached.sock
+RRD_COMMANDS=BATCH,UPDATE,CREATE,FLUSH,INFO,LAST,FETCH
+mkdir -p "$W/store" "$W/journal"
+run_as=()
+if [ "$(id -u)" = 0 ]; then
+  run_as=(-U nobody -G "$(id -gn nobody)")
+  chown nobody:"$(id -gn nobody)" "$W/store" "$W/journal"
+  chmod 711 "$W"   # the daemon's user goes through the work folder to its own
+fi
+start_rrdcached() {
+  start_daemon rrdcached "$W/rrdcached.log" rrdcached -g "${run_as[@]}" -O -R -B -b "$W/store" \
+    -j "$W/journal" -p "$W/rrdcached.pid" -w 3600 -f 7200 \
+    -m 0660 -P "$RRD_COMMANDS" -l "unix:$RRD_SOCK"
+  wait_for 30 "rrdcached answering through the tunnel" store_answers
+}
+say() {  # PORT COMMAND...: the daemon's answers to COMMANDs sent to PORT (QUIT added)
+  local port=$1
+  shift
+  (
+    exec 3<>"/dev/tcp/127.0.0.1/$port" || exit 1
+    printf '%s\n' "$@" QUIT >&3
+    timeout 20 cat <&3
+  ) 2>/dev/null
+}
+store_answers() { say "${TUNNEL_PORT[master]}" HELP | grep -q '^[0-9]* Command overview'; }
+
+# The stunnel server: TLS on the (here loopback) network, a client certificate of the store CA
+# required and verified, the daemon's unix socket behind it.
+stunnel_conf() {  # the first lines of an stunnel configuration, run in the foreground
+  printf 'foreground = yes\npid =\ndebug = notice\n'
+}
+{
+  stunnel_conf
+  cat <<EOF
+[ibpm-store]
+accept = 127.0.0.1:$TLS_PORT
+connect = $RRD_SOCK
+cert = $PKI/ibpm-store.crt
+key = $PKI/ibpm-store.key
+CAfile = $PKI/ca.crt
+verifyChain = yes
+requireCert = yes
+sslVersionMin = TLSv1.2
+EOF
+} >"$W/stunnel-server.conf"
+start_daemon stunnel-server "$W/stunnel-server.out" "$STUNNEL" "$W/stunnel-server.conf"
+# One client per node with the node's own certificate, checking the store's.
+for n in "${NODES[@]}"; do
+  {
+    stunnel_conf
+    cat <<EOF
+[ibpm-store]
+client = yes
+accept = $(tunnel_of "$n")
+connect = 127.0.0.1:$TLS_PORT
+cert = $PKI/$n.crt
+key = $PKI/$n.key
+CAfile = $PKI/ca.crt
+verifyChain = yes
+checkHost = ibpm-store
+sslVersionMin = TLSv1.2
+EOF
+  } >"$W/stunnel-$n.conf"
+  start_daemon "stunnel-$n" "$W/stunnel-$n.out" "$STUNNEL" "$W/stunnel-$n.conf"
+done
 start_rrdcached
-STORE=127.0.0.1:$RRD_PORT
-log "rrdcached at $STORE, base $W/store"
+log "rrdcached on unix:$RRD_SOCK (-O, -P $RRD_COMMANDS${run_as[*]:+, ${run_as[*]}}), base $W/store; TLS at 127.0.0.1:$TLS_PORT; a tunnel per node (master at $ANALYZER)"
 
 # --- the configuration ---------------------------------------------------------------------------
-NODES=(master ib-sat-1a ib-sat-1b ib-sat-2a ib-sat-2b)
 declare -A API_PORT ZONE
-p=$((RRD_PORT + 1))
 for n in "${NODES[@]}"; do p=$(free_port "$p"); API_PORT[$n]=$p; p=$((p + 1)); done
 ZONE=([master]=master [ib-sat-1a]=ib-zone-1 [ib-sat-1b]=ib-zone-1 [ib-sat-2a]=ib-zone-2
   [ib-sat-2b]=ib-zone-2)
@@ -270,6 +393,50 @@ for n in "${NODES[@]:1}"; do
     head -1)" ] || fail "$n wrote port RRD files locally"
 done
 
+# --- 1b. the store: only through the tunnel, only the commands of -P -----------------------------
+# Who came in: the stunnel server names each client certificate it accepted.
+log "store clients seen by the TLS server: $(grep -o 'Certificate accepted at depth=0: CN=[^ ]*' \
+  "$W/stunnel-server.out" | sed 's/.*CN=//' | sort -u | tr '\n' ' ')"
+tls_try() {  # ARGS...: the answer to HELP over TLS to the store with openssl s_client ARGS
+  printf 'HELP\nQUIT\n' | timeout 10 openssl s_client -connect "127.0.0.1:$TLS_PORT" -quiet \
+    -CAfile "$PKI/ca.crt" "$@" 2>/dev/null | head -1
+}
+[ -n "$(tls_try -cert "$PKI/ib-sat-1a.crt" -key "$PKI/ib-sat-1a.key")" ] ||
+  fail "a satellite's certificate gets no answer from the store over TLS"
+for who in none stranger ibpm-store; do
+  case $who in
+    none) answer=$(tls_try) ;;
+    *) answer=$(tls_try -cert "$PKI/$who.crt" -key "$PKI/$who.key") ;;
+  esac
+  [ -z "$answer" ] || fail "TLS with certificate '$who' got an answer from the store: $answer"
+done
+# Plain TCP to the TLS port: no rrdcached answer either.
+answer=$(say "$TLS_PORT" STATS | grep -a -m1 -E '^-?[0-9]+ ')
+[ -z "$answer" ] || fail "plain TCP to the store's TLS port got an answer: $answer"
+refusals=$(grep -c -e 'peer did not return a certificate' -e 'Rejected by CERT' \
+  -e 'wrong version number' "$W/stunnel-server.out")
+[ "$refusals" -ge 4 ] || fail "the TLS server logged $refusals refusals, not 4"
+log "store refused: TLS without a certificate, with another CA's, with the store's own (serverAuth), and plain TCP ($refusals refusals in its log); a satellite's certificate gets an answer"
+# Through a satellite's tunnel: what -P leaves out is refused, and CREATE never replaces a file.
+probe_rrd=$(head -1 "$W/store.ports")
+probe=${probe_rrd#./}
+refused=$(say "${TUNNEL_PORT[ib-sat-1a]}" "FORGET $probe" "LIST /" "STATS" "PENDING $probe" \
+  "FLUSHALL" | grep -c '^-1 Permission denied')
+[ "$refused" = 5 ] || fail "through ib-sat-1a's tunnel FORGET, LIST, STATS, PENDING, FLUSHALL: $refused of 5 refused"
+answer=$(say "${TUNNEL_PORT[ib-sat-1a]}" \
+  "CREATE $probe -s 15 -b $(($(date +%s) - 60)) DS:x:GAUGE:60:U:U RRA:AVERAGE:0.5:1:10" | head -1)
+[[ "$answer" == "-1 "*"File exists"* ]] || fail "CREATE over $probe: $answer"
+last=$(say "${TUNNEL_PORT[ib-sat-1a]}" "LAST $probe" | head -1)
+[[ "$last" =~ ^0\ [0-9]+$ ]] || fail "LAST $probe through the tunnel: $last"
+# What the checks themselves send is all within -P: no service says the daemon refused it.
+denied_services() {
+  api "$services" '.results[]?.attrs | select(.last_check_result != null)
+    | "\(.host_name)!\(.name): \(.last_check_result.output)"' 2>/dev/null | grep 'Permission denied'
+}
+[ -z "$(denied_services)" ] || fail "a check was refused by the store: $(denied_services | head -2)"
+log "no service output says 'Permission denied' ($(api "$services" '[.results[]? | select(.attrs.last_check_result != null)] | length') services with a result)"
+log "through ib-sat-1a's tunnel: FORGET, LIST, STATS, PENDING, FLUSHALL refused (Permission denied), CREATE over $probe refused ($answer), LAST answered ($last)"
+
 # --- 2. an error under each zone reaches the master, naming the port -----------------------------
 # A leaf of each zone (its switches are the zone's hosts), its port 1 (a host's cable).
 leaf_of_zone() {
@@ -402,11 +569,13 @@ store_gone() {
   for k in 1 2; do
     shard_ran_on "ib-fabric-shard-$k" '^ib-sat-' "$now" || return 1
     out=$(service_output "ib-fabric-shard-$k" ib-fabric-shard)
-    [[ "$out" == *"UNKNOWN"*"rrdcached at $STORE"* ]] || return 1
+    [[ "$out" == *"UNKNOWN"*"rrdcached"* ]] || return 1
   done
 }
 wait_for $((2 * INTERVAL + 30)) "shards UNKNOWN naming rrdcached" store_gone
 log "store gone: $(service_output ib-fabric-shard-1 ib-fabric-shard | head -1 | cut -c1-200)"
+log "store gone, a port says: $(service_output ib-fabric-shard-1 ib-fabric-shard |
+  grep -o 'state file: .*' | head -1 | cut -c1-160)"
 start_rrdcached
 now=$(date +%s)
 store_back() {
@@ -420,11 +589,72 @@ store_back() {
 }
 wait_for $((3 * INTERVAL + 30)) "shards writing again" store_back
 # Flushed through the daemon, then on disk: the samples written since, after the old ones.
-rrdtool flushcached --daemon "$STORE" "${probe_rrd#./}" || fail "flushcached $probe_rrd"
+rrdtool flushcached --daemon "$ANALYZER" "${probe_rrd#./}" || fail "flushcached $probe_rrd"
 stored_after=$(stored)
 awk -v a="${stored_after%:}" -v b="${stored_before%:}" 'BEGIN { exit !(a + 0 > b + 0) }' ||
   fail "$probe_rrd: last update ${stored_after} after the restart, ${stored_before} before"
 log "store back: $probe_rrd last updated at $stored_after (was $stored_before before the stop)"
+
+# --- 5b. the store is killed (SIGKILL): what its journal had not written is lost ----------------
+# rrdcached journals each update through a buffered stream (4 KiB, never fsync'ed) and
+# acknowledges it at once: a crash loses the updates still in that buffer. What was
+# acknowledged: each file's latest sample that a sweep before the kill wrote without error (the
+# sweeps' CSV). What survives: the journal files on disk after the kill (replayed at the next
+# start) and the RRD files themselves. (rrdcached's LAST answers at the file's step, 60 s: too
+# coarse to tell.)
+acked_before() {  # "FILE SAMPLE_TIME": each file's latest sample written before time $1
+  awk -F, -v t="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["sweep_start"] < t && $col["answered"] == 1 && $col["error"] == "" {
+      f = $col["node_guid"] "/port" $col["port"] ".rrd"
+      if ($col["sample_time"] + 0 > last[f] + 0) last[f] = $col["sample_time"] }
+    END { for (f in last) print f, last[f] }' "$W/samples.csv" | LC_ALL=C sort
+}
+journaled() {  # "FILE TIME": each file's latest update in the journal files on disk
+  local f
+  for f in "$W"/journal/*; do  # a line the kill cut short is never replayed
+    if [ -n "$(tail -c 1 "$f")" ]; then sed '$d' "$f"; else cat "$f"; fi
+  done 2>/dev/null | awk '$1 == "update" && NF >= 3 { split($3, v, ":")
+      if (v[1] + 0 > last[$2] + 0) last[$2] = v[1] }
+    END { for (f in last) print f, last[f] }' | LC_ALL=C sort
+}
+file_info() {  # FILE: the daemon's last_update of FILE after a FLUSH, through the master's tunnel
+  say "${TUNNEL_PORT[master]}" "FLUSH $1" "INFO $1" | awk '$1 == "last_update" { print $3 }'
+}
+# Right after both shards' sweeps: the updates in the journal's buffer are their last ones.
+now=$(date +%s)
+wait_for $((2 * INTERVAL + 30)) "shards sweeping before the kill" store_back
+stop_daemon rrdcached KILL
+killed_at=$(date +%s.%N)
+sleep 2   # a sweep under way at the kill finishes its CSV lines
+acked_before "$killed_at" >"$W/acked"
+journaled >"$W/journaled"
+LC_ALL=C join -a 1 "$W/acked" "$W/journaled" |
+  awk 'NF < 3 || $3 + 0.0005 < $2 + 0' >"$W/unjournaled"
+: >"$W/lost"
+while read -r f t _; do  # not in the journal: lost unless the file on disk has it
+  disk=$(rrdtool lastupdate "$W/store/$f" 2>/dev/null | awk 'END { print $1 + 0 }')
+  [ "${disk:-0}" -ge "${t%.*}" ] || echo "$f $t" >>"$W/lost"
+done <"$W/unjournaled"
+journal_bytes=$(cat "$W"/journal/* | wc -c)
+last_journal=$(ls "$W"/journal/* | tail -1)
+lost=$(wc -l <"$W/lost")
+log "SIGKILL rrdcached: $lost of $(wc -l <"$W/acked") files lost their latest acknowledged update (journal on disk: $journal_bytes bytes, the current file $(wc -c <"$last_journal") bytes = $(($(wc -c <"$last_journal") / 4096)) full buffers of 4096)"
+[ "$lost" -gt 0 ] && log "SIGKILL lost updates (file, sample time): $(head -3 "$W/lost" | tr '\n' ' ')..."
+probe_kill=$(awk 'NR == 1 { print $1 }' "$W/lost")
+[ -n "$probe_kill" ] || probe_kill=$probe
+probe_before=$(awk -v f="$probe_kill" '$1 == f { print $2 }' "$W/acked")
+start_rrdcached
+probe_after=$(file_info "$probe_kill")
+log "SIGKILL probe $probe_kill: last acknowledged update ${probe_before} before the kill, ${probe_after:-none} after the restart (journal replayed)"
+[ -n "$probe_after" ] || fail "INFO $probe_kill through the tunnel after the restart gave no last_update"
+# The sweeps go on: each sends its next sample, later than the daemon's last of the file; in the
+# file the lost sample's interval joins the next one (DERIVE sources, 900 s heartbeat).
+now=$(date +%s)
+wait_for $((3 * INTERVAL + 30)) "shards writing after the SIGKILL" store_back
+probe_next=$(file_info "$probe_kill")
+awk -v a="${probe_next:-0}" -v b="$probe_before" 'BEGIN { exit !(a + 0 > b + 0) }' ||
+  fail "$probe_kill after the SIGKILL: last update '${probe_next}', ${probe_before} acknowledged before the kill"
+log "after the SIGKILL the sweeps go on: $probe_kill last updated at $probe_next"
 
 # --- 6. the analyzer on the store's host sees every port of every shard --------------------------
 # The files written by both endpoints of zone 1 across the kill, and by zone 2 across its loss,
@@ -436,15 +666,16 @@ for k in 1 2; do
 done
 log "the RRDs of ${LEAF[1]} and ${LEAF[2]} read whole (rrdtool fetch)"
 t=$(date +%s.%N)
-"$BIN/ibpm-locality" --cache "$W/baseline.cache" --state-dir "$W/store" --rrdcached "$STORE" \
+"$BIN/ibpm-locality" --cache "$W/baseline.cache" --state-dir "$W/store" --rrdcached "$ANALYZER" \
   --format json --window 3600 >"$W/locality.json" 2>"$W/locality.err" ||
   fail "ibpm-locality: $(cat "$W/locality.err")"
 unmeasured=$(jq '[.sets[] | .unmeasured] | max' "$W/locality.json")
 [ "$unmeasured" = 0 ] || fail "ibpm-locality: ports without history: $unmeasured"
 "$BIN/ibpm-web" -o "$W/site" --cache "$W/baseline.cache" --state-dir "$W/store" \
-  --rrdcached "$STORE" --window 3600 --graphs none >"$W/web.log" 2>&1 ||
+  --rrdcached "$ANALYZER" --window 3600 --graphs none >"$W/web.log" 2>&1 ||
   fail "ibpm-web: $(cat "$W/web.log")"
 site=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 log "TIMING master site (ibpm-locality and ibpm-web over the store) ${site} s"
 log "ibpm-locality: every set measured; ibpm-web: $(find "$W/site" -name '*.html' | wc -l) pages"
+[ -z "$(denied_services)" ] || fail "a check was refused by the store: $(denied_services | head -2)"
 log "PASSED in $(($(date +%s) - START)) s"
