@@ -21,6 +21,7 @@
 #include "support/check_output.hpp"
 #include "support/live_fabric.hpp"
 #include "support/rrd_files.hpp"
+#include "support/rrdcached_daemon.hpp"
 #include "support/simulator.hpp"
 
 using namespace ibpm::test;
@@ -30,7 +31,7 @@ using namespace std::chrono_literals;
 namespace {
 
 const char* const kFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
-const char* const kRrdcached = "/usr/bin/rrdcached";
+using ibpm::test::kRrdcached;
 
 // bin/PROGRAM ARGS... as a client of the simulation with the clock `shift` ahead ("+1h").
 ProcessRun run_shifted(LiveFabric& live, const std::string& shift, const std::string& program,
@@ -55,17 +56,7 @@ std::vector<std::string> port_args(const StateDir& state, std::vector<std::strin
   return args;
 }
 
-int free_loopback_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), size);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &size);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
+using ibpm::test::free_loopback_port;
 
 // One command to the daemon over TCP, as anyone who reaches it can send it; its answer line.
 std::optional<std::string> send_raw(int port, const std::string& command) {

@@ -73,6 +73,19 @@ void check_port(const HistoryReader::Read& read, std::size_t i) {
   CHECK_FALSE(read.history.average_of(counters::Counter::symbol_errors));
 }
 
+// A unix socket listening at `path` (-1 when it cannot be made), for daemons that misbehave.
+int listening_socket(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 8) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 bool same(const PortHistory& a, const PortHistory& b) {
   return a.found == b.found && a.covered == b.covered && a.step == b.step &&
          a.average == b.average && a.peak == b.peak;
@@ -164,12 +177,8 @@ TEST_CASE("history in bulk: a daemon that never answers costs the deadline, not 
   TempDir dir("history-bulk-hung");
   const std::string socket = (dir.path() / "hung.sock").string();
   // Listening, never accepting: connections succeed and no answer ever comes.
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::listen(fd, 8) == 0);
+  const int fd = listening_socket(socket);
+  REQUIRE(fd >= 0);
 
   const HistoryReader reader((dir.path() / "state").string(), "unix:" + socket, 300ms);
   const auto start = std::chrono::steady_clock::now();
@@ -186,12 +195,8 @@ TEST_CASE("history in bulk: a daemon that never answers costs the deadline, not 
 TEST_CASE("history in bulk: a daemon streaming one endless line is cut off, memory bounded") {
   TempDir dir("history-bulk-endless");
   const std::string socket = (dir.path() / "endless.sock").string();
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::listen(fd, 8) == 0);
+  const int fd = listening_socket(socket);
+  REQUIRE(fd >= 0);
   std::atomic<std::size_t> sent{0};
   std::thread server([&] {
     const int client = ::accept(fd, nullptr, nullptr);
