@@ -136,23 +136,36 @@ std::vector<HistoryReader::Read> HistoryReader::read_files(const std::vector<Por
 std::vector<HistoryReader::Read> HistoryReader::read_through_daemon(
     const std::vector<PortRef>& ports, const Window& window, bool peaks) const {
   std::vector<Read> reads(ports.size());
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  state::in_slices(ports.size(), state::connections_for(ports.size()),
+                   [&](std::size_t begin, std::size_t end) {
+                     read_slice(ports, begin, end, window, peaks, deadline, reads);
+                   });
+  return reads;
+}
+
+void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t begin,
+                               std::size_t end, const Window& window, bool peaks,
+                               std::chrono::steady_clock::time_point deadline,
+                               std::vector<Read>& reads) const {
   const std::size_t per_port = peaks ? 2 : 1;
   const std::string range =
       " " + std::to_string(window.start) + " " + std::to_string(fetch_end(window));
-  std::vector<FetchedRows> average(peaks ? ports.size() : 0);
-  std::size_t answered = 0;  // ports whose every answer came
+  FetchedRows average;  // the AVERAGE rows of port average_of, until its MAX rows come
+  std::size_t average_of = end;
+  std::size_t answered = 0;  // ports of the slice whose every answer came
   try {
     state::pipeline(
-        backend_.daemon_address(), ports.size() * per_port,
+        backend_.daemon_address(), (end - begin) * per_port,
         [&](std::size_t c, std::string& out) {
-          const PortRef& port = ports[c / per_port];
+          const PortRef& port = ports[begin + c / per_port];
           out += "FETCH ";
           out += state::daemon_escape(store_.rrd_name(port.node, port.port));
           out += c % per_port == 0 ? " AVERAGE" : " MAX";
           out += range;
         },
         [&](std::size_t c, const state::DaemonAnswer& answer) {
-          const std::size_t i = c / per_port;
+          const std::size_t i = begin + c / per_port;
           answered = (c + 1) / per_port;
           Read& read = reads[i];
           if (!read.error.empty()) return;
@@ -163,20 +176,19 @@ std::vector<HistoryReader::Read> HistoryReader::read_through_daemon(
             if (!peaks) {
               read.history = history_from(*rows, nullptr);
             } else if (c % 2 == 0) {
-              average[i] = std::move(*rows);
-            } else {
-              read.history = history_from(average[i], &*rows);
-              average[i] = {};
+              average = std::move(*rows);
+              average_of = i;
+            } else if (average_of == i) {
+              read.history = history_from(average, &*rows);
             }
           } catch (const state::StateError& e) {
             read.error = e.what();
           }
         },
-        std::chrono::steady_clock::now() + timeout_);
+        deadline);
   } catch (const state::StateError& e) {
-    for (std::size_t i = answered; i < reads.size(); ++i) reads[i] = Read{{}, e.what()};
+    for (std::size_t i = begin + answered; i < end; ++i) reads[i] = Read{{}, e.what()};
   }
-  return reads;
 }
 
 }  // namespace ibpm::history

@@ -70,6 +70,10 @@ class HistoryReader {
  private:
   std::vector<Read> read_through_daemon(const std::vector<PortRef>& ports, const Window& window,
                                         bool peaks) const;
+  // Ports [begin, end) through one connection, into reads[begin, end).
+  void read_slice(const std::vector<PortRef>& ports, std::size_t begin, std::size_t end,
+                  const Window& window, bool peaks, std::chrono::steady_clock::time_point deadline,
+                  std::vector<Read>& reads) const;
   std::vector<Read> read_files(const std::vector<PortRef>& ports, const Window& window,
                                bool peaks) const;
 

@@ -14,6 +14,7 @@
 
 #include "state/directories.hpp"
 #include "state/rrdcached_batch.hpp"
+#include "state/rrdcached_pipeline.hpp"
 
 namespace ibpm::state {
 
@@ -196,31 +197,37 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
     }
     return results;
   }
-  // Per port a FLUSH (INFO answers from the file on disk) and an INFO, in one exchange.
+  // Per port a FLUSH (INFO answers from the file on disk) and an INFO, in one exchange (a few,
+  // side by side, for many ports).
   std::vector<std::string> files;
   files.reserve(ports.size());
   for (const PortRef& p : ports) files.push_back(rrd_name(p.node, p.port));
-  std::size_t answered = 0;
-  try {
-    daemon_infos(
-        backend_.daemon_address(), files,
-        [&](std::size_t i, const std::optional<RrdHeader>& header, const std::string& error) {
-          answered = i + 1;
-          if (!error.empty()) {
-            results[i].error = files[i] + ": " + error;
-            return;
-          }
-          if (!header) return;
-          try {
-            results[i].record = record_from(files[i], *header, now);
-          } catch (const StateError& e) {
-            results[i].error = e.what();
-          }
-        },
-        timeout);
-  } catch (const StateError& e) {
-    for (std::size_t i = answered; i < results.size(); ++i) results[i].error = e.what();
-  }
+  in_slices(files.size(), connections_for(files.size()), [&](std::size_t begin, std::size_t end) {
+    const std::vector<std::string> slice(files.begin() + static_cast<std::ptrdiff_t>(begin),
+                                         files.begin() + static_cast<std::ptrdiff_t>(end));
+    std::size_t answered = begin;
+    try {
+      daemon_infos(
+          backend_.daemon_address(), slice,
+          [&](std::size_t k, const std::optional<RrdHeader>& header, const std::string& error) {
+            const std::size_t i = begin + k;
+            answered = i + 1;
+            if (!error.empty()) {
+              results[i].error = files[i] + ": " + error;
+              return;
+            }
+            if (!header) return;
+            try {
+              results[i].record = record_from(files[i], *header, now);
+            } catch (const StateError& e) {
+              results[i].error = e.what();
+            }
+          },
+          timeout);
+    } catch (const StateError& e) {
+      for (std::size_t i = answered; i < end; ++i) results[i].error = e.what();
+    }
+  });
   return results;
 }
 

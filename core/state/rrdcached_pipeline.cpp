@@ -1,10 +1,47 @@
 #include "state/rrdcached_pipeline.hpp"
 
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+
 namespace ibpm::state {
+
+namespace {
+std::mutex& totals_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+}  // namespace
 
 ExchangeCount& exchange_totals() {
   static ExchangeCount totals;
   return totals;
+}
+
+std::size_t connections_for(std::size_t count) {
+  constexpr std::size_t kPerConnection = 4000;
+  return std::clamp<std::size_t>(count / kPerConnection, 1, 4);
+}
+
+void in_slices(std::size_t count, std::size_t slices,
+               const std::function<void(std::size_t, std::size_t)>& fn) {
+  slices = std::clamp<std::size_t>(slices, 1, std::max<std::size_t>(count, 1));
+  if (slices == 1) return fn(0, count);
+  std::vector<std::exception_ptr> failures(slices);
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t s = 0; s < slices; ++s)
+      threads.emplace_back([&, s] {
+        try {
+          fn(count * s / slices, count * (s + 1) / slices);
+        } catch (...) {
+          failures[s] = std::current_exception();
+        }
+      });
+  }
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
 }
 
 ExchangeCount pipeline(const std::string& address, std::size_t count,
@@ -59,6 +96,7 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
       on_answer(answered++, answer);
     }
   }
+  const std::lock_guard<std::mutex> lock(totals_mutex());
   ExchangeCount& totals = exchange_totals();
   totals.connections += cost.connections;
   totals.round_trips += cost.round_trips;

@@ -37,7 +37,18 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
                        const std::function<void(std::size_t, const DaemonAnswer&)>& on_answer,
                        DaemonConnection::Deadline deadline);
 
-// What every exchange of this process cost so far (added up by pipeline() and the BATCH).
+// What every exchange of this process cost so far (added up by pipeline()).
 ExchangeCount& exchange_totals();
+
+// Runs fn(begin, end) over `slices` contiguous parts of [0, count), each on a thread of its own,
+// and returns when all are done (rethrowing the first exception). rrdcached serves each
+// connection on a thread of its own, so a large read spread over a few connections keeps more of
+// the daemon's and the client's cores busy.
+void in_slices(std::size_t count, std::size_t slices,
+               const std::function<void(std::size_t, std::size_t)>& fn);
+
+// How many connections a read of `count` files is spread over: one for a few thousand files,
+// up to four for more.
+std::size_t connections_for(std::size_t count);
 
 }  // namespace ibpm::state
