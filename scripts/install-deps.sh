@@ -8,7 +8,7 @@ packages=(
   g++ cmake make pkg-config xz-utils
   libibmad-dev libibnetdisc-dev libibumad-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2
-  ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl strace curl jq
+  ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
   help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd
 )
