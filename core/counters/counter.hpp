@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "counters/optional_array.hpp"
+
 namespace ibpm::counters {
 
 enum class Counter : std::uint8_t {
@@ -67,6 +69,11 @@ struct Rate {
   double per_second = 0;
   bool lower_bound = false;  // from a saturated counter: the true rate is at least this
 };
+
+// One reading of every counter: which were read, and their values (nullopt = not read).
+using CounterReadings = OptionalArray<std::uint64_t, kCounterCount>;
+// A rate per counter (nullopt = unknown).
+using CounterRates = OptionalArray<Rate, kCounterCount>;
 
 // Per second over `seconds`; nullopt when the interval is not positive.
 std::optional<Rate> rate_of(const CounterDelta& delta, double seconds);

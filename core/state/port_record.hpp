@@ -14,11 +14,10 @@
 namespace ibpm::state {
 
 struct PortRecord {
-  double time = 0;  // epoch seconds, sub-second
-  std::array<std::optional<std::uint64_t>, counters::kCounterCount>
-      raw;                      // nullopt = not read ("U")
-  std::uint32_t saturated = 0;  // bit i: counter i was at its maximum (its raw is written as U)
-  bool extended = false;        // sample_flags bit 0
+  double time = 0;                // epoch seconds, sub-second
+  counters::CounterReadings raw;  // nullopt = not read ("U")
+  std::uint32_t saturated = 0;    // bit i: counter i was at its maximum (its raw is written as U)
+  bool extended = false;          // sample_flags bit 0
   std::optional<std::uint32_t> pma_cap_mask;
   std::optional<double> last_reset;  // epoch seconds
   std::uint32_t reset_mask = 0;
