@@ -234,6 +234,9 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     r.rates = compute_rates(r.previous, r.record, live_capacity(r.sample), settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
+  // Moved into the results: the husks and the hints go before the state is written.
+  std::vector<PortSample>().swap(samples);
+  std::vector<SampleHint>().swap(hints);
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);

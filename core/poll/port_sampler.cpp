@@ -47,9 +47,7 @@ class Sampling {
         probe_(probe),
         samples_(targets.size()),
         port_info_asked_(targets.size(), false),
-        port_info_(targets.size()),
         counters_(targets.size()),
-        pending_extended_(targets.size()),
         agent_of_(targets.size()) {
     std::unordered_map<unsigned, std::size_t> by_lid;
     for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -73,6 +71,11 @@ class Sampling {
   }
 
   void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
+    // Room for NodeInfo, ClassPortInfo and port 0's PortInfo per agent and both counter queries
+    // per port: the list does not grow (and copy itself) while the run appends to it.
+    const std::size_t expected = 3 * agents_.size() + 2 * targets_.size();
+    queries_.reserve(expected);
+    tags_.reserve(expected);
     for (std::size_t a = 0; a < agents_.size(); ++a) {
       if (agents_[a].verify) ask_node_info(a);
       if (!probe_ || !agents_[a].verify) start(a);
@@ -178,17 +181,19 @@ class Sampling {
         if (reply.ok()) agents_[tag.who].port0 = reply.data;
         return;
       case Ask::port_info:
-        if (reply.ok()) port_info_[tag.who] = reply.data;
+        if (reply.ok()) port_info_.insert_or_assign(tag.who, reply.data);
         return;
       case Ask::counters: {
-        counters_[tag.who] = reply;
+        counters_[tag.who] = Outcome(reply);
         if (!reply.ok()) return;
         PortSample& sample = samples_[tag.who];
         mad::decode_port_counters(reply.data, *agents_[agent_of_[tag.who]].caps, sample.values);
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
-        if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
-        pending_extended_[tag.who].reset();
+        if (const auto it = pending_extended_.find(tag.who); it != pending_extended_.end()) {
+          apply_extended(tag.who, it->second);
+          pending_extended_.erase(it);
+        }
         if (link_moved(tag.who)) ask_port_info(tag.who);
         if (counters_fell(tag.who)) ask_node_info(agent_of_[tag.who]);
         return;
@@ -199,7 +204,7 @@ class Sampling {
         if (samples_[tag.who].answered)
           apply_extended(tag.who, reply);
         else
-          pending_extended_[tag.who] = reply;
+          pending_extended_.insert_or_assign(tag.who, reply);
         return;
     }
   }
@@ -219,9 +224,27 @@ class Sampling {
   std::vector<Agent> agents_;
   std::vector<PortSample> samples_;
   std::vector<bool> port_info_asked_;
-  std::vector<std::optional<mad::MadData>> port_info_;
-  std::vector<std::optional<MadReply>> counters_;
-  std::vector<std::optional<MadReply>> pending_extended_;
+  // PortInfo answers, by target: a sweep asks few ports' PortInfo, so only those take room.
+  std::unordered_map<std::size_t, mad::MadData> port_info_;
+  // How each target's PortCounters query ended (nullopt: never asked), without its payload.
+  struct Outcome {
+    explicit Outcome(const MadReply& reply)
+        : status(reply.status), mad_status(reply.mad_status), tries(reply.tries) {}
+    mad::ReplyStatus status;
+    std::uint16_t mad_status;
+    int tries;
+    bool ok() const { return reply().ok(); }
+    MadReply reply() const {
+      MadReply r;
+      r.status = status;
+      r.mad_status = mad_status;
+      r.tries = tries;
+      return r;
+    }
+  };
+  std::vector<std::optional<Outcome>> counters_;
+  // PortCountersExtended answers that came before their PortCounters (rare), by target.
+  std::unordered_map<std::size_t, MadReply> pending_extended_;
   std::vector<std::size_t> agent_of_;
 };
 
@@ -256,11 +279,13 @@ std::vector<PortSample> Sampling::finish() {
         sample.caps = *agent.caps;
         sample.caps_queried = agent.caps_learnt;
       }
-      if (port_info_[t] && (target.type != NodeType::sw || agent.port0)) {
+      const auto info_read = port_info_.find(t);
+      if (info_read != port_info_.end() && (target.type != NodeType::sw || agent.port0)) {
+        const mad::MadData& port_info = info_read->second;
         Port live;
         live.number = target.port;
         live.present = true;
-        mad::decode_port_info(*port_info_[t], agent.port0 ? *agent.port0 : *port_info_[t], live);
+        mad::decode_port_info(port_info, agent.port0 ? *agent.port0 : port_info, live);
         sample.live = live;
         sample.live_read = true;
       } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
@@ -279,7 +304,7 @@ std::vector<PortSample> Sampling::finish() {
         never.status = mad::ReplyStatus::cut;
         sample.error = "PortCounters: " + mad::describe_failure(never);
       } else if (!counters_[t]->ok()) {
-        fail(sample, "PortCounters", *counters_[t]);
+        fail(sample, "PortCounters", counters_[t]->reply());
       }
     }
   }
