@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "poll/counter_reset.hpp"
 
@@ -112,7 +113,7 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   // A switch's NodeInfo covers dozens of ports: asked every run. A CA's (one port) on the same
   // schedule as PortInfo, and whenever a counter fell (see SampleHint).
   hint.verify_node = t.type == NodeType::sw || hint.ask_port_info;
-  hint.previous = memory.sample.raw;
+  hint.previous = &memory.sample.raw;
   return hint;
 }
 
@@ -265,7 +266,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     if (writes[w].record != &r.record) {  // the reset went in after the sample
       r.record.last_reset = writes[w].record->last_reset;
       r.record.reset_mask = writes[w].record->reset_mask;
-      r.after_reset = *writes[w].record;
+      r.after_reset = std::make_shared<const state::PortRecord>(*writes[w].record);
     }
   }
   return run;
@@ -275,27 +276,32 @@ std::optional<std::string> save_record(PendingRecord& pending,
                                        const std::vector<PortResult>& results) {
   std::optional<std::string> failure;
   if (pending.previous) {
-    const state::SampleRecord& previous = *pending.previous;
-    state::SampleRecord next;
-    next.runs = previous.runs + 1;
+    // The loaded record becomes the next one in place (no second copy of every port's memory):
+    // the run's ports updated, the ports it no longer has dropped.
+    state::SampleRecord& next = *pending.previous;
+    ++next.runs;
     for (const PortResult& r : results) {
-      const state::PortMemory* old = previous.find(r.target.node, r.target.port);
+      state::PortMemory* old = next.find(r.target.node, r.target.port);
       if (!r.sample.answered || !r.state_error.empty()) {
-        if (old) {
-          state::PortMemory kept = *old;
-          kept.reported = r.reported;
-          next.put(r.target.node, r.target.port, std::move(kept));
-        }
+        if (old) old->reported = r.reported;
         continue;
       }
       state::PortMemory memory;
-      memory.sample = r.after_reset.value_or(r.record);
+      memory.sample = r.after_reset ? *r.after_reset : r.record;
       memory.live = r.sample.live;
       memory.port_info_age =
           r.sample.live_read || !old ? 0 : static_cast<std::uint16_t>(old->port_info_age + 1);
       memory.reported = r.reported;
       memory.errors = r.errors;
-      next.put(r.target.node, r.target.port, std::move(memory));
+      if (old)
+        *old = std::move(memory);
+      else
+        next.put(r.target.node, r.target.port, std::move(memory));
+    }
+    if (next.size() > results.size()) {
+      std::set<PortRef> kept;
+      for (const PortResult& r : results) kept.insert({r.target.node, r.target.port});
+      next.retain([&](const PortRef& ref) { return kept.contains(ref); });
     }
     try {
       next.save(pending.path);

@@ -54,8 +54,9 @@ struct SampleHint {
   // port's history on a doubt. A LID's agent is verified when any of its ports asks.
   bool verify_node = true;
   // The last sample's raw counters: PortInfo is asked when LinkDowned or LinkErrorRecovery moved
-  // since, NodeInfo when a counter fell.
-  std::optional<mad::CounterValues> previous;
+  // since, NodeInfo when a counter fell. Points into the caller's record, which outlives the
+  // sampling (a copy per port would cost 144 bytes each); null: none.
+  const mad::CounterValues* previous = nullptr;
 };
 
 // Capabilities known per LID (from the state of an earlier run).
