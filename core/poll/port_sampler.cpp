@@ -62,6 +62,7 @@ class Sampling {
       agents_[it->second].targets.push_back(i);
       agent_of_[i] = it->second;
     }
+    agents_.shrink_to_fit();  // grown by doubling: an agent is 700 bytes
     if (!hints.empty()) {
       for (Agent& agent : agents_) {
         agent.verify = false;
