@@ -102,7 +102,7 @@ bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
 SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
                    unsigned every) {
   SampleHint hint;
-  hint.live = memory.live;
+  hint.live = memory.live ? &*memory.live : nullptr;
   // A link that was not up, or whose link counters are stuck at their maximum (a change could
   // not show), is looked at every run.
   const bool stuck =
@@ -225,19 +225,16 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     }
   }
 
-  std::vector<PortSample> samples =
-      sample_ports(engine, targets, known, settings.engine, settings.probe_nodes_first, hints);
+  sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
+                    [&results](std::size_t i) -> PortSample& { return results[i].sample; });
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
-    r.sample = std::move(samples[i]);
     if (!r.sample.answered) continue;
     r.record = record_of(r.sample, r.previous);
     r.rates = compute_rates(r.previous, r.record, live_capacity(r.sample), settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
-  // Moved into the results: the husks and the hints go before the state is written.
-  std::vector<PortSample>().swap(samples);
-  std::vector<SampleHint>().swap(hints);
+  std::vector<SampleHint>().swap(hints);  // freed before the state is written
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);

@@ -41,11 +41,11 @@ struct Agent {
 class Sampling {
  public:
   Sampling(const std::vector<PortTarget>& targets, const KnownCapabilities& known, bool probe,
-           const std::vector<SampleHint>& hints)
+           const std::vector<SampleHint>& hints, const SampleSink& sink)
       : targets_(targets),
         hints_(hints),
         probe_(probe),
-        samples_(targets.size()),
+        sink_(sink),
         port_info_asked_(targets.size(), false),
         counters_(targets.size()),
         agent_of_(targets.size()) {
@@ -85,7 +85,7 @@ class Sampling {
                [this](std::size_t index, const MadReply& reply) { on_reply(tags_[index], reply); });
   }
 
-  std::vector<PortSample> finish();
+  void finish();
 
  private:
   void ask(Ask what, std::size_t who, MadQuery query) {
@@ -118,7 +118,7 @@ class Sampling {
   bool counters_fell(std::size_t t) const {
     const SampleHint* h = hint(t);
     if (!h || !h->previous) return false;
-    const auto& now = samples_[t].values;
+    const auto& now = sample_of(t).values;
     for (std::size_t i = 0; i < now.size(); ++i)
       if (now[i] && (*h->previous)[i] && *now[i] < *(*h->previous)[i]) return true;
     return false;
@@ -151,7 +151,7 @@ class Sampling {
     for (const counters::Counter c :
          {counters::Counter::link_downed, counters::Counter::link_error_recovery}) {
       const auto i = static_cast<std::size_t>(c);
-      if (samples_[t].values[i] != (*h->previous)[i]) return true;
+      if (sample_of(t).values[i] != (*h->previous)[i]) return true;
     }
     return false;
   }
@@ -187,7 +187,7 @@ class Sampling {
       case Ask::counters: {
         counters_[tag.who] = Outcome(reply);
         if (!reply.ok()) return;
-        PortSample& sample = samples_[tag.who];
+        PortSample& sample = sample_of(tag.who);
         mad::decode_port_counters(reply.data, *agents_[agent_of_[tag.who]].caps, sample.values);
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
@@ -202,7 +202,7 @@ class Sampling {
       case Ask::extended:
         // An agent that claims extended counters but refuses them keeps its 32-bit ones.
         if (!reply.ok()) return;
-        if (samples_[tag.who].answered)
+        if (sample_of(tag.who).answered)
           apply_extended(tag.who, reply);
         else
           pending_extended_.insert_or_assign(tag.who, reply);
@@ -211,7 +211,7 @@ class Sampling {
   }
 
   void apply_extended(std::size_t t, const MadReply& reply) {
-    PortSample& sample = samples_[t];
+    PortSample& sample = sample_of(t);
     mad::decode_port_counters_extended(reply.data, sample.values);
     sample.extended = true;
     sample.time = std::max(sample.time, to_epoch_seconds(reply.received));
@@ -223,7 +223,8 @@ class Sampling {
   std::vector<MadQuery> queries_;
   std::vector<Tag> tags_;
   std::vector<Agent> agents_;
-  std::vector<PortSample> samples_;
+  const SampleSink& sink_;  // the caller's sample of each target
+  PortSample& sample_of(std::size_t t) const { return sink_(t); }
   std::vector<bool> port_info_asked_;
   // PortInfo answers, by target: a sweep asks few ports' PortInfo, so only those take room.
   std::unordered_map<std::size_t, mad::MadData> port_info_;
@@ -256,13 +257,13 @@ void fail(PortSample& sample, const std::string& what, const MadReply& reply) {
   sample.error = what + ": " + mad::describe_failure(reply);
 }
 
-std::vector<PortSample> Sampling::finish() {
+void Sampling::finish() {
   for (const Agent& agent : agents_) {
     std::optional<mad::NodeInfo> info;
     if (agent.node_info && agent.node_info->ok())
       info = mad::decode_node_info(agent.node_info->data);
     for (std::size_t t : agent.targets) {
-      PortSample& sample = samples_[t];
+      PortSample& sample = sample_of(t);
       const PortTarget& target = targets_[t];
       sample.node_info = info;
       if (probe_ && agent.verify && !info) {  // nothing else was asked
@@ -290,7 +291,7 @@ std::vector<PortSample> Sampling::finish() {
         sample.live = live;
         sample.live_read = true;
       } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
-        sample.live = h->live;  // nothing suggests it changed
+        if (h->live) sample.live = *h->live;  // nothing suggests it changed
       }
       if (!agent.caps) {
         if (agent.caps_failure)
@@ -309,7 +310,6 @@ std::vector<PortSample> Sampling::finish() {
       }
     }
   }
-  return std::move(samples_);
 }
 
 }  // namespace
@@ -323,13 +323,23 @@ bool PortSample::stale_topology(const PortTarget& target) const {
   return node_info->node_guid != target.node;
 }
 
+void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
+                       const KnownCapabilities& known, const mad::EngineOptions& options,
+                       bool probe_nodes_first, const std::vector<SampleHint>& hints,
+                       const SampleSink& sink) {
+  Sampling sampling(targets, known, probe_nodes_first, hints, sink);
+  sampling.run(engine, options);
+  sampling.finish();
+}
+
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
                                      const mad::EngineOptions& options, bool probe_nodes_first,
                                      const std::vector<SampleHint>& hints) {
-  Sampling sampling(targets, known, probe_nodes_first, hints);
-  sampling.run(engine, options);
-  return sampling.finish();
+  std::vector<PortSample> samples(targets.size());
+  sample_ports_into(engine, targets, known, options, probe_nodes_first, hints,
+                    [&samples](std::size_t t) -> PortSample& { return samples[t]; });
+  return samples;
 }
 
 }  // namespace ibpm::poll
