@@ -11,8 +11,8 @@
 set -euo pipefail
 bin=$1
 # Bytes of max RSS per added port (topology, target, result, record entry, verdict). The sweep
-# takes about 2,900; before the compact layout of counters, records and verdicts it took 5,900.
-bytes_per_port_max=${IBPM_MEMORY_PER_PORT_MAX:-3500}
+# takes about 2,600; before the compact layout of counters, records and verdicts it took 5,900.
+bytes_per_port_max=${IBPM_MEMORY_PER_PORT_MAX:-3200}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for program in rrdcached /usr/bin/time; do
   command -v "$program" >/dev/null || { echo "$program is not installed: skipped"; exit 77; }
