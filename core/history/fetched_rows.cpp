@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "state/rrd_backend.hpp"
 #include "state/rrd_layout.hpp"
 #include "state/state_error.hpp"
 
@@ -41,7 +42,7 @@ void check_sources(const std::string& file, const FetchedRows& rows) {
 std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
                                                   const state::DaemonAnswer& answer) {
   if (answer.status < 0) {
-    if (answer.message.find("No such file") != std::string::npos) return std::nullopt;
+    if (state::says_missing(answer.message)) return std::nullopt;
     throw state::StateError(file +
                             ": cannot read its history through rrdcached: " + answer.message);
   }

@@ -203,8 +203,7 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
   files.reserve(ports.size());
   for (const PortRef& p : ports) files.push_back(rrd_name(p.node, p.port));
   in_slices(files.size(), connections_for(files.size()), [&](std::size_t begin, std::size_t end) {
-    const std::vector<std::string> slice(files.begin() + static_cast<std::ptrdiff_t>(begin),
-                                         files.begin() + static_cast<std::ptrdiff_t>(end));
+    const std::span<const std::string> slice(files.data() + begin, end - begin);
     std::size_t answered = begin;
     try {
       daemon_infos(

@@ -111,29 +111,12 @@ bool split_source_key(std::string_view key, std::string_view& name, std::string_
 RrdHeader header_from(const rrd_info_t* info) {
   RrdHeader header;
   for (const rrd_info_t* item = info; item; item = item->next) {
-    const std::string_view key = item->key;
-    std::string_view name, field;
-    if (key == "step" && item->type == RD_I_CNT) {
-      header.step = item->value.u_cnt;
-    } else if (key == "last_update" && item->type == RD_I_CNT) {
-      header.last_update = static_cast<std::time_t>(item->value.u_cnt);
-    } else if (split_source_key(key, name, field)) {
-      auto source = header.sources.try_emplace(std::string(name)).first;
-      if (field == "index" && item->type == RD_I_CNT)
-        source->second.index = item->value.u_cnt;
-      else if (field == "type" && item->type == RD_I_STR && item->value.u_str)
-        source->second.type = item->value.u_str;
-      else if (field == "last_ds" && item->type == RD_I_STR && item->value.u_str)
-        source->second.last_ds = item->value.u_str;
-    }
+    if (item->type == RD_I_CNT)
+      add_header_count(header, item->key, item->value.u_cnt);
+    else if (item->type == RD_I_STR && item->value.u_str)
+      add_header_text(header, item->key, item->value.u_str);
   }
   return header;
-}
-
-// The daemon's answer for a file it cannot find (FLUSH: "No such file: PATH", INFO: "opening
-// 'PATH': No such file or directory").
-bool says_missing(const std::string& reason) {
-  return reason.find("No such file") != std::string::npos;
 }
 
 // The daemon's answer to CREATE without overwrite when the file is there already.
@@ -142,6 +125,29 @@ bool says_exists(const std::string& reason) {
 }
 
 }  // namespace
+
+void add_header_count(RrdHeader& header, std::string_view key, unsigned long value) {
+  std::string_view name, field;
+  if (key == "step")
+    header.step = value;
+  else if (key == "last_update")
+    header.last_update = static_cast<std::time_t>(value);
+  else if (split_source_key(key, name, field) && field == "index")
+    header.sources[std::string(name)].index = value;
+}
+
+void add_header_text(RrdHeader& header, std::string_view key, std::string_view value) {
+  std::string_view name, field;
+  if (!split_source_key(key, name, field)) return;
+  if (field == "type")
+    header.sources[std::string(name)].type = value;
+  else if (field == "last_ds")
+    header.sources[std::string(name)].last_ds = value;
+}
+
+bool says_missing(const std::string& reason) {
+  return reason.find("No such file") != std::string::npos;
+}
 
 RrdBackend::RrdBackend(std::string daemon_address) : daemon_(std::move(daemon_address)) {}
 

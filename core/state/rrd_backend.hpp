@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ibpm::state {
@@ -24,6 +25,16 @@ struct RrdHeader {
   std::optional<std::time_t> last_update;  // the file's last update time, when the header says it
   std::map<std::string, SourceHeader, std::less<>> sources;
 };
+
+// One item of a file's header as librrd's info lists it ("step", "last_update", "ds[NAME].index",
+// "ds[NAME].type", "ds[NAME].last_ds"), a count or a text, added to `header`; other items are
+// ignored. The one reading of those keys, for librrd's own answer and rrdcached's INFO text alike.
+void add_header_count(RrdHeader& header, std::string_view key, unsigned long value);
+void add_header_text(RrdHeader& header, std::string_view key, std::string_view value);
+
+// The daemon's (or librrd's) reason for a file it does not have ("No such file: PATH",
+// "opening 'PATH': No such file or directory").
+bool says_missing(const std::string& reason);
 
 class RrdBackend {
  public:

@@ -70,47 +70,25 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
 
 namespace {
 
-// The daemon's answer for a file it does not have (FLUSH: "No such file: PATH", INFO: "opening
-// 'PATH': No such file or directory").
-bool says_missing(const std::string& reason) {
-  return reason.find("No such file") != std::string::npos;
-}
-
-// INFO's lines, "KEY TYPE VALUE" (librrd's rrd_info_type: 1 a count, 2 a string), as a header.
+// INFO's lines, "KEY TYPE VALUE" (librrd's rrd_info_type: 1 a count, 2 a text), as a header.
 RrdHeader header_of(const std::vector<std::string>& lines) {
   RrdHeader header;
   for (const std::string& line : lines) {
     const std::size_t key_end = line.find(' ');
     if (key_end == std::string::npos || key_end + 3 > line.size()) continue;
     const std::string_view key(line.data(), key_end);
-    const char type = line[key_end + 1];
-    const std::string value = line.substr(key_end + 3);
-    if (key == "step" && type == '1') {
-      header.step = std::strtoul(value.c_str(), nullptr, 10);
-      continue;
-    }
-    if (key == "last_update" && type == '1') {
-      header.last_update = static_cast<std::time_t>(std::strtoll(value.c_str(), nullptr, 10));
-      continue;
-    }
-    if (!key.starts_with("ds[")) continue;
-    const std::size_t close = key.find("].");
-    if (close == std::string_view::npos) continue;
-    const std::string_view field = key.substr(close + 2);
-    SourceHeader& source = header.sources[std::string(key.substr(3, close - 3))];
-    if (field == "index" && type == '1')
-      source.index = std::strtoul(value.c_str(), nullptr, 10);
-    else if (field == "type" && type == '2')
-      source.type = value;
-    else if (field == "last_ds" && type == '2')
-      source.last_ds = value;
+    const std::string_view value(line.data() + key_end + 3, line.size() - key_end - 3);
+    if (line[key_end + 1] == '1')
+      add_header_count(header, key, std::strtoul(value.data(), nullptr, 10));
+    else if (line[key_end + 1] == '2')
+      add_header_text(header, key, value);
   }
   return header;
 }
 
 }  // namespace
 
-void daemon_infos(const std::string& address, const std::vector<std::string>& paths,
+void daemon_infos(const std::string& address, std::span<const std::string> paths,
                   const std::function<void(std::size_t, const std::optional<RrdHeader>&,
                                            const std::string&)>& on_header,
                   std::chrono::milliseconds timeout) {

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,7 @@ std::vector<std::optional<std::time_t>> last_updates(
 // the file on disk), all in one exchange: on_header(i, header, error) in order, with header
 // nullopt and error "" for a file the daemon does not have. Throws StateError("rrdcached at
 // ADDRESS: reason") when the daemon cannot be reached or the exchange breaks off.
-void daemon_infos(const std::string& address, const std::vector<std::string>& paths,
+void daemon_infos(const std::string& address, std::span<const std::string> paths,
                   const std::function<void(std::size_t, const std::optional<RrdHeader>&,
                                            const std::string&)>& on_header,
                   std::chrono::milliseconds timeout = std::chrono::seconds(30));
