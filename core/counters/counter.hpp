@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "counters/optional_array.hpp"
+
 namespace ibpm::counters {
 
 enum class Counter : std::uint8_t {
@@ -67,6 +69,103 @@ struct Rate {
   double per_second = 0;
   bool lower_bound = false;  // from a saturated counter: the true rate is at least this
 };
+
+// Rates of N counters, compact: the values in a plain array, which are known and which are lower
+// bounds in two masks (an array of std::optional<Rate> takes 24 bytes per counter, this 8). Reads
+// give std::optional<Rate>; writes through operator[] take a Rate, an optional or std::nullopt.
+template <std::size_t N>
+class RateArray {
+  static_assert(N <= 32, "the masks hold 32 entries");
+
+ public:
+  class Ref {
+   public:
+    Ref(RateArray& array, std::size_t index) : array_(array), index_(index) {}
+    Ref(const Ref&) = default;
+    Ref& operator=(const Rate& rate) {
+      array_.set(index_, rate);
+      return *this;
+    }
+    Ref& operator=(std::nullopt_t) {
+      array_.reset(index_);
+      return *this;
+    }
+    Ref& operator=(const std::optional<Rate>& rate) {
+      if (rate)
+        array_.set(index_, *rate);
+      else
+        array_.reset(index_);
+      return *this;
+    }
+    Ref& operator=(const Ref& other) { return *this = other.get(); }
+    std::optional<Rate> get() const { return array_.get(index_); }
+    operator std::optional<Rate>() const { return get(); }
+    bool has_value() const { return array_.known_ & bit(index_); }
+    explicit operator bool() const { return has_value(); }
+    void reset() { array_.reset(index_); }
+
+   private:
+    RateArray& array_;
+    std::size_t index_;
+  };
+
+  static constexpr std::size_t size() { return N; }
+  std::optional<Rate> operator[](std::size_t i) const { return get(i); }
+  Ref operator[](std::size_t i) { return Ref(*this, i); }
+
+  std::optional<Rate> get(std::size_t i) const {
+    if (!(known_ & bit(i))) return std::nullopt;
+    return Rate{per_second_[i], (lower_bound_ & bit(i)) != 0};
+  }
+  void set(std::size_t i, const Rate& rate) {
+    per_second_[i] = rate.per_second;
+    known_ |= bit(i);
+    if (rate.lower_bound)
+      lower_bound_ |= bit(i);
+    else
+      lower_bound_ &= ~bit(i);
+  }
+  void reset(std::size_t i) {
+    per_second_[i] = 0;
+    known_ &= ~bit(i);
+    lower_bound_ &= ~bit(i);
+  }
+
+  // Iteration: each entry as a Ref (bind it with auto&&), or read-only as a std::optional<Rate>.
+  template <typename Array, typename Item>
+  class basic_iterator {
+   public:
+    basic_iterator(Array& array, std::size_t index) : array_(&array), index_(index) {}
+    Item operator*() const { return (*array_)[index_]; }
+    basic_iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator==(const basic_iterator& other) const { return index_ == other.index_; }
+
+   private:
+    Array* array_;
+    std::size_t index_;
+  };
+  using iterator = basic_iterator<RateArray, Ref>;
+  using const_iterator = basic_iterator<const RateArray, std::optional<Rate>>;
+  iterator begin() { return {*this, 0}; }
+  iterator end() { return {*this, N}; }
+  const_iterator begin() const { return {*this, 0}; }
+  const_iterator end() const { return {*this, N}; }
+
+ private:
+  static constexpr std::uint32_t bit(std::size_t i) { return std::uint32_t{1} << i; }
+
+  std::uint32_t known_ = 0;
+  std::uint32_t lower_bound_ = 0;
+  std::array<double, N> per_second_{};
+};
+
+// One reading of every counter: which were read, and their values (nullopt = not read).
+using CounterReadings = OptionalArray<std::uint64_t, kCounterCount>;
+// A rate per counter (nullopt = unknown).
+using CounterRates = RateArray<kCounterCount>;
 
 // Per second over `seconds`; nullopt when the interval is not positive.
 std::optional<Rate> rate_of(const CounterDelta& delta, double seconds);

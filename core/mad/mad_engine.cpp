@@ -50,7 +50,8 @@ std::vector<std::uint8_t> build_packet(const MadQuery& query, int& length) {
     destination.qp = 1;
     destination.qkey = IB_DEFAULT_QP1_QKEY;
   }
-  MadData data = query.data;
+  MadData data{};
+  std::copy(query.data.begin(), query.data.end(), data.begin());
   length = mad_build_pkt(packet.data(), &rpc, &destination, nullptr, data.data());
   if (length < 0) throw MadError("cannot encode a MAD for LID " + std::to_string(query.lid));
   return packet;

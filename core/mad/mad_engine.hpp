@@ -26,6 +26,11 @@ namespace ibpm::mad {
 constexpr std::size_t kMadDataOffset = 64;
 constexpr std::size_t kMadSize = 256;
 using MadData = std::array<std::uint8_t, kMadSize - kMadDataOffset>;
+// A request's payload: the first bytes of the attribute data, the rest zero. Every Get and Set we
+// send fits (PortSelect, CounterSelect, CounterSelect2 lie in the first 20 bytes); a query list
+// of 50,000 entries then takes 4 MB instead of 10.
+constexpr std::size_t kMadRequestSize = 64;
+using MadRequestData = std::array<std::uint8_t, kMadRequestSize>;
 
 enum class MadMethod : std::uint8_t { get = 0x01, set = 0x02 };
 
@@ -35,7 +40,7 @@ struct MadQuery {
   MadMethod method = MadMethod::get;
   std::uint16_t attribute = 0;
   std::uint32_t modifier = 0;
-  MadData data{};  // request payload (PortSelect etc.)
+  MadRequestData data{};  // request payload (PortSelect etc.)
 };
 
 enum class ReplyStatus {

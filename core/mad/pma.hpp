@@ -49,7 +49,7 @@ std::uint32_t stored_capabilities(const PmaCapabilities& caps);
 std::optional<PmaCapabilities> capabilities_from_stored(std::uint32_t stored);
 
 // One reading of a port's counters; nullopt where the agent does not have the counter.
-using CounterValues = std::array<std::optional<std::uint64_t>, counters::kCounterCount>;
+using CounterValues = counters::CounterReadings;
 
 MadQuery class_port_info_query(unsigned lid);
 PmaCapabilities decode_class_port_info(const MadData& data);

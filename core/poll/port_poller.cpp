@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "poll/counter_reset.hpp"
 
@@ -111,7 +112,7 @@ bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
 SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
                    unsigned every) {
   SampleHint hint;
-  hint.live = memory.live;
+  hint.live = memory.live ? &*memory.live : nullptr;
   // A link that was not up, or whose link counters are stuck at their maximum (a change could
   // not show), is looked at every run.
   const bool stuck =
@@ -122,7 +123,7 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   // A switch's NodeInfo covers dozens of ports: asked every run. A CA's (one port) on the same
   // schedule as PortInfo, and whenever a counter fell (see SampleHint).
   hint.verify_node = t.type == NodeType::sw || hint.ask_port_info;
-  hint.previous = memory.sample.raw;
+  hint.previous = &memory.sample.raw;
   return hint;
 }
 
@@ -279,11 +280,10 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     }
   }
 
-  std::vector<PortSample> samples =
-      sample_ports(engine, targets, known, settings.engine, settings.probe_nodes_first, hints);
+  sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
+                    [&results](std::size_t i) -> PortSample& { return results[i].sample; });
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
-    r.sample = std::move(samples[i]);
     if (!r.sample.answered) continue;
     // The previous sample (never more than the tolerance ahead, see above) is not before this
     // one: the clock stepped back a little. No rate over the made-up interval; the sample is
@@ -296,6 +296,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
                             live_capacity(r.sample), settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
+  std::vector<SampleHint>().swap(hints);  // freed before the state is written
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
@@ -330,7 +331,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     if (writes[w].record != &r.record) {  // the reset went in after the sample
       r.record.last_reset = writes[w].record->last_reset;
       r.record.reset_mask = writes[w].record->reset_mask;
-      r.after_reset = *writes[w].record;
+      r.after_reset = std::make_shared<const state::PortRecord>(*writes[w].record);
     }
   }
   return run;
@@ -340,27 +341,32 @@ std::optional<std::string> save_record(PendingRecord& pending,
                                        const std::vector<PortResult>& results) {
   std::optional<std::string> failure;
   if (pending.previous) {
-    const state::SampleRecord& previous = *pending.previous;
-    state::SampleRecord next;
-    next.runs = previous.runs + 1;
+    // The loaded record becomes the next one in place (no second copy of every port's memory):
+    // the run's ports updated, the ports it no longer has dropped.
+    state::SampleRecord& next = *pending.previous;
+    ++next.runs;
     for (const PortResult& r : results) {
-      const state::PortMemory* old = previous.find(r.target.node, r.target.port);
+      state::PortMemory* old = next.find(r.target.node, r.target.port);
       if (!r.sample.answered || !r.state_error.empty()) {
-        if (old) {
-          state::PortMemory kept = *old;
-          kept.reported = r.reported;
-          next.put(r.target.node, r.target.port, std::move(kept));
-        }
+        if (old) old->reported = r.reported;
         continue;
       }
       state::PortMemory memory;
-      memory.sample = r.after_reset.value_or(r.record);
+      memory.sample = r.after_reset ? *r.after_reset : r.record;
       memory.live = r.sample.live;
       memory.port_info_age =
           r.sample.live_read || !old ? 0 : static_cast<std::uint16_t>(old->port_info_age + 1);
       memory.reported = r.reported;
       memory.errors = r.errors;
-      next.put(r.target.node, r.target.port, std::move(memory));
+      if (old)
+        *old = std::move(memory);
+      else
+        next.put(r.target.node, r.target.port, std::move(memory));
+    }
+    if (next.size() > results.size()) {
+      std::set<PortRef> kept;
+      for (const PortResult& r : results) kept.insert({r.target.node, r.target.port});
+      next.retain([&](const PortRef& ref) { return kept.contains(ref); });
     }
     try {
       next.save(pending.path);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,9 +42,11 @@ struct PollSettings {
 struct PortResult {
   PortTarget target;
   PortSample sample;
-  std::optional<state::PortRecord> previous;     // what the last run left
-  state::PortRecord record;                      // this run's sample, as written
-  std::optional<state::PortRecord> after_reset;  // written after it when this run cleared counters
+  std::optional<state::PortRecord> previous;  // what the last run left
+  state::PortRecord record;                   // this run's sample, as written
+  // Written after it when this run cleared counters (rare: shared, so that a result without one
+  // does not carry room for a whole record).
+  std::shared_ptr<const state::PortRecord> after_reset;
   PortRates rates;
   counters::CounterMask cleared = 0;  // counters this run reset
   std::string state_error;            // reading or writing the RRD failed: why

@@ -2,9 +2,8 @@
 
 namespace ibpm::poll {
 
-counters::CounterMask at_maximum(
-    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended,
-    bool all_extended) {
+counters::CounterMask at_maximum(const counters::CounterReadings& values, bool extended,
+                                 bool all_extended) {
   counters::CounterMask mask = 0;
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     const auto& value = values[static_cast<std::size_t>(s.id)];

@@ -12,10 +12,9 @@
 namespace ibpm::poll {
 
 struct PortRates {
-  bool baseline = false;  // no usable previous sample: nothing to compare with yet
-  double interval = 0;    // seconds between the samples
-  std::array<std::optional<counters::Rate>, counters::kCounterCount>
-      rate;                              // per second; nullopt when unknown
+  bool baseline = false;                 // no usable previous sample: nothing to compare with yet
+  double interval = 0;                   // seconds between the samples
+  counters::CounterRates rate;           // per second; nullopt when unknown
   counters::CounterMask saturated = 0;   // at their maximum now: their rates are lower bounds
   counters::CounterMask reset_seen = 0;  // lower than before, not reset by us: counted from zero
   std::optional<double> xmit_util_pct;   // PortXmitData / capacity
@@ -30,9 +29,8 @@ struct PortRates {
 
 // The counters of a reading that stand at their maximum (the width depends on `extended` for
 // the data and packet counters, and on `all_extended` for every counter: state::sample_width).
-counters::CounterMask at_maximum(
-    const std::array<std::optional<std::uint64_t>, counters::kCounterCount>& values, bool extended,
-    bool all_extended);
+counters::CounterMask at_maximum(const counters::CounterReadings& values, bool extended,
+                                 bool all_extended);
 
 // capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
 // PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).

@@ -42,16 +42,14 @@ struct Agent {
 class Sampling {
  public:
   Sampling(const std::vector<PortTarget>& targets, const KnownCapabilities& known, bool probe,
-           const std::vector<SampleHint>& hints)
+           const std::vector<SampleHint>& hints, const SampleSink& sink)
       : targets_(targets),
         hints_(hints),
         probe_(probe),
-        samples_(targets.size()),
+        sink_(sink),
         port_info_asked_(targets.size(), false),
-        port_info_(targets.size()),
         counters_(targets.size()),
         counters_extended_(targets.size(), false),
-        pending_extended_(targets.size()),
         agent_of_(targets.size()) {
     std::unordered_map<unsigned, std::size_t> by_lid;
     for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -66,6 +64,7 @@ class Sampling {
       agents_[it->second].targets.push_back(i);
       agent_of_[i] = it->second;
     }
+    agents_.shrink_to_fit();  // grown by doubling: an agent is 700 bytes
     if (!hints.empty()) {
       for (Agent& agent : agents_) {
         agent.verify = false;
@@ -75,6 +74,11 @@ class Sampling {
   }
 
   void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
+    // Room for NodeInfo, ClassPortInfo and port 0's PortInfo per agent and both counter queries
+    // per port: the list does not grow (and copy itself) while the run appends to it.
+    const std::size_t expected = 3 * agents_.size() + 2 * targets_.size();
+    queries_.reserve(expected);
+    tags_.reserve(expected);
     for (std::size_t a = 0; a < agents_.size(); ++a) {
       if (agents_[a].verify) ask_node_info(a);
       if (!probe_ || !agents_[a].verify) start(a);
@@ -83,7 +87,7 @@ class Sampling {
                [this](std::size_t index, const MadReply& reply) { on_reply(tags_[index], reply); });
   }
 
-  std::vector<PortSample> finish();
+  void finish();
 
  private:
   void ask(Ask what, std::size_t who, MadQuery query) {
@@ -116,7 +120,7 @@ class Sampling {
   bool counters_fell(std::size_t t) const {
     const SampleHint* h = hint(t);
     if (!h || !h->previous) return false;
-    const auto& now = samples_[t].values;
+    const auto& now = sample_of(t).values;
     for (std::size_t i = 0; i < now.size(); ++i)
       if (now[i] && (*h->previous)[i] && *now[i] < *(*h->previous)[i]) return true;
     return false;
@@ -160,7 +164,7 @@ class Sampling {
     for (const counters::Counter c :
          {counters::Counter::link_downed, counters::Counter::link_error_recovery}) {
       const auto i = static_cast<std::size_t>(c);
-      if (samples_[t].values[i] != (*h->previous)[i]) return true;
+      if (sample_of(t).values[i] != (*h->previous)[i]) return true;
     }
     return false;
   }
@@ -191,7 +195,7 @@ class Sampling {
         if (reply.ok()) agents_[tag.who].port0 = reply.data;
         return;
       case Ask::port_info:
-        if (reply.ok()) port_info_[tag.who] = reply.data;
+        if (reply.ok()) port_info_.insert_or_assign(tag.who, reply.data);
         return;
       case Ask::counters:
       case Ask::extended_all: {
@@ -207,10 +211,10 @@ class Sampling {
                 mad::counter_read_query(read, agent.lid, targets_[tag.who].port));
           return;
         }
-        counters_[tag.who] = reply;
+        counters_[tag.who] = Outcome(reply);
         counters_extended_[tag.who] = tag.ask == Ask::extended_all;
         if (!reply.ok()) return;
-        PortSample& sample = samples_[tag.who];
+        PortSample& sample = sample_of(tag.who);
         const mad::PmaCapabilities& caps = *agents_[agent_of_[tag.who]].caps;
         if (tag.ask == Ask::extended_all) {
           mad::decode_port_counters_extended_all(reply.data, caps, sample.values);
@@ -220,8 +224,10 @@ class Sampling {
         }
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
-        if (pending_extended_[tag.who]) apply_extended(tag.who, *pending_extended_[tag.who]);
-        pending_extended_[tag.who].reset();
+        if (const auto it = pending_extended_.find(tag.who); it != pending_extended_.end()) {
+          apply_extended(tag.who, it->second);
+          pending_extended_.erase(it);
+        }
         if (link_moved(tag.who)) ask_port_info(tag.who);
         if (counters_fell(tag.who)) ask_node_info(agent_of_[tag.who]);
         return;
@@ -229,16 +235,16 @@ class Sampling {
       case Ask::extended:
         // An agent that claims extended counters but refuses them keeps its 32-bit ones.
         if (!reply.ok()) return;
-        if (samples_[tag.who].answered)
+        if (sample_of(tag.who).answered)
           apply_extended(tag.who, reply);
         else
-          pending_extended_[tag.who] = reply;
+          pending_extended_.insert_or_assign(tag.who, reply);
         return;
     }
   }
 
   void apply_extended(std::size_t t, const MadReply& reply) {
-    PortSample& sample = samples_[t];
+    PortSample& sample = sample_of(t);
     mad::decode_port_counters_extended(reply.data, sample.values);
     sample.extended = true;
     sample.time = std::max(sample.time, to_epoch_seconds(reply.received));
@@ -250,12 +256,31 @@ class Sampling {
   std::vector<MadQuery> queries_;
   std::vector<Tag> tags_;
   std::vector<Agent> agents_;
-  std::vector<PortSample> samples_;
+  const SampleSink& sink_;  // the caller's sample of each target
+  PortSample& sample_of(std::size_t t) const { return sink_(t); }
   std::vector<bool> port_info_asked_;
-  std::vector<std::optional<mad::MadData>> port_info_;
-  std::vector<std::optional<MadReply>> counters_;
-  std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's reply
-  std::vector<std::optional<MadReply>> pending_extended_;
+  // PortInfo answers, by target: a sweep asks few ports' PortInfo, so only those take room.
+  std::unordered_map<std::size_t, mad::MadData> port_info_;
+  // How each target's PortCounters query ended (nullopt: never asked), without its payload.
+  struct Outcome {
+    explicit Outcome(const MadReply& reply)
+        : status(reply.status), mad_status(reply.mad_status), tries(reply.tries) {}
+    mad::ReplyStatus status;
+    std::uint16_t mad_status;
+    int tries;
+    bool ok() const { return reply().ok(); }
+    MadReply reply() const {
+      MadReply r;
+      r.status = status;
+      r.mad_status = mad_status;
+      r.tries = tries;
+      return r;
+    }
+  };
+  std::vector<std::optional<Outcome>> counters_;
+  std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's outcome
+  // PortCountersExtended answers that came before their PortCounters (rare), by target.
+  std::unordered_map<std::size_t, MadReply> pending_extended_;
   std::vector<std::size_t> agent_of_;
 };
 
@@ -266,13 +291,13 @@ void fail(PortSample& sample, const std::string& what, const MadReply& reply) {
   sample.error = what + ": " + mad::describe_failure(reply);
 }
 
-std::vector<PortSample> Sampling::finish() {
+void Sampling::finish() {
   for (const Agent& agent : agents_) {
     std::optional<mad::NodeInfo> info;
     if (agent.node_info && agent.node_info->ok())
       info = mad::decode_node_info(agent.node_info->data);
     for (std::size_t t : agent.targets) {
-      PortSample& sample = samples_[t];
+      PortSample& sample = sample_of(t);
       const PortTarget& target = targets_[t];
       sample.node_info = info;
       if (probe_ && agent.verify && !info) {  // nothing else was asked
@@ -290,15 +315,17 @@ std::vector<PortSample> Sampling::finish() {
         sample.caps = *agent.caps;
         sample.caps_queried = agent.caps_learnt;
       }
-      if (port_info_[t] && (target.type != NodeType::sw || agent.port0)) {
+      const auto info_read = port_info_.find(t);
+      if (info_read != port_info_.end() && (target.type != NodeType::sw || agent.port0)) {
+        const mad::MadData& port_info = info_read->second;
         Port live;
         live.number = target.port;
         live.present = true;
-        mad::decode_port_info(*port_info_[t], agent.port0 ? *agent.port0 : *port_info_[t], live);
+        mad::decode_port_info(port_info, agent.port0 ? *agent.port0 : port_info, live);
         sample.live = live;
         sample.live_read = true;
       } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
-        sample.live = h->live;  // nothing suggests it changed
+        if (h->live) sample.live = *h->live;  // nothing suggests it changed
       }
       if (!agent.caps) {
         if (agent.caps_failure)
@@ -316,11 +343,10 @@ std::vector<PortSample> Sampling::finish() {
         never.status = mad::ReplyStatus::cut;
         sample.error = std::string(attribute) + ": " + mad::describe_failure(never);
       } else if (!counters_[t]->ok()) {
-        fail(sample, attribute, *counters_[t]);
+        fail(sample, attribute, counters_[t]->reply());
       }
     }
   }
-  return std::move(samples_);
 }
 
 }  // namespace
@@ -334,13 +360,23 @@ bool PortSample::stale_topology(const PortTarget& target) const {
   return node_info->node_guid != target.node;
 }
 
+void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
+                       const KnownCapabilities& known, const mad::EngineOptions& options,
+                       bool probe_nodes_first, const std::vector<SampleHint>& hints,
+                       const SampleSink& sink) {
+  Sampling sampling(targets, known, probe_nodes_first, hints, sink);
+  sampling.run(engine, options);
+  sampling.finish();
+}
+
 std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                                      const KnownCapabilities& known,
                                      const mad::EngineOptions& options, bool probe_nodes_first,
                                      const std::vector<SampleHint>& hints) {
-  Sampling sampling(targets, known, probe_nodes_first, hints);
-  sampling.run(engine, options);
-  return sampling.finish();
+  std::vector<PortSample> samples(targets.size());
+  sample_ports_into(engine, targets, known, options, probe_nodes_first, hints,
+                    [&samples](std::size_t t) -> PortSample& { return samples[t]; });
+  return samples;
 }
 
 }  // namespace ibpm::poll

@@ -16,6 +16,7 @@
 //     LinkErrorRecoveryCounter moved). Otherwise the last PortInfo read stands.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,16 +50,17 @@ struct PortSample {
 // What an earlier run knew of a port, so that this one can skip queries whose answer cannot have
 // changed. The default asks everything.
 struct SampleHint {
-  std::optional<Port> live;   // PortInfo as last read; nullopt: ask it
-  bool ask_port_info = true;  // ask PortInfo whatever the counters say
+  const Port* live = nullptr;  // PortInfo as last read (in the caller's record); null: ask it
+  bool ask_port_info = true;   // ask PortInfo whatever the counters say
   // Ask NodeInfo (is the node at this LID still the one the topology says?) whatever the counters
   // say. Without it NodeInfo is asked only when a counter is lower than in `previous` (another
   // node's counters, or a reset), so that an unverified sample never goes unchecked into the
   // port's history on a doubt. A LID's agent is verified when any of its ports asks.
   bool verify_node = true;
   // The last sample's raw counters: PortInfo is asked when LinkDowned or LinkErrorRecovery moved
-  // since, NodeInfo when a counter fell.
-  std::optional<mad::CounterValues> previous;
+  // since, NodeInfo when a counter fell. Points into the caller's record, which outlives the
+  // sampling (a copy per port would cost 144 bytes each); null: none.
+  const mad::CounterValues* previous = nullptr;
 };
 
 // Capabilities known per LID (from the state of an earlier run).
@@ -70,6 +72,14 @@ std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<P
                                      const mad::EngineOptions& options,
                                      bool probe_nodes_first = false,
                                      const std::vector<SampleHint>& hints = {});
+
+// The same, each sample written in place into the caller's storage: sink(i) is target i's
+// sample, value-initialised (a sweep's results hold them: no second copy of every sample).
+using SampleSink = std::function<PortSample&(std::size_t)>;
+void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
+                       const KnownCapabilities& known, const mad::EngineOptions& options,
+                       bool probe_nodes_first, const std::vector<SampleHint>& hints,
+                       const SampleSink& sink);
 
 double to_epoch_seconds(std::chrono::system_clock::time_point time);
 

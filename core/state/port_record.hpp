@@ -14,12 +14,11 @@
 namespace ibpm::state {
 
 struct PortRecord {
-  double time = 0;  // epoch seconds, sub-second
-  std::array<std::optional<std::uint64_t>, counters::kCounterCount>
-      raw;                      // nullopt = not read ("U")
-  std::uint32_t saturated = 0;  // bit i: counter i was at its maximum (its raw is written as U)
-  bool extended = false;        // sample_flags bit 0
-  bool all_extended = false;    // sample_flags bit 1 (set with bit 0)
+  double time = 0;                // epoch seconds, sub-second
+  counters::CounterReadings raw;  // nullopt = not read ("U")
+  std::uint32_t saturated = 0;    // bit i: counter i was at its maximum (its raw is written as U)
+  bool extended = false;          // sample_flags bit 0
+  bool all_extended = false;      // sample_flags bit 1 (set with bit 0)
   // The agent's capabilities as mad::stored_capabilities() packs them (CapabilityMask in the low
   // 16 bits; older samples have nothing above them).
   std::optional<std::uint32_t> pma_cap_mask;

@@ -298,6 +298,11 @@ const PortMemory* SampleRecord::find(Guid node, PortNumber port) const {
   return it == ports_.end() ? nullptr : &it->second;
 }
 
+PortMemory* SampleRecord::find(Guid node, PortNumber port) {
+  const auto it = ports_.find(PortRef{node, port});
+  return it == ports_.end() ? nullptr : &it->second;
+}
+
 void SampleRecord::put(Guid node, PortNumber port, PortMemory memory) {
   ports_[PortRef{node, port}] = std::move(memory);
 }

@@ -47,7 +47,13 @@ class SampleRecord {
   void save(const std::string& path) const;
 
   const PortMemory* find(Guid node, PortNumber port) const;
+  PortMemory* find(Guid node, PortNumber port);
   void put(Guid node, PortNumber port, PortMemory memory);
+  // Drops every port for which keep(const PortRef&) is false.
+  template <typename Keep>
+  void retain(Keep&& keep) {
+    std::erase_if(ports_, [&](const auto& entry) { return !keep(entry.first); });
+  }
   std::size_t size() const { return ports_.size(); }
   // Every port's memory, in no particular order: fn(const PortRef&, const PortMemory&).
   template <typename Fn>

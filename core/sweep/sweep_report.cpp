@@ -76,31 +76,37 @@ namespace {
 
 // Flapping is a cable's, not a port's: judged once from both ends' histories and reported at
 // one end (the lower GUID and port of the two), so a flap makes one alert and one event.
-void add_flapping(const SweepResult& sweep, const SweepReportSettings& settings,
-                  std::vector<PortVerdict>& verdicts) {
-  std::unordered_map<std::uint64_t, std::size_t> index;
-  auto key = [](PortRef ref) { return ref.node * 257 + ref.port; };
-  for (std::size_t i = 0; i < sweep.results.size(); ++i)
-    index[key({sweep.results[i].target.node, sweep.results[i].target.port})] = i;
-  for (std::size_t i = 0; i < sweep.results.size(); ++i) {
-    const poll::PortResult& near = sweep.results[i];
+class CableFlaps {
+ public:
+  CableFlaps(const SweepResult& sweep, const link_quality::FlapSettings& settings)
+      : sweep_(sweep), settings_(settings) {
+    index_.reserve(sweep.results.size());
+    for (std::size_t i = 0; i < sweep.results.size(); ++i)
+      index_[key({sweep.results[i].target.node, sweep.results[i].target.port})] = i;
+  }
+
+  // The flapping of result i's cable, when result i speaks for it.
+  std::optional<Subcheck> of(std::size_t i) const {
+    const poll::PortResult& near = sweep_.results[i];
     const poll::PortResult* far = nullptr;
     if (near.target.remote) {
-      const auto found = index.find(key(*near.target.remote));
-      if (found != index.end()) {
-        far = &sweep.results[found->second];
+      const auto found = index_.find(key(*near.target.remote));
+      if (found != index_.end()) {
+        far = &sweep_.results[found->second];
         const PortRef self{near.target.node, near.target.port};
-        if (*near.target.remote < self) continue;  // the other end speaks for the cable
+        if (*near.target.remote < self) return std::nullopt;  // the other end speaks for it
       }
     }
-    auto flap = poll::flap_subcheck(near, far, settings.port.flap);
-    if (!flap) continue;
-    PortVerdict& v = verdicts[i];
-    v.check.state = plugin::worst(v.check.state.value_or(State::ok), *flap->state);
-    v.check.children.push_back(std::move(*flap));
-    v.state = effective_state(v.check);
+    return poll::flap_subcheck(near, far, settings_);
   }
-}
+
+ private:
+  static std::uint64_t key(PortRef ref) { return ref.node * 257 + ref.port; }
+
+  const SweepResult& sweep_;
+  const link_quality::FlapSettings& settings_;
+  std::unordered_map<std::uint64_t, std::size_t> index_;
+};
 
 }  // namespace
 
@@ -108,19 +114,26 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
                                      const SweepReportSettings& settings) {
   std::vector<PortVerdict> verdicts;
   verdicts.reserve(sweep.results.size());
-  for (const poll::PortResult& result : sweep.results) {
+  const CableFlaps flaps(sweep, settings.port.flap);
+  for (std::size_t i = 0; i < sweep.results.size(); ++i) {
+    const poll::PortResult& result = sweep.results[i];
     PortVerdict v;
     v.result = &result;
     v.cable = poll::cable_name(result.target);
     v.check = poll::port_subcheck(result, settings.port);
     if (!result.sample.answered && !result.sample.cut && result.state_error.empty())
       v.check.state = settings.unreachable;
+    if (auto flap = flaps.of(i)) {
+      v.check.state = plugin::worst(v.check.state.value_or(State::ok), *flap->state);
+      v.check.children.push_back(std::move(*flap));
+    }
     v.state = effective_state(v.check);
+    if (v.state != State::ok)
+      v.reason = poll::port_reason(v.check, v.state, v.cable).text;
+    else
+      v.check = Subcheck{};  // nothing shows an OK port's line: its strings go at once
     verdicts.push_back(std::move(v));
   }
-  add_flapping(sweep, settings, verdicts);
-  for (PortVerdict& v : verdicts)
-    if (v.state != State::ok) v.reason = poll::port_reason(v.check, v.state, v.cable).text;
   return verdicts;
 }
 

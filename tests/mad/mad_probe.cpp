@@ -106,6 +106,7 @@ int run_sample(const std::vector<std::string>& texts, const std::string& caps_te
   std::vector<poll::PortTarget> targets;
   std::vector<poll::SampleHint> hints;
   poll::KnownCapabilities known;
+  static const Port no_change{};  // the hints point at a PortInfo that outlives the sampling
   for (const std::string& text : texts) {
     const auto colon = text.find(':');
     if (colon == std::string::npos) throw std::invalid_argument("not LID:PORT: '" + text + "'");
@@ -117,7 +118,7 @@ int run_sample(const std::vector<std::string>& texts, const std::string& caps_te
     targets.push_back(t);
     known[t.lid] = caps;
     poll::SampleHint hint;
-    hint.live = Port{};
+    hint.live = &no_change;
     hint.ask_port_info = false;
     hint.verify_node = false;
     hints.push_back(hint);

@@ -23,9 +23,9 @@ inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
   r.target.remote_name = std::move(remote);
   r.sample.answered = true;
   r.sample.time = 1714564800.25;
-  for (auto& value : r.sample.values) value = 1000;
+  for (std::size_t i = 0; i < r.sample.values.size(); ++i) r.sample.values[i] = 1000;
   r.rates.interval = 10;
-  for (auto& rate : r.rates.rate) rate = counters::Rate{0, false};
+  for (std::size_t i = 0; i < r.rates.rate.size(); ++i) r.rates.rate[i] = counters::Rate{0, false};
   r.rates.xmit_util_pct = 0;
   r.rates.rcv_util_pct = 0;
   r.rates.xmit_wait_pct = 0;

@@ -141,7 +141,7 @@ TEST_CASE("port_counters_extended_query and class_port_info_query address the ri
   CHECK(cpi.mgmt_class == MgmtClass::performance);
   CHECK(cpi.method == MadMethod::get);
   CHECK(cpi.attribute == 0x01);
-  CHECK(cpi.data == MadData{});
+  CHECK(cpi.data == MadRequestData{});
 }
 
 TEST_CASE("reset_port_counters_query sets exactly the CounterSelect bit of each counter") {

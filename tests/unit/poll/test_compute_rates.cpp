@@ -18,7 +18,7 @@ PortRecord record(double time, bool extended = true) {
   PortRecord r;
   r.time = time;
   r.extended = extended;
-  for (auto& raw : r.raw) raw = 0;
+  for (auto&& raw : r.raw) raw = 0;
   return r;
 }
 

@@ -12,7 +12,7 @@ std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
 
 mad::CounterValues zeros() {
   mad::CounterValues v;
-  for (auto& x : v) x = 0;
+  for (auto&& x : v) x = 0;
   return v;
 }
 

@@ -38,7 +38,7 @@ PortResult healthy() {
   r.sample.answered = true;
   r.sample.live = live_port(PortState::active);
   r.rates.interval = 10;
-  for (auto& rate : r.rates.rate) rate = counters::Rate{0, false};
+  for (auto&& rate : r.rates.rate) rate = counters::Rate{0, false};
   return r;
 }
 

@@ -178,7 +178,7 @@ TEST_CASE("source_changed: the counters read from another attribute than in the 
 TEST_CASE("counters in rrd_unknown are written as U, read or not") {
   PortRecord r;
   r.time = 1700000000;
-  for (auto& raw : r.raw) raw = 5;
+  for (auto raw : r.raw) raw = 5;
   r.rrd_unknown = counters::counter_bit(counters::Counter::symbol_errors) |
                   counters::counter_bit(counters::Counter::xmit_wait);
   const std::vector<std::string> values = split(update_line(r));
