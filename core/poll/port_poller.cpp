@@ -6,6 +6,7 @@
 #include <set>
 
 #include "poll/counter_reset.hpp"
+#include "poll/reboot_downs.hpp"
 
 namespace ibpm::poll {
 
@@ -296,6 +297,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
                             live_capacity(r.sample), settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
   }
+  forget_reboot_downs(results);
   std::vector<SampleHint>().swap(hints);  // freed before the state is written
 
   std::map<std::size_t, state::PortRecord> after_reset;

@@ -38,6 +38,14 @@ ErrorHistory drop_after(ErrorHistory history, double time) {
   return history;
 }
 
+void forget_downs(ErrorHistory& history, double end) {
+  for (ErrorInterval& i : history.intervals)
+    if (i.end >= end) i.errors[kLinkDownedIndex] = 0;
+  std::erase_if(history.intervals, [](const ErrorInterval& i) {
+    return std::all_of(i.errors.begin(), i.errors.end(), [](std::uint32_t e) { return e == 0; });
+  });
+}
+
 double errors_within(const ErrorHistory& history, std::size_t index, double from, double to) {
   double total = 0;
   for (const ErrorInterval& i : history.intervals) {

@@ -54,6 +54,10 @@ ErrorHistory extend(ErrorHistory history, bool continuous, double previous_time,
 // before them. A history that began after `time` has nothing left: it is empty again.
 ErrorHistory drop_after(ErrorHistory history, double time);
 
+// The history without the link downs of the interval that ends at `end` (this run's): they were a
+// node's reboot, not the cable's (see poll/reboot_downs.hpp). An interval left without errors goes.
+void forget_downs(ErrorHistory& history, double end);
+
 // Errors of counter `index` (into kHistoryCounters) in (from, to]; an interval that straddles
 // `from` counts in proportion to its part inside (the errors spread evenly over it).
 double errors_within(const ErrorHistory& history, std::size_t index, double from, double to);

@@ -91,3 +91,38 @@ TEST_CASE("A cable that went down three times is flapping, as one cable, until i
   CHECK_FALSE(run.has("flapping"));
   live.console("Error \"" + host.substr(0, host.find('[')) + "\" 0");
 }
+
+TEST_CASE("A node rebooted three times within the window does not make its cables flap") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("reboots");
+  auto sweep = [&] {
+    return live.run("check_ib_fabric", {"--state-dir", state.path(), "--no-syslog", "--flap-window",
+                                        "120", "--flap-recovery", "25"});
+  };
+  const std::string far = live.peer_name("leaf01", 7);  // spine01[1]
+  const std::string far_node = far.substr(0, far.find('['));
+  const std::string far_port = far.substr(far.find('[') + 1, far.find(']') - far.find('[') - 1);
+  const std::string far_counters = "PerformanceSet \"" + far_node + "\"[" + far_port + "] ";
+  REQUIRE(sweep().exit_code == 0);
+  for (int reboot = 1; reboot <= 3; ++reboot) {
+    // Traffic since the last reboot, then the reboot: leaf01[7] sees its link go down, and the
+    // rebooted spine's counters start again from zero.
+    for (const char* attribute : {"PortCounters", "PortCountersExtended"})
+      live.console(far_counters + attribute + ".PortXmitData=5000000");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    REQUIRE(sweep().exit_code == 0);
+    live.console("PerformanceSet \"leaf01\"[7] PortCounters.LinkDownedCounter=" +
+                 std::to_string(reboot));
+    for (const char* attribute : {"PortCounters", "PortCountersExtended"})
+      live.console(far_counters + attribute + ".PortXmitData=0");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    const ProcessRun run = sweep();
+    INFO("reboot " << reboot << ": " << run.out);
+    CHECK_FALSE(run.has("flapping"));
+  }
+  const ProcessRun run = sweep();
+  INFO(run.out);
+  CHECK_FALSE(run.has("flapping"));
+  CHECK(run.exit_code == 0);
+}

@@ -1,0 +1,19 @@
+// A link that goes down because a node at either end rebooted (firmware work, a crash, a power
+// cycle) is not a flapping cable: the reboot is the node's event, already seen as its counters
+// starting again from zero or as the node not answering. Without this rule a node rebooted three
+// times within the flap window made its cables "flapping" for the whole recovery period.
+#pragma once
+
+#include <vector>
+
+#include "poll/port_poller.hpp"
+
+namespace ibpm::poll {
+
+// Takes the downs of this run's interval out of each answered port's error history when the
+// port's own counters were reset by someone else (a reboot), or its cable's far end, polled in
+// the same run, did not answer or was reset. Done before the history is kept, so that a reboot
+// never counts towards a flap in a later run either.
+void forget_reboot_downs(std::vector<PortResult>& results);
+
+}  // namespace ibpm::poll

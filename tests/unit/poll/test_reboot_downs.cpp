@@ -1,0 +1,91 @@
+// A link down seen together with a reboot of either end (its counters starting from zero, or the
+// node not answering) is taken out of the history, so reboots never add up to a flapping cable.
+#include <catch2/catch.hpp>
+
+#include "link_quality/flapping.hpp"
+#include "poll/reboot_downs.hpp"
+#include "support/port_results.hpp"
+
+using namespace ibpm;
+using namespace ibpm::test;
+
+namespace {
+
+constexpr double kNow = 1714564800.25;
+
+// Two switch ports cabled to each other (leaf01[7] <-> spine01[1]), each with one down in this
+// run's interval and `earlier` downs before it.
+std::vector<poll::PortResult> cable_with_downs(int earlier) {
+  poll::PortResult near = quiet_port(7);
+  poll::PortResult far = quiet_port(1, "spine01", "leaf01[7]");
+  far.target.node = 0x0002c90300005678;
+  near.target.remote = PortRef{far.target.node, 1};
+  far.target.remote = PortRef{near.target.node, 7};
+  for (poll::PortResult* end : {&near, &far}) {
+    end->record.time = kNow;
+    end->errors.since = kNow - 3000;
+    for (int k = earlier; k >= 1; --k)
+      end->errors.intervals.push_back({kNow - 600.0 * k, 10, {0, 0, 1}});
+    end->errors.intervals.push_back({kNow, 10, {2, 0, 1}});  // symbol errors too
+  }
+  return {near, far};
+}
+
+double downs(const poll::PortResult& r) {
+  return state::errors_within(r.errors, state::kLinkDownedIndex, kNow - 3600, kNow);
+}
+
+}  // namespace
+
+TEST_CASE("A down with both ends answering and no reset stays a down") {
+  auto results = cable_with_downs(2);
+  poll::forget_reboot_downs(results);
+  CHECK(downs(results[0]) == 3);
+  CHECK(downs(results[1]) == 3);
+  const auto status = link_quality::flap_status(results[0].errors, &results[1].errors, kNow, {});
+  CHECK(status.flapping);
+}
+
+TEST_CASE("A down in the run where the far end's counters restarted from zero is its reboot") {
+  auto results = cable_with_downs(0);
+  results[1].rates.reset_seen = counters::counter_bit(counters::Counter::xmit_data);
+  poll::forget_reboot_downs(results);
+  // Both ends: the far end's own reset, the near end's far end reset.
+  CHECK(downs(results[0]) == 0);
+  CHECK(downs(results[1]) == 0);
+  // The interval's other errors are kept.
+  REQUIRE(results[0].errors.intervals.size() == 1);
+  CHECK(results[0].errors.intervals[0].errors[0] == 2);
+}
+
+TEST_CASE("A down in the run where the far end did not answer is the node going away") {
+  auto results = cable_with_downs(1);
+  results[1].sample.answered = false;
+  poll::forget_reboot_downs(results);
+  CHECK(downs(results[0]) == 1);  // the earlier down stays
+}
+
+TEST_CASE("Three reboots of one node within the window do not make its cable flap") {
+  // The history as three runs leave it, each seeing the node's counters start from zero.
+  poll::PortResult near = quiet_port(7);
+  near.target.remote = PortRef{0x0002c90300005678, 1};
+  near.errors.since = kNow - 3000;
+  for (int reboot = 0; reboot < 3; ++reboot) {
+    const double end = kNow - 600.0 * (2 - reboot);
+    near.record.time = end;
+    near.rates.reset_seen = counters::counter_bit(counters::Counter::link_downed);
+    near.errors.intervals.push_back({end, 10, {0, 0, 1}});
+    std::vector<poll::PortResult> run{near};
+    poll::forget_reboot_downs(run);
+    near = run[0];
+  }
+  CHECK(near.errors.intervals.empty());
+  CHECK_FALSE(link_quality::flap_status(near.errors, nullptr, kNow, {}).flapping);
+}
+
+TEST_CASE("A far end not polled in this run (another shard) leaves the near end's downs alone") {
+  auto results = cable_with_downs(0);
+  std::vector<poll::PortResult> near_only{results[0]};
+  poll::forget_reboot_downs(near_only);
+  CHECK(downs(near_only[0]) == 1);
+}
