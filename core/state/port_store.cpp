@@ -303,14 +303,23 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
   // BATCH.
   std::vector<BatchUpdate> batch;
   std::vector<std::size_t> owner;
+  std::string refused;  // the store cannot make any port's file: not asked again
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const Write& w = writes[i];
     try {
       const std::string file = rrd_name(w.node, w.port);
       std::string line = checked_update_line(file, *w.record);
-      if (!w.exists) create_if_missing(w.node, w.port, *w.record);
+      if (!w.exists) {
+        if (!refused.empty()) {
+          errors[i] = refused;
+          continue;
+        }
+        create_if_missing(w.node, w.port, *w.record);
+      }
       batch.push_back({file, std::move(line)});
       owner.push_back(i);
+    } catch (const StoreMisconfigured& e) {
+      errors[i] = refused = e.what();
     } catch (const StateError& e) {
       errors[i] = e.what();
     }

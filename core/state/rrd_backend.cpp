@@ -124,6 +124,11 @@ bool says_exists(const std::string& reason) {
   return reason.find("File exists") != std::string::npos;
 }
 
+// The daemon's answer to CREATE of a file whose folder is missing, when it was started without -R.
+bool says_no_folders(const std::string& reason) {
+  return reason.find("No permission to recursively create") != std::string::npos;
+}
+
 }  // namespace
 
 void add_header_count(RrdHeader& header, std::string_view key, unsigned long value) {
@@ -234,6 +239,10 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
     if (rrdc_create(path.c_str(), step, last_update, 1, argc, argv.data()) != 0) {
       // The file may be on this host (a local daemon) or only on the store's (over TCP).
       const std::string reason = take_rrd_error(path);
+      if (says_no_folders(reason))
+        throw StoreMisconfigured("rrdcached at " + daemon_ +
+                                 " may not make the ports' folders (\"No permission to recursively "
+                                 "create\"): start it with -R, as docs/operators.md does");
       if (!says_exists(reason) && !exists(path))
         throw StateError(path + ": cannot create through rrdcached: " + reason);
     }

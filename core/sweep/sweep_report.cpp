@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "base/number.hpp"
+#include "sweep/shared_state_errors.hpp"
 #include "thresholds/error_rate.hpp"
 
 namespace ibpm::sweep {
@@ -73,6 +74,11 @@ double error_rate(const poll::PortResult& result) {
 }
 
 namespace {
+
+// "32 ports: state file: rrdcached at ...: start it with -R ...".
+std::string shared_text(const SharedStateError& group) {
+  return std::to_string(group.ports.size()) + " ports: state file: " + group.cause;
+}
 
 // Flapping is a cable's, not a port's: judged once from both ends' histories and reported at
 // one end (the lower GUID and port of the two), so a flap makes one alert and one event.
@@ -184,6 +190,8 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     return error_rate(*a->result) > error_rate(*b->result);
   });
   check.state = worst;
+  // A store that fails every port the same way is one line, not one per port.
+  const std::vector<SharedStateError> shared = take_shared_state_errors(bad);
 
   std::string summary = shard_label(options);
   if (!summary.empty())
@@ -209,10 +217,17 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     if (const std::size_t nodes = counts.unreachable_nodes.size())
       summary += " (" + std::to_string(nodes) + (nodes == 1 ? " node)" : " nodes)");
     if (counts.unknown) summary += ", " + std::to_string(counts.unknown) + " unknown";
-    for (std::size_t i = 0; i < bad.size() && i < settings.summary_ports; ++i)
-      summary += (i ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
+    std::size_t named = 0;
+    for (const SharedStateError& group : shared)
+      if (named++ < settings.summary_ports)
+        summary += (named > 1 ? "; " : "; worst: ") + shared_text(group);
+    for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
+      summary += (named ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
   }
   check.summary = summary;
+
+  for (const SharedStateError& group : shared)
+    check.subchecks.push_back({State::unknown, shared_text(group), {}, {}});
 
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
     check.subchecks.push_back(bad[i]->check);

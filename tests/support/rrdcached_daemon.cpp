@@ -37,7 +37,7 @@ bool accepts_connections(int port) {
   return ok;
 }
 
-Rrdcached::Rrdcached(const fs::path& dir, Listen how)
+Rrdcached::Rrdcached(const fs::path& dir, Listen how, Folders folders)
     : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
   fs::create_directories(dir / "journal");
   fs::create_directories(dir / "state");
@@ -48,10 +48,10 @@ Rrdcached::Rrdcached(const fs::path& dir, Listen how)
   const std::string base = (dir / "state").string();
   const std::string log = (dir / "rrdcached.log").string();
   fs::remove(socket_);
-  daemon_.emplace(
-      std::vector<std::string>{kRrdcached, "-g", "-l", listen, "-p", pidfile, "-j", journal, "-B",
-                               "-R", "-b", base, "-w", "3600", "-f", "7200"},
-      log);
+  std::vector<std::string> argv{kRrdcached, "-g", "-l", listen, "-p",   pidfile, "-j",  journal,
+                                "-B",       "-b", base, "-w",   "3600", "-f",    "7200"};
+  if (folders == Folders::made) argv.push_back("-R");
+  daemon_.emplace(argv, log);
 }
 
 Rrdcached::~Rrdcached() {

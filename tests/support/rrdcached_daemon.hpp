@@ -15,6 +15,9 @@ namespace ibpm::test {
 inline const char* const kRrdcached = "/usr/bin/rrdcached";
 
 enum class Listen { unix_socket, tcp };
+// Whether the daemon makes the folders of the files it is asked to create (-R, as deployed), or
+// refuses (a store misconfigured).
+enum class Folders { made, refused };
 
 // A TCP port on the loopback that nothing listens on (the kernel's pick).
 int free_loopback_port();
@@ -22,7 +25,8 @@ bool accepts_connections(int port);
 
 class Rrdcached {
  public:
-  explicit Rrdcached(const std::filesystem::path& dir, Listen how = Listen::unix_socket);
+  explicit Rrdcached(const std::filesystem::path& dir, Listen how = Listen::unix_socket,
+                     Folders folders = Folders::made);
   ~Rrdcached();
   Rrdcached(const Rrdcached&) = delete;
   Rrdcached& operator=(const Rrdcached&) = delete;

@@ -318,3 +318,29 @@ TEST_CASE(
   mine.time = std::floor(now) - 20;
   CHECK(store.write_all({{kNode, 5, &mine, true}})[0].empty());
 }
+
+TEST_CASE("central store without -R: one message for every port, with the fix, asked once") {
+  if (!fs::exists(kRrdcached)) {
+    WARN("rrdcached is not installed (apt-get install rrdcached): skipped");
+    return;
+  }
+  TempDir dir("no-folders");
+  Rrdcached daemon(dir.path(), Listen::tcp, ibpm::test::Folders::refused);
+  REQUIRE(daemon.wait_until_listening());
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path() / "collector").string(), daemon.address(), RrdLayout{}});
+  PortRecord first;
+  first.time = 1'700'000'000;
+  first.raw[0] = 1000;
+  std::vector<PortStore::Write> writes;
+  for (PortNumber port = 1; port <= 20; ++port)
+    writes.push_back({kNode + port % 4, port, &first, false});
+  const std::vector<std::string> errors = store.write_all(writes);
+  REQUIRE(errors.size() == writes.size());
+  for (const std::string& error : errors) {
+    INFO(error);
+    CHECK(error == errors.front());  // the same text: the sweep says it once
+    CHECK(error.find("start it with -R") != std::string::npos);
+    CHECK(error.find(daemon.address()) != std::string::npos);
+  }
+}

@@ -160,3 +160,34 @@ TEST_CASE("sweep report: a shard names itself and its share of the fabric") {
       sweep_check(options, sweep, judge_ports(sweep, settings), settings, 0);
   CHECK_THAT(check.summary, Catch::StartsWith("shard 2/4: 2 of 10 ports, 2 ports polled in "));
 }
+
+TEST_CASE("sweep report: a state error many ports share is one line with their count") {
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
+  SweepResult sweep;
+  sweep.fabric_ports = 6;
+  sweep.duration = 1;
+  const std::string refused = "rrdcached at 10.0.0.1:42217: cannot connect: Connection refused";
+  for (PortNumber port = 1; port <= 4; ++port) {
+    poll::PortResult r = quiet_port(port);
+    r.state_error = "0x0002c90300001234/port" + std::to_string(port) + ".rrd: " + refused;
+    sweep.results.push_back(r);
+  }
+  poll::PortResult own = quiet_port(5);
+  own.state_error = "0x0002c90300001234/port5.rrd: not an ibpm port RRD (no source symbol_errors)";
+  sweep.results.push_back(own);
+  sweep.results.push_back(with_rate(quiet_port(6), counters::Counter::symbol_errors, 0.5));
+  const SweepReportSettings settings = settings_with(thresholds);
+  const plugin::Check check =
+      sweep_check(SweepOptions{}, sweep, judge_ports(sweep, settings), settings, 0);
+  const std::string text = plugin::render_text(check, "IB FABRIC");
+  INFO(text);
+  CHECK(plugin::effective_state(check) == State::critical);  // port 6
+  // The store's trouble is named first: every other verdict is in doubt while it lasts.
+  CHECK_THAT(check.summary, Catch::Contains("; worst: 4 ports: state file: " + refused));
+  CHECK_THAT(text, Catch::Contains("\\_[UNKNOWN] 4 ports: state file: " + refused + "\n"));
+  // Once: no port of the four has a line of its own; the port with its own cause keeps its line.
+  CHECK_THAT(text, !Catch::Contains("leaf01[1] <-> spine01[1]: state file"));
+  CHECK_THAT(text, Catch::Contains("leaf01[5] <-> spine01[1]: state file: 0x0002c90300001234/"
+                                   "port5.rrd: not an ibpm port RRD"));
+  CHECK_THAT(text, Catch::Contains("leaf01[6] <-> spine01[1]"));
+}
