@@ -128,6 +128,34 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   return hint;
 }
 
+// Samples the central store acknowledged and no longer holds (rrdcached killed before its
+// journal reached the disk, its files restored from a backup): its last update is behind this
+// collector's record. The rates go on from what the store kept; the history has a hole, said once.
+struct StoreLoss {
+  std::size_t ports = 0;    // files behind the record
+  std::size_t missing = 0;  // of those, files the store no longer has at all
+  std::time_t longest = 0;  // the largest gap, seconds
+
+  void add(std::optional<std::time_t> last, std::time_t recorded) {
+    if (last && *last >= recorded) return;  // ahead: another collector's sample, not a loss
+    ++ports;
+    if (!last)
+      ++missing;
+    else
+      longest = std::max(longest, recorded - *last);
+  }
+
+  std::string describe() const {
+    std::string text = "the store lost samples it had taken for " + std::to_string(ports) +
+                       (ports == 1 ? " port" : " ports");
+    if (longest > 0) text += " (up to " + std::to_string(longest) + " s of history)";
+    if (missing > 0) text += ", " + std::to_string(missing) + " of them with the whole file";
+    return text +
+           ": their history has a hole there (its daemon killed before its journal reached the "
+           "disk? see docs/operators.md); rates go on from the sample it kept";
+  }
+};
+
 // The port's error history with this run's interval added: its errors from the rates (a counter
 // not read counts none), continuous only when the rates compare with a previous sample.
 state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult& r,
@@ -249,15 +277,21 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       for (std::size_t i : from_record) results[i].state_error = e.what();
     }
     std::vector<std::size_t> overtaken;
-    std::vector<std::optional<std::time_t>> overtaken_last;
+    std::vector<std::optional<std::time_t>> overtaken_last;  // the update after ours, if any
+    StoreLoss loss;
     for (std::size_t j = 0; j < last.size(); ++j) {
       const std::size_t i = from_record[j];
       PortResult& r = results[i];
       // rrdcached's LAST answers the last update rounded down to the file's step.
       const auto sample = static_cast<std::time_t>(std::floor(r.previous->time));
-      if (last[j] && *last[j] == sample - sample % step) continue;
+      const std::time_t recorded = sample - sample % step;
+      if (last[j] && *last[j] == recorded) continue;
+      loss.add(last[j], recorded);
       hints[i] = SampleHint{};
-      r.errors = {};  // another collector saw the errors since: the history starts again
+      // Another collector updated the file since (and saw the errors): the history starts again.
+      // A store behind the record (a loss) leaves this collector's history as it is.
+      const bool updated_since = last[j] && *last[j] > recorded;
+      if (updated_since) r.errors = {};
       if (last[j] && static_cast<double>(*last[j]) > ahead) {
         r.previous.reset();
         r.state_error = state::ahead_of_clock(store.rrd_name(targets[i].node, targets[i].port),
@@ -265,8 +299,9 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
         continue;
       }
       overtaken.push_back(i);
-      overtaken_last.push_back(last[j]);
+      overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
     }
+    if (loss.ports) run.notes.push_back(loss.describe());
     read_previous(store, targets, overtaken, now, settings.store_read_timeout, run);
     for (std::size_t k = 0; k < overtaken.size(); ++k) {
       PortResult& r = results[overtaken[k]];

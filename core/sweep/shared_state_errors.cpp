@@ -6,20 +6,36 @@
 
 namespace ibpm::sweep {
 
-std::string state_error_cause(const std::string& error) {
+std::pair<std::string, std::string> split_state_error(const std::string& error) {
   const std::size_t end = error.find(".rrd: ");
-  if (end == std::string::npos || error.find(' ') < end) return error;
-  return error.substr(end + 6);
+  if (end == std::string::npos || error.find(' ') < end) return {"", error};
+  return {error.substr(0, end + 4), error.substr(end + 6)};
+}
+
+std::string SharedStateError::text(std::size_t named) const {
+  std::string line = std::to_string(ports.size()) + " ports: state file: " + cause;
+  if (files.empty() || named == 0) return line;
+  const std::size_t shown = std::min(named, files.size());
+  for (std::size_t i = 0; i < shown; ++i) line += (i ? ", " : " (") + files[i];
+  if (files.size() > shown) line += " and " + std::to_string(files.size() - shown) + " more";
+  return line + ")";
 }
 
 std::vector<SharedStateError> take_shared_state_errors(std::vector<const PortVerdict*>& bad) {
-  std::map<std::string, std::vector<const PortVerdict*>> by_cause;
-  for (const PortVerdict* v : bad)
-    if (!v->result->state_error.empty())
-      by_cause[state_error_cause(v->result->state_error)].push_back(v);
+  std::map<std::string, SharedStateError> by_cause;
+  for (const PortVerdict* v : bad) {
+    if (v->result->state_error.empty()) continue;
+    auto [file, cause] = split_state_error(v->result->state_error);
+    SharedStateError& group = by_cause[cause];
+    group.ports.push_back(v);
+    if (!file.empty()) group.files.push_back(std::move(file));
+  }
   std::vector<SharedStateError> shared;
-  for (auto& [cause, ports] : by_cause)
-    if (ports.size() > 1) shared.push_back({cause, std::move(ports)});
+  for (auto& [cause, group] : by_cause)
+    if (group.ports.size() > 1) {
+      group.cause = cause;
+      shared.push_back(std::move(group));
+    }
   if (shared.empty()) return shared;
   std::stable_sort(shared.begin(), shared.end(),
                    [](const auto& a, const auto& b) { return a.ports.size() > b.ports.size(); });

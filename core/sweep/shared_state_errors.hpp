@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sweep/sweep_report.hpp"
@@ -13,11 +14,16 @@ namespace ibpm::sweep {
 struct SharedStateError {
   std::string cause;  // the state error without the file it was about
   std::vector<const PortVerdict*> ports;
+  std::vector<std::string> files;  // the files the errors named, in the ports' order
+
+  // "144 ports: state file: last update 3600 s ahead of the clock (FILE, FILE and 142 more)",
+  // at most `named` files named.
+  std::string text(std::size_t named) const;
 };
 
-// The state error of a port without the file it names first ("0x.../port1.rrd: cannot connect"
-// -> "cannot connect").
-std::string state_error_cause(const std::string& error);
+// A port's state error split into the file it names first and the cause
+// ("0x.../port1.rrd: cannot connect" -> {"0x.../port1.rrd", "cannot connect"}); no file: "".
+std::pair<std::string, std::string> split_state_error(const std::string& error);
 
 // Takes out of `bad` (kept in order) the ports whose state error has the same cause as at least
 // one other's, grouped by cause, the largest group first.

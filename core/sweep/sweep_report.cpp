@@ -75,11 +75,6 @@ double error_rate(const poll::PortResult& result) {
 
 namespace {
 
-// "32 ports: state file: rrdcached at ...: start it with -R ...".
-std::string shared_text(const SharedStateError& group) {
-  return std::to_string(group.ports.size()) + " ports: state file: " + group.cause;
-}
-
 // Flapping is a cable's, not a port's: judged once from both ends' histories and reported at
 // one end (the lower GUID and port of the two), so a flap makes one alert and one event.
 class CableFlaps {
@@ -220,14 +215,14 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     std::size_t named = 0;
     for (const SharedStateError& group : shared)
       if (named++ < settings.summary_ports)
-        summary += (named > 1 ? "; " : "; worst: ") + shared_text(group);
+        summary += (named > 1 ? "; " : "; worst: ") + group.text(1);
     for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
       summary += (named ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
   }
   check.summary = summary;
 
   for (const SharedStateError& group : shared)
-    check.subchecks.push_back({State::unknown, shared_text(group), {}, {}});
+    check.subchecks.push_back({State::unknown, group.text(settings.worst), {}, {}});
 
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
     check.subchecks.push_back(bad[i]->check);

@@ -7,6 +7,7 @@
 // rrdcached over TCP, updated by an "attacker" through its socket.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -82,7 +83,9 @@ std::optional<std::string> send_raw(int port, const std::string& command) {
 // stopped by its pid when the test ends.
 class CentralStore {
  public:
-  explicit CentralStore(const fs::path& dir) : port_(free_loopback_port()) {
+  // On `port` (0: a free one), e.g. the port of a store killed before, over the same folders.
+  explicit CentralStore(const fs::path& dir, int port = 0)
+      : port_(port ? port : free_loopback_port()) {
     fs::create_directories(dir / "journal");
     fs::create_directories(dir / "base");
     daemon_.emplace(
@@ -100,6 +103,11 @@ class CentralStore {
   }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   int port() const { return port_; }
+  // SIGKILL: no flush, no last journal write.
+  void kill() {
+    ::kill(daemon_->pid(), SIGKILL);
+    for (int i = 0; i < 250 && daemon_->running(); ++i) std::this_thread::sleep_for(20ms);
+  }
 
  private:
   int port_;
@@ -132,8 +140,10 @@ TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNO
   CHECK(perf_value(back, "xmit_data").value_or(0) < 1e8);  // the old code made up 1 GB/s
   CHECK_FALSE(back.has("rcv_util"));
   CHECK_FALSE(back.has("xmit_util"));
-  CHECK(back.has(rrd + ": last update 3"));
-  CHECK(back.has(" s ahead of the clock"));
+  // One line for the ports that share the cause, naming their files (--worst 200: all of them).
+  CHECK(back.has(" ports: state file: last update 3"));
+  CHECK(back.has(" s ahead of the clock ("));
+  CHECK(back.has(rrd));
   CHECK(sample_time(rrd) == future);
 
   // check_ib_port on the same file, with a record of its own from an hour ahead.
@@ -256,4 +266,46 @@ TEST_CASE("An update without a sample in the central store is UNKNOWN once, then
   CHECK(next.exit_code == 0);
   CHECK_FALSE(next.has("baseline"));
   CHECK(perf_value(next, "rcv_util").has_value());
+}
+
+TEST_CASE("A central store that lost acknowledged samples is noticed: the hole is said once") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  LiveFabric live = LiveFabric::start();
+  StateDir state("store-loss");
+  const fs::path dir = fs::path(state.path()) / "store";
+  auto store = std::make_unique<CentralStore>(dir);
+  REQUIRE(store->wait_until_listening());
+  const int port = store->port();
+  std::vector<std::string> args = sweep_args(state);
+  for (const char* more : {"--rrdcached", "", "--rrd-step", "1"}) args.push_back(more);
+  args[args.size() - 3] = store->address();
+  for (int i = 0; i < 3; ++i) {
+    const ProcessRun run = live.run("check_ib_fabric", args);
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(run.has("the store lost"));
+    std::this_thread::sleep_for(1100ms);
+  }
+  // Killed, and its journal lost with it (the worst a crash does): the files on disk hold only
+  // what was written when they were made.
+  store->kill();
+  store.reset();
+  fs::remove_all(dir / "journal");
+  store = std::make_unique<CentralStore>(dir, port);
+  REQUIRE(store->wait_until_listening());
+
+  const ProcessRun noticed = live.run("check_ib_fabric", args);
+  INFO(noticed.out << noticed.err);
+  CHECK(noticed.exit_code == 0);  // the fabric is fine; rates go on from what the store kept
+  const auto polled = perf_value(noticed, "ports_polled");
+  REQUIRE(polled.has_value());
+  const std::string ports = std::to_string(static_cast<int>(*polled));
+  CHECK(noticed.has("the store lost samples it had taken for " + ports + " ports (up to "));
+  CHECK(noticed.has("their history has a hole there"));
+  std::this_thread::sleep_for(1100ms);
+  const ProcessRun next = live.run("check_ib_fabric", args);
+  INFO(next.out << next.err);
+  CHECK(next.exit_code == 0);
+  CHECK_FALSE(next.has("the store lost"));
 }

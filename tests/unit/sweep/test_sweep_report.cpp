@@ -183,8 +183,12 @@ TEST_CASE("sweep report: a state error many ports share is one line with their c
   INFO(text);
   CHECK(plugin::effective_state(check) == State::critical);  // port 6
   // The store's trouble is named first: every other verdict is in doubt while it lasts.
-  CHECK_THAT(check.summary, Catch::Contains("; worst: 4 ports: state file: " + refused));
-  CHECK_THAT(text, Catch::Contains("\\_[UNKNOWN] 4 ports: state file: " + refused + "\n"));
+  CHECK_THAT(check.summary, Catch::Contains("; worst: 4 ports: state file: " + refused +
+                                            " (0x0002c90300001234/port1.rrd and 3 more)"));
+  CHECK_THAT(text,
+             Catch::Contains("\\_[UNKNOWN] 4 ports: state file: " + refused +
+                             " (0x0002c90300001234/port1.rrd, 0x0002c90300001234/port2.rrd, "
+                             "0x0002c90300001234/port3.rrd, 0x0002c90300001234/port4.rrd)\n"));
   // Once: no port of the four has a line of its own; the port with its own cause keeps its line.
   CHECK_THAT(text, !Catch::Contains("leaf01[1] <-> spine01[1]: state file"));
   CHECK_THAT(text, Catch::Contains("leaf01[5] <-> spine01[1]: state file: 0x0002c90300001234/"
