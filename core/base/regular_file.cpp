@@ -33,10 +33,36 @@ int open_regular_file(const std::string& path, int flags, FinalLink link, unsign
   return fd;
 }
 
+int open_existing_regular_file(const std::string& path, FinalLink link) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) return -1;
+  return open_regular_file(path, O_RDONLY, link);
+}
+
 unsigned long long file_size(int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return 0;
   return static_cast<unsigned long long>(st.st_size);
+}
+
+std::string read_bytes(int fd, unsigned long long offset, std::size_t length,
+                       const std::string& path) {
+  std::string bytes(length, '\0');
+  std::size_t got = 0;
+  while (got < length) {
+    const ssize_t n =
+        ::pread(fd, bytes.data() + got, length - got, static_cast<off_t>(offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
+FileDescriptor::~FileDescriptor() {
+  if (fd >= 0) ::close(fd);
 }
 
 }  // namespace ibpm::base

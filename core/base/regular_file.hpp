@@ -3,6 +3,7 @@
 // not hang on a FIFO or read a device without end.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace ibpm::base {
@@ -18,7 +19,25 @@ enum class FinalLink {
 // "PATH: not a regular file". ENOENT is "PATH: cannot open: No such file or directory".
 int open_regular_file(const std::string& path, int flags, FinalLink link, unsigned mode = 0644);
 
+// The same for a file that may be missing: -1 when it is (ENOENT).
+int open_existing_regular_file(const std::string& path, FinalLink link);
+
 // The size of the open regular file `fd`, in bytes.
 unsigned long long file_size(int fd);
+
+// Up to `length` bytes of `fd` from `offset` (fewer at the end of the file). Throws
+// std::runtime_error("PATH: cannot read: reason").
+std::string read_bytes(int fd, unsigned long long offset, std::size_t length,
+                       const std::string& path);
+
+// Closes the descriptor it holds when it goes.
+struct FileDescriptor {
+  int fd = -1;
+  FileDescriptor() = default;
+  explicit FileDescriptor(int fd_) : fd(fd_) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor();
+};
 
 }  // namespace ibpm::base
