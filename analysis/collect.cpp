@@ -158,8 +158,8 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
     const routes::RouteMap map(data.fabric(), tables);
     viz::annotate_routes(data.fabric(), data.annotations, map);
     if (!options.route_jobs.empty())
-      data.jobs_by_direction = routes::job_directions(
-          map, job_endpoints(map, data.name_map(), jobs::read_jobs_file(options.route_jobs)));
+      data.jobs_by_direction =
+          routes::job_directions(map, read_job_endpoints(map, data.name_map(), options.route_jobs));
   } catch (const std::exception& e) {
     data.warnings.push_back(path + ": " + e.what());
   }

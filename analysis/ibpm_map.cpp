@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
   app.add_option("--url-prefix", options.url_prefix,
                  "Prefix of the URLs: PREFIX nodes/0xGUID.html, PREFIX links/0xGUID-PORT.html");
   app.add_option("--maps-dir", options.maps_dir,
-                 "Folder of the drill-down maps (--fold pods), next to the output; replaced whole "
-                 "at each run (default: the output's name with -maps, e.g. map-maps)");
+                 "Folder name of the drill-down maps (--fold pods), made next to the output and "
+                 "named in its links (a name, not a path); replaced whole at each run (default: "
+                 "the output's name with -maps, e.g. map-maps)");
   app.add_flag("--no-links", options.no_links, "No URLs in the map");
   app.add_flag("--no-history", options.no_history, "Draw the topology alone (no RRD files read)");
   app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");

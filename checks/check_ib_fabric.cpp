@@ -6,6 +6,7 @@
 // tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
 #include <CLI/CLI.hpp>
 
+#include "poll/state_lines.hpp"
 #include "products/sweep_outputs.hpp"
 #include "sweep/route_impact.hpp"
 #include "sweep/sweep_report.hpp"
@@ -29,9 +30,9 @@ Check run(const ibpm::sweep::SweepOptions& options, const ibpm::products::Output
        ibpm::sweep::add_route_impact(options, sweep, outputs.jobs, settings.worst, verdicts))
     sweep.state_notes.push_back(std::move(problem));
   const auto events = ibpm::products::port_events(sweep, verdicts);
-  if (auto failure = ibpm::poll::save_record(sweep.pending, sweep.results))
-    sweep.state_notes.push_back(*failure);
+  const auto record_failure = ibpm::poll::save_record(sweep.pending, sweep.results);
   Check check = ibpm::sweep::sweep_check(options, sweep, verdicts, settings, common.verbosity);
+  ibpm::poll::add_state_lines(check, {}, record_failure);  // the notes are in sweep_check's
   // An output the operator asked for that could not be written makes the run UNKNOWN at least.
   for (ibpm::plugin::Subcheck& line :
        ibpm::products::write_outputs(options, outputs, sweep, verdicts, events)) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "poll/port_check.hpp"
+#include "poll/state_lines.hpp"
 
 namespace {
 
@@ -69,6 +70,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   if (!routes_problem.empty()) check.subchecks.push_back({State::ok, routes_problem, {}, {}});
   if (poll.rediscovered)
     check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
+  ibpm::poll::add_state_lines(check, poll.notes, poll.record_failure);
   if (common.verbosity > 0)
     check.subchecks.push_back({State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   return check;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "poll/port_check.hpp"
+#include "poll/state_lines.hpp"
 
 namespace {
 
@@ -24,6 +25,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
   if (poll.rediscovered)
     check.subchecks.push_back(
         {ibpm::plugin::State::ok, "topology was stale: discovered again", {}, {}});
+  ibpm::poll::add_state_lines(check, poll.notes, poll.record_failure);
   if (common.verbosity > 0)
     check.subchecks.push_back(
         {ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});

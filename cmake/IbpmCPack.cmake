@@ -15,7 +15,11 @@ thresholds. ibpm-locality, ibpm-map and ibpm-web turn the history into
 traffic-locality reports, Graphviz health maps and a static dashboard;
 ibpm-nagios-config writes Nagios 4 and Icinga 2 configuration for a fabric.")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY ibpm)
-set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
+# The packages install into /usr whatever the build's prefix; a build configured for another
+# one is refused by packaging/prefix-check.cmake (its files name the configured paths).
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+set(CPACK_INSTALL_PREFIX "/usr")
+set(CPACK_IBPM_BUILD_PREFIX "${CMAKE_INSTALL_PREFIX}")
 # /etc, /lib/systemd and /var are absolute destinations: install into the staging folder whole.
 set(CPACK_SET_DESTDIR ON)
 set(CPACK_STRIP_FILES ON)
@@ -42,8 +46,8 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "monitoring-plugins-basic")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nagios4-core | icinga2-bin, infiniband-diags")
 configure_file(${PROJECT_SOURCE_DIR}/packaging/debian/conffiles.in
                ${PROJECT_BINARY_DIR}/packaging/debian/conffiles @ONLY)
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${ibpm_maintainer}/postinst
-    ${PROJECT_BINARY_DIR}/packaging/debian/conffiles)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${ibpm_maintainer}/postinst ${ibpm_maintainer}/prerm
+    ${ibpm_maintainer}/postrm ${PROJECT_BINARY_DIR}/packaging/debian/conffiles)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 # RPM
@@ -54,6 +58,9 @@ set(CPACK_RPM_PACKAGE_LICENSE "Unspecified")
 set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
 set(CPACK_RPM_PACKAGE_REQUIRES_POST "shadow-utils")
 set(CPACK_RPM_POST_INSTALL_SCRIPT_FILE ${ibpm_maintainer}/postinst)
+# %preun and %postun get the number of versions left: 0 on removal, as the scripts expect.
+set(CPACK_RPM_PRE_UNINSTALL_SCRIPT_FILE ${ibpm_maintainer}/prerm)
+set(CPACK_RPM_POST_UNINSTALL_SCRIPT_FILE ${ibpm_maintainer}/postrm)
 set(CPACK_RPM_USER_FILELIST
     "%config(noreplace) /etc/ibpm/thresholds.conf"
     "%config(noreplace) /etc/ibpm/delegation.conf"
@@ -63,6 +70,7 @@ set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
     /usr/share/icinga2 /usr/share/icinga2/include /usr/share/icinga2/include/plugins-contrib.d)
 # No /usr/lib/.build-id links: the file list is the install's, as in the DEB.
 set(CPACK_RPM_SPEC_MORE_DEFINE "%define _build_id_links none")
-set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/packaging/rhel-layout.cmake)
+set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/packaging/prefix-check.cmake
+    ${PROJECT_SOURCE_DIR}/packaging/rhel-layout.cmake)
 
 include(CPack)

@@ -68,7 +68,10 @@ std::vector<NodeSet> load_job_sets(const std::string& path, const Fabric& fabric
                                    std::vector<std::string>& warnings) {
   HostIndex index(fabric, names);
   std::vector<NodeSet> sets;
-  for (const jobs::Job& job : jobs::read_jobs_file(path)) {
+  // Hosts outside the fabric are dropped as the hostlists expand.
+  jobs::JobsFileLimits limits;
+  limits.keep = [&](const std::string& host) { return !index.find(host).empty(); };
+  for (const jobs::Job& job : jobs::read_jobs_file(path, limits)) {
     NodeSet set;
     set.name = "job " + job.id;
     for (const std::string& host : job.hosts) {

@@ -159,8 +159,7 @@ void run_report(Options& options) {
     const PortRef port = cable_port(
         fabric, resolve_node_port(fabric, source.name_map(), options.cable), options.cable);
     std::vector<routes::JobEndpoints> jobs;
-    if (!options.jobs.empty())
-      jobs = job_endpoints(map, source.name_map(), jobs::read_jobs_file(options.jobs));
+    if (!options.jobs.empty()) jobs = read_job_endpoints(map, source.name_map(), options.jobs);
     print_cable_impact(std::cout, names, cable_impact(map, port, jobs), format,
                        options.list_pairs ? PairListing::every_pair : PairListing::counts);
   } else if (options.cables) {

@@ -176,6 +176,13 @@ FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
 WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
                           MapFormat format, const std::string& path) {
+  // The name goes into the overview's links as it is: a path would publish the server's folders
+  // and break the links wherever the maps are copied.
+  const std::string& dir = options.maps_dir;
+  if (!dir.empty() && (dir.find('/') != std::string::npos || dir == "." || dir == ".."))
+    throw std::runtime_error("--maps-dir " + dir +
+                             ": give a folder name (it is made next to the output and named in "
+                             "the map's links), not a path");
   const FoldMode fold = choose_fold(fabric, levels, annotations, options.map);
   if (fold == FoldMode::pods)
     return DrillDownWriter(fabric, levels, annotations, options, format, fs::path(path)).write();

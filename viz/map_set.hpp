@@ -17,7 +17,8 @@ namespace ibpm::viz {
 
 struct MapSetOptions {
   MapOptions map;
-  // The drill-down maps' folder, a name next to the overview; empty: "<overview stem>-maps".
+  // The drill-down maps' folder, a name next to the overview (no '/': write_map_set refuses a
+  // path); empty: "<overview stem>-maps".
   std::string maps_dir;
 };
 

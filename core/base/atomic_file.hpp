@@ -1,5 +1,7 @@
-// Files other runs read (baselines, caches, dumps) are replaced whole or not at all: the content
-// goes to a sibling temporary file, which is renamed over the target only once it is complete.
+// Files other runs read (baselines, caches, dumps, sample records) are replaced whole or not at
+// all: the content goes to a temporary of our own beside the target (see temporary.hpp), is
+// flushed to the disk, and only then renamed over the target. A link planted at the target is
+// replaced, never followed.
 #pragma once
 
 #include <functional>
@@ -8,12 +10,13 @@
 
 namespace ibpm::base {
 
-// `write` fills the temporary file named by its argument (for writers that take a path);
-// it returns false or throws on failure. Throws std::runtime_error naming `path` on failure;
-// the temporary file never survives a failure.
+// `write` creates and fills the file named by its argument (for writers that take a path; the
+// name is inside a folder of our own); it returns false or throws on failure. Throws
+// std::runtime_error naming `path` on failure; the temporary never survives a failure.
 void replace_file(const std::string& path, const std::function<bool(const std::string&)>& write);
 
-// The same for writers to a stream.
+// The same for writers to a stream. The file is readable by all (0644). A failed write names
+// its reason ("cannot write PATH: No space left on device").
 void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace ibpm::base

@@ -9,12 +9,14 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/regular_file.hpp"
+
 namespace ibpm::base {
 
 LockedAppend::LockedAppend(std::string path) : path_(std::move(path)) {
   // Read access too: head() looks at the start of the file.
-  fd_ = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) fail("cannot open", errno);
+  // Not through a link: the file may sit in a folder others can write to.
+  fd_ = open_regular_file(path_, O_RDWR | O_APPEND | O_CREAT, FinalLink::refuse);
   // Writers hold the lock only while adding a few lines: waiting without a limit is fine.
   while (::flock(fd_, LOCK_EX) != 0) {
     if (errno == EINTR) continue;

@@ -12,8 +12,8 @@ namespace ibpm::base {
 
 class LockedAppend {
  public:
-  // Opens `path` (created 0644 when missing) and waits for the lock.
-  // Throws std::runtime_error("PATH: reason").
+  // Opens `path` (created 0644 when missing) and waits for the lock. A symbolic link or anything
+  // but a regular file at `path` is refused. Throws std::runtime_error("PATH: reason").
   explicit LockedAppend(std::string path);
   LockedAppend(const LockedAppend&) = delete;
   LockedAppend& operator=(const LockedAppend&) = delete;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,11 +20,23 @@ class HostlistError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// More hosts than the caller allows.
+class TooManyHosts : public HostlistError {
+ public:
+  using HostlistError::HostlistError;
+};
+
 // Hosts beyond this many in one expression are refused (a typo like [1-99999999]).
 constexpr std::size_t kMaxHostlistHosts = 1'000'000;
 
-// The hosts in order of the expression. Throws HostlistError naming the problem (an unclosed
-// bracket, a range running backwards, an empty name, ...).
+// The hosts in order of the expression, one at a time into `each` (none is kept: the caller
+// keeps those it wants). Throws HostlistError naming the problem (an unclosed bracket, a range
+// running backwards, an empty name, more than `max_hosts` hosts, ...) before any host is made;
+// the expression is quoted in it up to 200 bytes.
+void for_each_host(std::string_view expression, std::size_t max_hosts,
+                   const std::function<void(const std::string&)>& each);
+
+// All the hosts (at most kMaxHostlistHosts).
 std::vector<std::string> expand_hostlist(std::string_view expression);
 
 // The shortest hostlist of ranges over numeric suffixes of equal width ("cn[0001-0006,0009]");

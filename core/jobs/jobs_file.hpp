@@ -3,6 +3,8 @@
 // prints its %N empty) is kept with none.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <istream>
 #include <stdexcept>
 #include <string>
@@ -20,10 +22,23 @@ class JobsFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `source` names the input in errors ("jobs.txt line 3: ...").
-std::vector<Job> parse_jobs(std::istream& in, const std::string& source);
+// Hosts beyond this many in one file, counted as the lines expand (before `keep` drops any), are
+// refused: a fabric of 50,000 hosts each shared by 80 jobs. A few lines of "node[1-999999]"
+// would otherwise cost gigabytes and seconds.
+constexpr std::size_t kMaxJobsFileHosts = 4'000'000;
 
-// Throws JobsFileError when the file cannot be read or a line is malformed.
-std::vector<Job> read_jobs_file(const std::string& path);
+struct JobsFileLimits {
+  std::size_t max_hosts = kMaxJobsFileHosts;
+  // Which hosts to keep (those of the fabric); empty: all. Others are dropped as they expand.
+  std::function<bool(const std::string&)> keep;
+};
+
+// `source` names the input in errors ("jobs.txt line 3: ...").
+std::vector<Job> parse_jobs(std::istream& in, const std::string& source,
+                            const JobsFileLimits& limits = {});
+
+// Throws JobsFileError when the file cannot be read (or is not a regular file) or a line is
+// malformed.
+std::vector<Job> read_jobs_file(const std::string& path, const JobsFileLimits& limits = {});
 
 }  // namespace ibpm::jobs

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -84,11 +85,17 @@ int run_body(const PluginSpec& spec, const CommonOptions& common) {
   return code >= 0 && code <= kUnknown ? code : kUnknown;
 }
 
+// Under `ulimit -f`, a write past the limit raises SIGXFSZ, which kills the process without a
+// word (exit 153 to the shell, no output for Nagios). Ignored, the write fails with EFBIG and the
+// command reports it like any other failed write.
+void ignore_file_size_signal() { std::signal(SIGXFSZ, SIG_IGN); }
+
 }  // namespace
 
 std::string_view version() { return IBPM_VERSION; }
 
 int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
+  ignore_file_size_signal();
   CommonOptions common;
   std::string format_name = "text";
   try {
@@ -116,6 +123,7 @@ int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
 }
 
 int run_tool(CLI::App& app, int argc, const char* const* argv, const std::function<void()>& run) {
+  ignore_file_size_signal();
   app.set_version_flag("-V,--version", std::string(version()));
   try {
     app.parse(argc, argv);

@@ -69,7 +69,7 @@ void poll_node_ports(const PortCheckOptions& options, const PollSettings& settin
   accumulate(poll.mad_stats, engine.stats());
   poll.results = std::move(run.results);
   poll.notes = std::move(run.notes);
-  if (auto failure = save_record(run.pending, poll.results)) poll.notes.push_back(*failure);
+  poll.record_failure = save_record(run.pending, poll.results);
 }
 
 bool any_stale(const std::vector<PortResult>& results) {

@@ -36,7 +36,8 @@ struct NodePoll {
   std::optional<NodeNameMap> names;
   const Node* node = nullptr;  // into topology.fabric
   std::vector<PortResult> results;
-  std::vector<std::string> notes;  // the sample record ignored or not written: why
+  std::vector<std::string> notes;  // the sample record ignored, the state folder shared: why
+  std::optional<std::string> record_failure;  // the sample record not saved: why
   thresholds::RateThresholds thresholds;
   bool rediscovered = false;   // the topology was stale and was discovered again
   mad::EngineStats mad_stats;  // over the whole run

@@ -7,6 +7,7 @@
 
 #include "poll/counter_reset.hpp"
 #include "poll/reboot_downs.hpp"
+#include "state/directories.hpp"
 
 namespace ibpm::poll {
 
@@ -204,6 +205,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     nodes.reserve(targets.size());
     for (const PortTarget& t : targets) nodes.push_back(t.node);
     run.pending.locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
+    if (std::string warning = state::shared_folder_warning(store.state_dir()); !warning.empty())
+      run.notes.push_back(std::move(warning));
   }
   // The record is read under the locks, so two runs of the same scope never take the same one.
   if (settings.write_state && !settings.record_name.empty()) {

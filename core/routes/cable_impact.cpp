@@ -46,7 +46,7 @@ std::vector<CableImpact> impacts_from_state(const std::string& state_dir, const 
   const ForwardingTables tables = read_lft_file(path);
   const RouteMap map(fabric, tables);
   std::vector<JobEndpoints> jobs;
-  if (!jobs_file.empty()) jobs = job_endpoints(map, names, jobs::read_jobs_file(jobs_file));
+  if (!jobs_file.empty()) jobs = read_job_endpoints(map, names, jobs_file);
   std::vector<CableImpact> impacts;
   impacts.reserve(cables.size());
   for (const CableEnds& cable : cables)

@@ -7,8 +7,11 @@
 
 namespace ibpm::routes {
 
-std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* names,
-                                        const std::vector<jobs::Job>& jobs) {
+namespace {
+
+// Endpoint indices by whole name and by first word.
+std::multimap<std::string, std::size_t> endpoints_by_name(const RouteMap& map,
+                                                          const NodeNameMap* names) {
   std::multimap<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < map.endpoints().size(); ++i) {
     const std::string name = display_name(map.fabric().node(map.endpoints()[i].port.node), names);
@@ -16,6 +19,14 @@ std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* 
     if (const std::string host = jobs::host_name(name); !host.empty() && host != name)
       by_name.emplace(host, i);
   }
+  return by_name;
+}
+
+}  // namespace
+
+std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* names,
+                                        const std::vector<jobs::Job>& jobs) {
+  const std::multimap<std::string, std::size_t> by_name = endpoints_by_name(map, names);
   std::vector<JobEndpoints> result;
   for (const jobs::Job& job : jobs) {
     JobEndpoints found{job.id, {}};
@@ -26,6 +37,14 @@ std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* 
     result.push_back(std::move(found));
   }
   return result;
+}
+
+std::vector<JobEndpoints> read_job_endpoints(const RouteMap& map, const NodeNameMap* names,
+                                             const std::string& path) {
+  const std::multimap<std::string, std::size_t> by_name = endpoints_by_name(map, names);
+  jobs::JobsFileLimits limits;
+  limits.keep = [&](const std::string& host) { return by_name.count(host) > 0; };
+  return job_endpoints(map, names, jobs::read_jobs_file(path, limits));
 }
 
 }  // namespace ibpm::routes

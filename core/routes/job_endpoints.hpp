@@ -20,4 +20,9 @@ struct JobEndpoints {
 std::vector<JobEndpoints> job_endpoints(const RouteMap& map, const NodeNameMap* names,
                                         const std::vector<jobs::Job>& jobs);
 
+// The jobs file at `path`, each job's hosts matched as above; hosts the fabric does not know are
+// dropped as the file's hostlists expand. Throws jobs::JobsFileError.
+std::vector<JobEndpoints> read_job_endpoints(const RouteMap& map, const NodeNameMap* names,
+                                             const std::string& path);
+
 }  // namespace ibpm::routes

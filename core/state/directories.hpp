@@ -9,4 +9,11 @@ namespace ibpm::state {
 // mkdir -p; throws StateError("DIR: reason") when a component cannot be made or is not a directory.
 void make_directories(const std::string& dir);
 
+// Why others than the running user can plant files or links in `dir` (the run's own files are
+// opened without following links, but a warning tells the operator to close it): "DIR is
+// writable by its group (mode 2775) without the sticky bit ..." when group or others may write
+// and the sticky bit is not set, or "DIR belongs to user N ..." when a run as root works in a
+// folder another user owns. Empty when neither (or when `dir` cannot be read).
+std::string shared_folder_warning(const std::string& dir);
+
 }  // namespace ibpm::state

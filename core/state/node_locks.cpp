@@ -7,9 +7,11 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
+#include "base/regular_file.hpp"
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
 
@@ -107,8 +109,13 @@ NodeLocks NodeLocks::acquire(const std::string& state_dir, const std::vector<Gui
   const std::string path = node_locks_path(state_dir);
   // A descriptor of our own: OFD locks conflict between open files, so threads of one process
   // exclude each other as separate processes do.
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw StateError(path + ": cannot open: " + std::strerror(errno));
+  // Not through a link: a check run as root must not create or lock another file.
+  int fd = -1;
+  try {
+    fd = base::open_regular_file(path, O_RDWR | O_CREAT, base::FinalLink::refuse);
+  } catch (const std::runtime_error& e) {
+    throw StateError(e.what());
+  }
   NodeLocks locks;
   locks.fd_ = fd;
   // F_OFD_SETLKW cannot wait with a timeout: poll, briefly at first, no later than the deadline.

@@ -10,12 +10,14 @@ extern "C" {
 #include <rrd_client.h>
 }
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 
+#include "base/temporary.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::state {
@@ -250,23 +252,20 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
     return;
   }
   // rrd_create would rename over a file another run made (and perhaps updated) meanwhile: make
-  // our own under a name nobody else uses, then link it into place only if the name is free.
-  static std::atomic<unsigned> serial{0};
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-  // Overwriting is fine here: the name is ours, a leftover can only be from a crash.
+  // our own in a folder of our own (librrd follows links: no name others could plant), then
+  // link it into place only if the name is free.
+  std::optional<base::TemporaryFolder> scratch;
+  try {
+    scratch.emplace(path);
+  } catch (const std::runtime_error& e) {
+    throw StateError(path + ": cannot create: " + e.what());
+  }
+  const std::string& tmp = scratch->file_path();
   errno = 0;
-  if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail(path, "cannot create", err);
-  }
-  if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw StateError(path + ": cannot create: " + std::strerror(err));
-  }
-  ::unlink(tmp.c_str());
+  if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0)
+    fail(path, "cannot create", errno);
+  if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST)
+    throw StateError(path + ": cannot create: " + std::strerror(errno));
 }
 
 void RrdBackend::update(const std::string& path, const std::string& line) const {

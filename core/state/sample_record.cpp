@@ -9,11 +9,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/regular_file.hpp"
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
 
@@ -185,32 +188,6 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
   return in.get<std::uint32_t>();
 }
 
-// The whole file in one read; nullopt when there is none.
-std::optional<std::string> read_whole(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::nullopt;
-    throw StateError(path + ": cannot open: " + std::strerror(errno));
-  }
-  std::string bytes;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.reserve(static_cast<std::size_t>(st.st_size));
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      throw StateError(path + ": cannot read: " + std::strerror(err));
-    }
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return bytes;
-}
-
 }  // namespace
 
 std::string SampleRecord::path_for(const std::string& state_dir, const std::string& name) {
@@ -225,30 +202,49 @@ std::string SampleRecord::path_for(const std::string& state_dir, const std::stri
 
 SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
   SampleRecord record;
-  std::optional<std::string> bytes;
-  try {
-    bytes = read_whole(path);
-  } catch (const StateError& e) {
-    warning = e.what();
-    return record;
-  }
-  if (!bytes) return record;
   const auto refuse = [&](const std::string& reason) {
     warning = path + ": " + reason + ": previous samples read from the RRD files instead";
     return SampleRecord{};
   };
-  if (bytes->size() < kHeaderSize + 8 || std::memcmp(bytes->data(), kMagic, sizeof kMagic) != 0)
-    return refuse("not a sample record");
-  Reader header(*bytes, sizeof kMagic);
-  const auto version = header.get<std::uint32_t>();
-  const auto entry_size = header.get<std::uint32_t>();
-  if (version != kVersion || entry_size != kEntrySize)
-    return refuse("sample record version " + std::to_string(version) + ", not " +
-                  std::to_string(kVersion));
+  // A regular file only (not a FIFO, not a device), and no more of it read than its header
+  // accounts for.
+  std::optional<std::string> bytes;
+  try {
+    const base::FileDescriptor file(
+        base::open_existing_regular_file(path, base::FinalLink::follow));
+    if (file.fd < 0) return record;
+    const std::uint64_t size = base::file_size(file.fd);
+    if (size < kHeaderSize + 8) return refuse("not a sample record");
+    const std::string head = base::read_bytes(file.fd, 0, kHeaderSize, path);
+    if (head.size() < kHeaderSize || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
+      return refuse("not a sample record");
+    Reader header(head, sizeof kMagic);
+    const auto version = header.get<std::uint32_t>();
+    const auto entry_size = header.get<std::uint32_t>();
+    if (version != kVersion)
+      return refuse("sample record version " + std::to_string(version) + ", not " +
+                    std::to_string(kVersion));
+    if (entry_size != kEntrySize)
+      return refuse("sample record entries of " + std::to_string(entry_size) + " bytes, not " +
+                    std::to_string(kEntrySize));
+    header.get<std::uint64_t>();  // runs
+    const auto count = header.get<std::uint64_t>();
+    // Each entry takes kEntrySize bytes and up to kMaxErrorIntervals intervals.
+    const std::uint64_t body = size - 8 - kHeaderSize;
+    if (count > body / kEntrySize ||
+        body - count * kEntrySize > count * kMaxErrorIntervals * kIntervalSize)
+      return refuse(std::to_string(size) + " bytes for " + std::to_string(count) +
+                    " ports: truncated or padded");
+    bytes = base::read_bytes(file.fd, 0, static_cast<std::size_t>(size), path);
+    if (bytes->size() != size) return refuse("truncated while read");
+  } catch (const std::runtime_error& e) {
+    warning = e.what();
+    return record;
+  }
+  Reader header(*bytes, sizeof kMagic + 8);
   record.runs = header.get<std::uint64_t>();
   const auto count = header.get<std::uint64_t>();
   const std::size_t body = bytes->size() - 8;
-  if (count > (body - kHeaderSize) / kEntrySize) return refuse("truncated or padded");
   Reader in(*bytes, kHeaderSize);  // the entries are within the file; the checksum comes below
   std::vector<std::pair<PortRef, PortMemory>> entries(count);
   std::vector<std::uint32_t> interval_counts(count);

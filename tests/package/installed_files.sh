@@ -23,6 +23,6 @@ echo "man check_ib_fabric: $(wc -l <<< "$page") lines, --shard among its options
 getent group ibpm >/dev/null || fail "no group ibpm"
 getent passwd ibpm >/dev/null || fail "no user ibpm"
 owner=ibpm; getent passwd nagios >/dev/null && owner=nagios
-[ "$(stat -c '%U:%G %a' /var/lib/ibpm)" = "$owner:ibpm 2775" ] ||
-  fail "/var/lib/ibpm is $(stat -c '%U:%G %a' /var/lib/ibpm), not $owner:ibpm 2775"
-echo "/var/lib/ibpm: $owner:ibpm 2775"
+[ "$(stat -c '%U:%G %a' /var/lib/ibpm)" = "$owner:ibpm 3775" ] ||
+  fail "/var/lib/ibpm is $(stat -c '%U:%G %a' /var/lib/ibpm), not $owner:ibpm 3775"
+echo "/var/lib/ibpm: $owner:ibpm 3775"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Removing the package leaves its conffiles (/etc/ibpm, as dpkg does until a purge) and the
-# state folder; purging it leaves nothing of it but /var/lib/ibpm (the RRD history).
+# state folder, and no timer enabled; purging it leaves nothing of it but /var/lib/ibpm (the RRD history).
 # Usage: removal.sh DEB (the package installed from it)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,13 @@ left() {  # the package's paths still on this host (directories shared with othe
     fi
   done < "$work/paths"
 }
+# An operator enabled a timer (systemctl enable works without a running systemd: links only).
+systemctl --no-reload enable ibpm-web.timer >/dev/null 2>&1 ||
+  { mkdir -p /etc/systemd/system/timers.target.wants &&
+    ln -sf /usr/lib/systemd/system/ibpm-web.timer /etc/systemd/system/timers.target.wants/; }
 DEBIAN_FRONTEND=noninteractive apt-get remove -y -q ibpm >/dev/null
+enabled=$(ls /etc/systemd/system/timers.target.wants/ibpm-* 2>/dev/null || true)
+[ -z "$enabled" ] || fail "after apt-get remove, timers still enabled: $enabled"
 [ "$(left | sort | tr '\n' ' ')" = "/etc/ibpm $(sort "$work/control/conffiles" | tr '\n' ' ')" ] ||
   fail "after apt-get remove, left: $(left | tr '\n' ' ')"
 [ -d /var/lib/ibpm ] || fail "apt-get remove took /var/lib/ibpm"

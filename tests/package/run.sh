@@ -3,7 +3,8 @@
 # installs on runtime libraries only; installed on this host, the checks answer from
 # /usr/lib/nagios/plugins, the man pages render, Icinga 2 finds the CheckCommands through
 # include <plugins-contrib>, Nagios 4 with the packaged commands shows check_ib_fabric OK on a
-# simulated fabric, systemd-analyze accepts the units and their commands work as the user ibpm;
+# simulated fabric, systemd-analyze accepts the units (and rates each service under 5) and their
+# commands work as the user ibpm;
 # the RPM holds the same files in RHEL's layout; purging the package leaves only /var/lib/ibpm.
 # Exit 77 (skipped) without a tool it needs.
 # Usage: tests/package/run.sh BUILD_DIR   (as root: it installs and purges ibpm on this host;
@@ -60,6 +61,14 @@ step "Nagios 4 with the packaged commands on a simulated fabric"
 step "systemd-analyze verify"
 systemd-analyze verify /usr/lib/systemd/system/ibpm-*.service /usr/lib/systemd/system/ibpm-*.timer
 echo "systemd-analyze accepts $(ls /usr/lib/systemd/system/ibpm-* | wc -l) units"
+# Sandboxed: each service's exposure (0 safe .. 10 exposed) under 5.
+for unit in /usr/lib/systemd/system/ibpm-*.service; do
+  exposure=$(systemd-analyze security --offline=true "$unit" 2>/dev/null |
+             sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+  [ -n "$exposure" ] || fail "systemd-analyze security gave no exposure for $unit"
+  awk -v e="$exposure" 'BEGIN { exit !(e < 5) }' || fail "$(basename "$unit"): exposure $exposure, not under 5"
+  echo "$(basename "$unit"): exposure $exposure"
+done
 
 step "The units' commands, as the user ibpm"
 "$here/units_run.sh" "$build"

@@ -50,3 +50,13 @@ TEST_CASE("a host's name is its description's first word") {
   CHECK(host_name("  luna-0001 mlx5_0 ") == "luna-0001");
   CHECK(host_name("") == "");
 }
+
+TEST_CASE("hosts are counted before they are made") {
+  std::size_t seen = 0;
+  CHECK_THROWS_AS(for_each_host("a[1-10],b[1-10]", 15, [&](const std::string&) { ++seen; }),
+                  TooManyHosts);
+  CHECK(seen == 0);
+  std::vector<std::string> hosts;
+  for_each_host("r[1-2]n[08-09],x", 5, [&](const std::string& h) { hosts.push_back(h); });
+  CHECK(hosts == std::vector<std::string>{"r1n08", "r1n09", "r2n08", "r2n09", "x"});
+}

@@ -25,3 +25,42 @@ TEST_CASE("a bad jobs line is named") {
   CHECK_THROWS_WITH(parse_jobs(extra, "jobs.txt"), Catch::Contains("more than JOBID HOSTLIST"));
   CHECK_THROWS_AS(read_jobs_file("/nonexistent/jobs"), JobsFileError);
 }
+
+TEST_CASE("a hostlist bomb is refused before its hosts are made") {
+  // Five lines of a million hosts each: more than a jobs file may hold.
+  std::string bomb;
+  for (const char* job : {"1", "2", "3", "4", "5"}) {
+    bomb += job;
+    bomb += " node[1-999999]\n";
+  }
+  std::istringstream in(bomb);
+  CHECK_THROWS_WITH(parse_jobs(in, "jobs.txt"),
+                    Catch::Equals("jobs.txt line 5: more than 4000000 hosts in the file"));
+  CHECK(kMaxJobsFileHosts == 4'000'000);
+}
+
+TEST_CASE("hosts the caller does not know are dropped as they expand") {
+  std::istringstream in("1001 cn[0001-0004],gpu01\n1002 node[1-999999]\n");
+  JobsFileLimits limits;
+  limits.keep = [](const std::string& host) { return host == "cn0002" || host == "node7"; };
+  const auto jobs = parse_jobs(in, "jobs.txt", limits);
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].hosts == std::vector<std::string>{"cn0002"});
+  CHECK(jobs[1].hosts == std::vector<std::string>{"node7"});
+}
+
+TEST_CASE("a bad hostlist is quoted in the error up to 200 bytes") {
+  std::string line = "1001 cn[";
+  line.append(1'000'000, '1');
+  line += "x]\n";
+  std::istringstream in(line);
+  try {
+    parse_jobs(in, "jobs.txt");
+    FAIL("no error");
+  } catch (const JobsFileError& e) {
+    const std::string what = e.what();
+    CHECK(what.size() < 600);  // the hostlist and its bad part, 200 bytes of each
+    CHECK_THAT(what, Catch::StartsWith("jobs.txt line 1: hostlist 'cn[111") &&
+                         Catch::Contains("... (1000005 bytes)'"));
+  }
+}

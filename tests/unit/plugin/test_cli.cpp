@@ -1,5 +1,6 @@
 // run_plugin end to end: the example plugin as a child process.
 #include <catch2/catch.hpp>
+#include <csignal>
 
 #include "plugin/cli.hpp"
 #include "support/json_reader.hpp"
@@ -165,4 +166,21 @@ TEST_CASE("plugin: the timeout ends a body blocked in a system call", "[plugin][
   r = run({"--value", "1", "-t", "5", "--sleep", "1"});  // a body that finishes in time
   CHECK(r.exit_code == 0);
   CHECK(r.first_line() == "IB EXAMPLE OK - value = 1 | value=1");
+}
+
+TEST_CASE("plugin: a write past `ulimit -f` fails instead of killing the check", "[plugin][cli]") {
+  const auto before = std::signal(SIGXFSZ, SIG_DFL);
+  bool ignored = false;
+  const char* argv[] = {"check_example"};
+  run_plugin(1, argv,
+             {.name = "check_example",
+              .prefix = "IB EXAMPLE",
+              .description = "",
+              .add_options = {},
+              .body = [&](const CommonOptions&) {
+                ignored = std::signal(SIGXFSZ, SIG_IGN) == SIG_IGN;
+                return Check{State::ok, "fine", {}, {}};
+              }});
+  std::signal(SIGXFSZ, before);
+  CHECK(ignored);
 }

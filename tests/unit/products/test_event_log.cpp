@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -83,4 +84,15 @@ TEST_CASE("an event file that cannot be opened gives an error naming it") {
   const std::string path = (dir.path() / "missing" / "events.log").string();
   const EventLog log(EventLogOptions{std::nullopt, "check_ib_fabric", path});
   CHECK_THROWS_WITH(log.write({event(State::ok, State::critical)}), Catch::StartsWith(path + ": "));
+}
+
+TEST_CASE("a link planted at the event file is not followed") {
+  TempDir dir("event-file-link");
+  const auto victim = dir.path() / "victim";
+  const std::string path = (dir.path() / "events.log").string();
+  std::filesystem::create_symlink(victim, path);
+  const EventLog log(EventLogOptions{std::nullopt, "check_ib_fabric", path});
+  CHECK_THROWS_WITH(log.write({event(State::ok, State::critical)}),
+                    path + ": is a symbolic link (not followed)");
+  CHECK_FALSE(std::filesystem::exists(victim));
 }

@@ -1,5 +1,6 @@
 // append_samples_csv: the header once, quoting of untrusted names, foreign files and
 // concurrent appends from two processes.
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -240,4 +241,20 @@ TEST_CASE("names from the fabric cannot become spreadsheet formulas or break cel
   const CsvRecord& header = records[0];
   CHECK(records[1][column(header, "port_name")] == "'=cmd|' /C calc'!A0[1]");
   CHECK(records[1][column(header, "remote_name")] == "'@x [31m");
+}
+
+TEST_CASE("a link planted at the CSV file is not followed, a FIFO is refused") {
+  TempDir dir("csv-link");
+  const auto victim = dir.path() / "victim";
+  std::ofstream(victim) << "keep\n";
+  const std::string path = (dir.path() / "samples.csv").string();
+  std::filesystem::create_symlink(victim, path);
+  CHECK_THROWS_WITH(append_samples_csv(path, 1714564800.0, {quiet_port(1)}, ""),
+                    path + ": is a symbolic link (not followed)");
+  CHECK(read_all(victim) == "keep\n");
+
+  const std::string fifo = (dir.path() / "fifo.csv").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(append_samples_csv(fifo, 1714564800.0, {quiet_port(1)}, ""),
+                    fifo + ": not a regular file");
 }

@@ -125,3 +125,13 @@ TEST_CASE("node locks exclude each other within a process too and can be moved")
   moved.release();
   CHECK(store.lock_nodes({kNode}, Clock::now()).held());
 }
+
+TEST_CASE("a link planted at node.locks is not followed") {
+  // As in a group-writable state folder: node.locks -> a file the run must never create.
+  TempDir dir("locks-link");
+  const auto victim = dir.path() / "nologin";
+  std::filesystem::create_symlink(victim, node_locks_path(dir.path().string()));
+  CHECK_THROWS_WITH(NodeLocks::acquire(dir.path().string(), {kNode}, Clock::now() + 1s),
+                    node_locks_path(dir.path().string()) + ": is a symbolic link (not followed)");
+  CHECK_FALSE(std::filesystem::exists(victim));
+}

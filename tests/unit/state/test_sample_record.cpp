@@ -1,5 +1,7 @@
 // The sample record: what a run keeps for the next one, written whole and read back exactly, and
 // an empty record with a warning (never an exception) when the file is not one.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -157,6 +159,14 @@ TEST_CASE("a record that is not one, corrupt, cut or of another version is empty
     write_bytes(path, "");
     CHECK(SampleRecord::load(path, warning).size() == 0);
   }
+  SECTION("entries of another size") {
+    std::string other = good;
+    other[12] = static_cast<char>(other[12] + 1);
+    write_bytes(path, other);
+    CHECK(SampleRecord::load(path, warning).size() == 0);
+    CHECK_THAT(warning,
+               Catch::Contains("sample record entries of ") && !Catch::Contains("version"));
+  }
   SECTION("another version") {
     std::string other = good;
     other[8] = static_cast<char>(SampleRecord::kVersion + 1);
@@ -171,4 +181,29 @@ TEST_CASE("record names cannot leave the samples folder") {
         "/s/samples/node-0x0002c90300a1b2c3.rec");
   CHECK(SampleRecord::path_for("/s/", "../../etc/passwd") == "/s/samples/_.._.._etc_passwd.rec");
   CHECK(SampleRecord::path_for("/s", "") == "/s/samples/_.rec");
+}
+
+TEST_CASE("a FIFO or a device as the record is refused, not read") {
+  TempDir dir("record-fifo");
+  const std::string path = SampleRecord::path_for(dir.path().string(), "sweep");
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::string warning;
+  SECTION("a FIFO nobody writes to") {
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    CHECK(SampleRecord::load(path, warning).size() == 0);
+    CHECK(warning == path + ": not a regular file");
+  }
+  SECTION("a link to /dev/zero") {
+    std::filesystem::create_symlink("/dev/zero", path);
+    CHECK(SampleRecord::load(path, warning).size() == 0);
+    CHECK(warning == path + ": not a regular file");
+  }
+  SECTION("a header that accounts for less than the file") {
+    SampleRecord record;
+    record.put(0x1234, 1, memory_of(1700000000, 1));
+    record.save(path);
+    write_bytes(path, read_bytes(path) + std::string(1 << 20, '\0'));
+    CHECK(SampleRecord::load(path, warning).size() == 0);
+    CHECK_THAT(warning, Catch::Contains(" bytes for 1 ports: truncated or padded"));
+  }
 }
