@@ -61,6 +61,7 @@ class MapBuilder {
   MapGraph build() {
     map_.window = annotations_.window;
     if (options_.view) {
+      units_ = options_.view->units;
       map_.folded = true;
       place_view();
       add_edges();
@@ -69,6 +70,8 @@ class MapBuilder {
       map_.up_url = options_.view->up_url;
       return std::move(map_);
     }
+    own_units_ = fold_units(fabric_, levels_, options_.names);
+    units_ = &own_units_;
     map_.folded = fold_hosts();
     add_chassis();
     add_switches();
@@ -125,6 +128,7 @@ class MapBuilder {
     node.id = "n" + format_guid(n.guid);
     node.kind = kind;
     node.rank = rank;
+    node.order = units_->place[i];
     node.lines.push_back(short_name(n, options_.names));
     node.tooltip = node_tooltip(fabric_, levels_, i, a, options_.names);
     node.url = node_url(n.guid);
@@ -172,6 +176,7 @@ class MapBuilder {
         node.id = "h" + format_guid(fabric_.nodes()[home].guid);
         node.kind = MapNodeKind::host_group;
         node.rank = levels::kHostLevel;
+        node.order = units_->place[home];
         node.hosts = 0;
         node.fill = "#f0f0f0";
         node.url = node_url(fabric_.nodes()[home].guid, "#hosts");
@@ -363,6 +368,8 @@ class MapBuilder {
     node.id = "u-" + unit.id;
     node.kind = MapNodeKind::unit;
     node.rank = unit.rank == levels::kNoLevel ? levels::kLeafLevel : unit.rank;
+    node.order = units_->place[unit.switches.front()];
+    for (std::size_t s : unit.switches) node.order = std::min(node.order, units_->place[s]);
     node.health = s.health;
     node.marks = s.marks();
     node.fill = s.locality ? locality_color(s.locality) : "#ffffff";
@@ -464,6 +471,8 @@ class MapBuilder {
   const levels::FabricLevels& levels_;
   const MapAnnotations& annotations_;
   const MapOptions& options_;
+  const FoldUnits* units_ = nullptr;  // the view's, or own_units_: the nodes' order
+  FoldUnits own_units_;
   MapGraph map_;
   std::size_t hub_ = kNone;  // the hub's map node (add_hub_if_dense)
   int hub_rank_ = 0;

@@ -32,6 +32,9 @@ std::string_view to_string(FoldMode mode);
 // At most this many nodes and edges on a map folded by hosts before auto folds by pods.
 inline constexpr std::size_t kFoldBudget = 400;
 
+// The widest shape a map should take (width to height), as a screen shows it.
+inline constexpr double kMaxMapAspect = 3.0;
+
 // What a folded map draws as itself; every other node with a unit is drawn as its unit.
 struct FoldView {
   const FoldUnits* units = nullptr;
@@ -65,6 +68,8 @@ struct MapNode {
   std::string id;  // Graphviz node name: "n0x<GUID>", folded hosts "h0x<GUID of their switch>"
   MapNodeKind kind = MapNodeKind::other;
   int rank = 0;                        // hosts 0, leaves 1, spines 2, ... (drawn top down)
+  std::size_t order = 0;               // left to right within its rank, smaller first
+                                       // (FoldUnits::place: by pod, hosts under their switch)
   std::optional<std::size_t> chassis;  // index into MapGraph::chassis
   std::vector<std::string> lines;      // the label, plain text
   std::vector<std::string> tooltip;    // plain text lines
