@@ -1,6 +1,7 @@
 #include "viz/map_graph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <unordered_map>
 
@@ -94,7 +95,8 @@ class MapBuilder {
       case FoldMode::automatic:
         break;
     }
-    return fabric_.nodes().size() > options_.fold_above;
+    return fabric_.nodes().size() > options_.fold_above ||
+           hosts_too_wide_to_draw(fabric_, levels_, options_.names);
   }
 
   std::string node_url(Guid guid, const std::string& anchor = {}) const {
@@ -482,7 +484,44 @@ class MapBuilder {
   std::unordered_map<std::size_t, std::vector<std::size_t>> group_members_;  // by group map node
 };
 
+// What Graphviz draws (graphviz_render.cpp): labels in 10 pt bold Helvetica, about 6.5 pt a
+// character, with 0.05 in margins; hosts as ellipses (the label's box times sqrt 2); 0.12 in
+// between nodes; 1 in between levels (2.5 in on maps of more than 300 edges) of nodes 0.3 in tall;
+// the legend about 240 pt tall on the top level; 0.3 in of padding around.
+constexpr double kCharPt = 6.5;
+constexpr double kMarginPt = 0.05 * 72 * 2;
+constexpr double kNodeSepPt = 0.12 * 72;
+constexpr double kNodeHeightPt = 0.3 * 72;
+constexpr double kLegendHeightPt = 240;
+constexpr double kPadPt = 0.3 * 72;
+constexpr std::size_t kSplineEdgeLimit = 300;
+
 }  // namespace
+
+bool hosts_too_wide_to_draw(const Fabric& fabric, const levels::FabricLevels& levels,
+                            const NodeNameMap* names) {
+  std::set<int> ranks;
+  double row = 0;
+  std::size_t hosts = 0;
+  for (std::size_t i = 0; i < fabric.nodes().size(); ++i) {
+    const Node& n = fabric.nodes()[i];
+    if (n.type == NodeType::sw) {
+      const int level = levels.level(i);
+      ranks.insert(level == levels::kNoLevel ? levels::kLeafLevel : level);
+      continue;
+    }
+    if (levels::is_aggregation_node(n)) continue;
+    ranks.insert(levels::kHostLevel);
+    hosts += levels::is_host(n);
+    const double label = static_cast<double>(short_name(n, names).size()) * kCharPt + kMarginPt;
+    row += std::max(kNodeHeightPt, label * std::sqrt(2.0)) + kNodeSepPt;
+  }
+  if (hosts == 0 || ranks.size() < 2) return false;
+  const double ranksep = (fabric.links().size() > kSplineEdgeLimit ? 2.5 : 1.0) * 72;
+  const double height = 2 * kPadPt + kLegendHeightPt +
+                        static_cast<double>(ranks.size() - 1) * (ranksep + kNodeHeightPt);
+  return row + 2 * kPadPt > kMaxMapAspect * height;
+}
 
 MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options) {

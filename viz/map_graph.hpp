@@ -23,8 +23,9 @@ namespace ibpm::viz {
 // none: every device and every cable. hosts: the CAs of each switch drawn as one node, parallel
 // cables as one edge. pods: an overview of units (pods, director chassis, switch groups, leaves
 // with their hosts) with a map of each unit and of each leaf one click down (map_set.hpp).
-// automatic: none up to MapOptions::fold_above nodes, then hosts while that map keeps within
-// kFoldBudget nodes and edges, then pods.
+// automatic: up to MapOptions::fold_above nodes none, or hosts when the hosts drawn one by one
+// would make the map wider than kMaxMapAspect (hosts_too_wide_to_draw); above, hosts while that
+// map keeps within kFoldBudget nodes and edges, then pods.
 enum class FoldMode { automatic, hosts, pods, none };
 std::optional<FoldMode> parse_fold_mode(std::string_view text);
 std::string_view to_string(FoldMode mode);
@@ -107,5 +108,11 @@ struct MapGraph {
 
 MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options);
+
+// Whether the hosts, one node each on their row, would make the map wider than kMaxMapAspect
+// times its height (estimated from their names and the number of levels, as Graphviz draws them):
+// then automatic folding draws them folded per switch even on a small fabric.
+bool hosts_too_wide_to_draw(const Fabric& fabric, const levels::FabricLevels& levels,
+                            const NodeNameMap* names);
 
 }  // namespace ibpm::viz
