@@ -1,7 +1,9 @@
 #include "viz/fold_units.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <tuple>
 
 #include "locality/down_sets.hpp"
 #include "viz/map_text.hpp"
@@ -21,6 +23,46 @@ std::string_view to_string(UnitKind kind) {
   }
   return "leaf";
 }
+
+namespace {
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// <0, 0, >0 as a reads before, like, after b; runs of digits by value ("a01" is like "a1").
+int natural_compare(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      std::size_t a_end = i, b_end = j;
+      while (a_end < a.size() && is_digit(a[a_end])) ++a_end;
+      while (b_end < b.size() && is_digit(b[b_end])) ++b_end;
+      while (i + 1 < a_end && a[i] == '0') ++i;  // leading zeros do not count
+      while (j + 1 < b_end && b[j] == '0') ++j;
+      if (a_end - i != b_end - j) return a_end - i < b_end - j ? -1 : 1;
+      if (const int c = a.substr(i, a_end - i).compare(b.substr(j, b_end - j)); c != 0) return c;
+      i = a_end;
+      j = b_end;
+      continue;
+    }
+    if (a[i] != b[j])
+      return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+    ++i;
+    ++j;
+  }
+  const std::size_t a_rest = a.size() - i, b_rest = b.size() - j;
+  return a_rest == b_rest ? 0 : (a_rest < b_rest ? -1 : 1);
+}
+
+// Natural order, then byte order, then `a_tie` against `b_tie`: a total order.
+bool name_before(std::string_view a, std::size_t a_tie, std::string_view b, std::size_t b_tie) {
+  if (const int c = natural_compare(a, b); c != 0) return c < 0;
+  if (const int c = a.compare(b); c != 0) return c < 0;
+  return a_tie < b_tie;
+}
+
+}  // namespace
+
+bool natural_less(std::string_view a, std::string_view b) { return natural_compare(a, b) < 0; }
 
 std::size_t home_switch(const Fabric& fabric, std::size_t host_index) {
   const Node& host = fabric.nodes()[host_index];
@@ -71,6 +113,7 @@ class UnitFinder {
     add_leaves();
     add_groups();
     keep_hosts_with_their_switch();
+    place_nodes();
     return std::move(result_);
   }
 
@@ -228,6 +271,90 @@ class UnitFinder {
       result_.unit_of[i] = result_.unit_of[home];
       ++result_.units[result_.unit_of[home]].hosts;
     }
+  }
+
+  // The left-to-right order (FoldUnits::place): units in place_units' order, the switches of a
+  // unit by name, every other node under its home switch by name.
+  void place_nodes() {
+    const auto& nodes = fabric_.nodes();
+    std::vector<std::string> names(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) names[i] = name_of(i);
+    const std::vector<std::size_t> unit_place = place_units(names);
+    std::vector<std::size_t> switches, others;
+    for (std::size_t i = 0; i < nodes.size(); ++i) (is_switch(i) ? switches : others).push_back(i);
+    const auto unit_place_of = [&](std::size_t s) {
+      return placed(s) ? unit_place[result_.unit_of[s]] : unit_place.size();
+    };
+    std::sort(switches.begin(), switches.end(), [&](std::size_t a, std::size_t b) {
+      if (unit_place_of(a) != unit_place_of(b)) return unit_place_of(a) < unit_place_of(b);
+      return name_before(names[a], a, names[b], b);
+    });
+    result_.place.assign(nodes.size(), 0);
+    for (std::size_t k = 0; k < switches.size(); ++k) result_.place[switches[k]] = k;
+    std::vector<std::size_t> under(nodes.size(), switches.size());  // its home switch's place
+    for (std::size_t i : others)
+      if (const std::size_t home = home_switch(fabric_, i); home != kNoUnit)
+        under[i] = result_.place[home];
+    std::sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) {
+      if (under[a] != under[b]) return under[a] < under[b];
+      return name_before(names[a], a, names[b], b);
+    });
+    for (std::size_t k = 0; k < others.size(); ++k) result_.place[others[k]] = k;
+  }
+
+  // The units' order: those holding leaves by the name of their first leaf (so pods follow their
+  // leaves' numbering); then, lowest level first, every other unit at the mean position of the
+  // units it is cabled to that have one (a core group over the pods it reaches), those with none
+  // last; ties by their first switch's name.
+  std::vector<std::size_t> place_units(const std::vector<std::string>& names) const {
+    const std::vector<FoldUnit>& units = result_.units;
+    const auto first_name = [&](std::size_t u, bool leaves_only) {
+      std::size_t best = kNoUnit;
+      for (std::size_t s : units[u].switches)
+        if ((!leaves_only || levels_.level(s) <= levels::kLeafLevel) &&
+            (best == kNoUnit || name_before(names[s], s, names[best], best)))
+          best = s;
+      return best;
+    };
+    std::vector<std::size_t> first(units.size());
+    std::vector<std::size_t> bottom, upper;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const std::size_t leaf = first_name(u, true);
+      first[u] = leaf == kNoUnit ? first_name(u, false) : leaf;
+      (leaf == kNoUnit ? upper : bottom).push_back(u);
+    }
+    const auto by_name = [&](std::size_t a, std::size_t b) {
+      return name_before(names[first[a]], first[a], names[first[b]], first[b]);
+    };
+    std::sort(bottom.begin(), bottom.end(), by_name);
+    std::vector<double> position(units.size(), -1);
+    for (std::size_t k = 0; k < bottom.size(); ++k) position[bottom[k]] = static_cast<double>(k);
+    std::sort(upper.begin(), upper.end(), [&](std::size_t a, std::size_t b) {
+      if (units[a].rank != units[b].rank) return units[a].rank < units[b].rank;
+      return by_name(a, b);
+    });
+    for (std::size_t u : upper) {
+      std::vector<std::size_t> reached;
+      for (std::size_t s : units[u].switches)
+        for (std::size_t n : neighbours_[s])
+          if (placed(n) && result_.unit_of[n] != u && position[result_.unit_of[n]] >= 0)
+            reached.push_back(result_.unit_of[n]);
+      std::sort(reached.begin(), reached.end());
+      reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+      double sum = 0;
+      for (std::size_t r : reached) sum += position[r];
+      position[u] = reached.empty() ? static_cast<double>(units.size())
+                                    : sum / static_cast<double>(reached.size());
+    }
+    std::vector<std::size_t> order(units.size());
+    for (std::size_t u = 0; u < units.size(); ++u) order[u] = u;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (position[a] != position[b]) return position[a] < position[b];
+      return by_name(a, b);
+    });
+    std::vector<std::size_t> place(units.size());
+    for (std::size_t k = 0; k < order.size(); ++k) place[order[k]] = k;
+    return place;
   }
 
   const Fabric& fabric_;

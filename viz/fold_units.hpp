@@ -7,6 +7,10 @@
 //                group wired to the same spines); leaves outside pods stay one unit each
 //   leaf         a leaf outside any pod, with its hosts
 // Hosts are not units: each is kept with its home switch (the one on its lowest cabled port).
+//
+// Units also give maps their left-to-right order (FoldUnits::place): the units holding leaves in
+// the order of their first leaf's name, the units above them (core groups) over the units they are
+// cabled to, the switches of a unit together by name, and each switch's hosts under it by name.
 #pragma once
 
 #include <cstddef>
@@ -40,11 +44,17 @@ struct FoldUnits {
   std::vector<std::size_t> unit_of;  // by node index: unit, kNoUnit for unplaced nodes
   std::vector<std::size_t> home_of;  // by node index: a host's home switch, the node itself
                                      // for a switch, kNoUnit when it has none
+  std::vector<std::size_t> place;    // by node index: its position left to right among the
+                                     // nodes of its level (smaller: further left); switches and
+                                     // hosts are numbered apart, each from 0
 };
 
 // Throws nothing; a fabric without switches has no units.
 FoldUnits fold_units(const Fabric& fabric, const levels::FabricLevels& levels,
                      const NodeNameMap* names);
+
+// Names compared as people read them: "leaf2" before "leaf10" (runs of digits by value).
+bool natural_less(std::string_view a, std::string_view b);
 
 // The switch a host hangs off (its lowest cabled port leading to a switch); kNoUnit when none.
 std::size_t home_switch(const Fabric& fabric, std::size_t host_index);

@@ -40,13 +40,13 @@ namespace {
 // pod's map of 324 cables: 0.5 s with splines, a tenth with lines).
 constexpr std::size_t kSplineEdgeLimit = 300;
 
-// A map wider than this many times its height (or taller) has its widest levels wrapped into
-// rows, laid out again, until it fits or each row holds one node. Maps of more nodes than
-// kWrapNodeLimit are laid out once (each layout takes seconds there), and so are dense maps
-// (more than kWrapEdgesPerNode edges a node, e.g. a pod's leaves all wired to all its spines):
-// rows do not make them narrower, as every edge to a lower row is routed through the rows above.
-constexpr double kMaxAspect = 3.0;
-constexpr double kTargetAspect = 1.6;  // aimed at, to reach kMaxAspect in few layouts
+// A map wider than kMaxMapAspect times its height (or taller) that draws its hosts one by one has
+// their level wrapped into rows, laid out again, until it fits or each row holds one host (the
+// switch levels are never wrapped: each stays on one row, in pod order). Maps of more nodes than
+// kWrapNodeLimit are laid out once (each layout takes seconds there), and so are dense maps (more
+// than kWrapEdgesPerNode edges a node): rows do not make them narrower, as every edge to a lower
+// row is routed through the rows above.
+constexpr double kTargetAspect = 1.6;  // aimed at, to reach kMaxMapAspect in few layouts
 constexpr std::size_t kWrapNodeLimit = 1000;
 constexpr std::size_t kWrapEdgesPerNode = 3;
 constexpr int kMaxLayouts = 6;
@@ -108,6 +108,8 @@ struct MapSize {
     return std::max(width / height, height / width);
   }
 };
+
+std::map<int, std::size_t> wrappable_levels(const MapGraph& map);
 
 class GraphvizMap {
  public:
@@ -242,11 +244,9 @@ class GraphvizMap {
       agsafeset(cluster, c("fontsize"), c("10"), c(""));
       clusters.push_back(cluster);
     }
-    std::map<int, std::vector<Agnode_t*>, std::greater<>> ranks;  // top level first
     for (const MapNode& node : map_.nodes) {
       Agnode_t* n = agnode(graph_, c(node.id), 1);
       nodes_.push_back(n);
-      ranks[node.rank].push_back(n);
       if (node.chassis) agsubnode(clusters.at(*node.chassis), n, 1);
       const HealthStyle health = health_style(node.health);
       agset(n, c("label"), agstrdup_html(graph_, c(node_label(node))));
@@ -279,31 +279,51 @@ class GraphvizMap {
           break;
       }
     }
-    add_rows(ranks);
+    add_rows();
   }
 
-  // Each level's nodes on one row, or on rows of row_width_ nodes, one below the other; the rows
-  // are kept in order by invisible edges between their first nodes.
-  void add_rows(const std::map<int, std::vector<Agnode_t*>, std::greater<>>& ranks) {
+  // Each level's nodes on one row, left to right in MapNode::order, kept so by invisible edges
+  // from each node to the next (dot keeps a rank's flat edges pointing right). Only the levels of
+  // wrappable_levels may be wrapped into rows of row_width_ nodes, one below the other, kept in
+  // order by invisible edges between their first nodes. Nodes of a chassis (a cluster, which dot
+  // keeps together) are chained among themselves, the others apart from them.
+  void add_rows() {
+    std::map<int, std::vector<std::size_t>, std::greater<>> ranks;  // top level first
+    for (std::size_t k = 0; k < map_.nodes.size(); ++k) ranks[map_.nodes[k].rank].push_back(k);
+    const std::map<int, std::size_t> wrappable =
+        row_width_ == 0 ? std::map<int, std::size_t>{} : wrappable_levels(map_);
     Agnode_t* previous_row = nullptr;
-    for (const auto& [rank, members] : ranks) {
-      const std::size_t width = row_width_ == 0 ? members.size() : row_width_;
+    for (auto& [rank, members] : ranks) {
+      std::stable_sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+        return map_.nodes[a].order < map_.nodes[b].order;
+      });
+      const bool wrap = wrappable.contains(rank);
+      const std::size_t width = wrap ? row_width_ : members.size();
       for (std::size_t start = 0; start < members.size(); start += width) {
-        Agraph_t* row =
-            agsubg(graph_, c("rank_" + std::to_string(rank) + "_" + std::to_string(start)), 1);
+        const std::size_t end = std::min(members.size(), start + width);
+        const std::string name = "rank_" + std::to_string(rank) + "_" + std::to_string(start);
+        Agraph_t* row = agsubg(graph_, c(name), 1);
         agsafeset(row, c("rank"), c("same"), c(""));
-        for (std::size_t k = start; k < members.size() && k < start + width; ++k)
-          agsubnode(row, members[k], 1);
-        if (previous_row && row_width_ != 0) {
-          Agedge_t* order =
-              agedge(graph_, previous_row, members[start],
-                     c("row" + std::to_string(rank) + "_" + std::to_string(start)), 1);
-          agsafeset(order, c("style"), c("invis"), c(""));
-          agsafeset(order, c("weight"), c("0"), c(""));
+        std::map<std::optional<std::size_t>, Agnode_t*> last;  // by chassis
+        for (std::size_t k = start; k < end; ++k) {
+          Agnode_t* n = nodes_.at(members[k]);
+          agsubnode(row, n, 1);
+          Agnode_t*& before = last[map_.nodes[members[k]].chassis];
+          if (before) invisible_edge(before, n, "order_" + name + "_" + std::to_string(k), 1);
+          before = n;
         }
-        previous_row = members[start];
+        Agnode_t* first = nodes_.at(members[start]);
+        if (previous_row && wrap) invisible_edge(previous_row, first, "row_" + name, 0);
+        previous_row = first;
       }
     }
+  }
+
+  // weight 0: no pull between the ends; a flat edge needs a weight to order its ends.
+  void invisible_edge(Agnode_t* from, Agnode_t* to, const std::string& name, int weight) {
+    Agedge_t* e = agedge(graph_, from, to, c(name), 1);
+    agsafeset(e, c("style"), c("invis"), c(""));
+    agsafeset(e, c("weight"), c(std::to_string(weight)), c(""));
   }
 
   void add_edges() {
@@ -378,7 +398,25 @@ std::size_t widest_level(const MapGraph& map) {
   return widest;
 }
 
-// Laid out (except for .dot), with rows narrowed until the shape is close to a screen's. A map
+// The levels wrapping may put on several rows, with their number of nodes: the hosts' when they
+// are drawn one by one (hosts and other CAs), and levels of nothing but units (the boxes of a
+// folded overview). A level of switches stays on one row.
+std::map<int, std::size_t> wrappable_levels(const MapGraph& map) {
+  std::map<int, std::size_t> nodes, units, single_hosts;
+  for (const MapNode& n : map.nodes) {
+    ++nodes[n.rank];
+    units[n.rank] += n.kind == MapNodeKind::unit;
+    single_hosts[n.rank] += n.rank == levels::kHostLevel &&
+                            (n.kind == MapNodeKind::host || n.kind == MapNodeKind::other);
+  }
+  std::map<int, std::size_t> out;
+  for (const auto& [rank, count] : nodes)
+    if (units[rank] == count || single_hosts[rank] > 0) out[rank] = count;
+  return out;
+}
+
+// Laid out (except for .dot), with the hosts' rows narrowed until the shape is close to a
+// screen's (when the hosts are drawn one by one and no folding helped). A map
 // whose widest level cannot fit the renderer even with the smallest nodes is refused before its
 // layout (which can take minutes on an unfolded fabric).
 std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
@@ -387,11 +425,12 @@ std::unique_ptr<GraphvizMap> laid_out(const MapGraph& map, MapFormat format) {
   auto graph = std::make_unique<GraphvizMap>(map, 0);
   graph->layout();
   MapSize size = graph->size();
-  std::size_t width = widest_level(map);
+  std::size_t width = 0;
+  for (const auto& [rank, count] : wrappable_levels(map)) width = std::max(width, count);
   const bool wrap = map.nodes.size() <= kWrapNodeLimit &&
                     map.edges.size() <= kWrapEdgesPerNode * map.nodes.size();
   for (int k = 1; k < kMaxLayouts && wrap; ++k) {
-    if (size.aspect() <= kMaxAspect || size.width < size.height || width <= 1) break;
+    if (size.aspect() <= kMaxMapAspect || size.width < size.height || width <= 1) break;
     width = std::max<std::size_t>(
         1, static_cast<std::size_t>(width * std::sqrt(kTargetAspect * size.height / size.width)));
     graph.reset();

@@ -1,6 +1,7 @@
 #include "viz/map_graph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <unordered_map>
 
@@ -61,6 +62,7 @@ class MapBuilder {
   MapGraph build() {
     map_.window = annotations_.window;
     if (options_.view) {
+      units_ = options_.view->units;
       map_.folded = true;
       place_view();
       add_edges();
@@ -69,6 +71,8 @@ class MapBuilder {
       map_.up_url = options_.view->up_url;
       return std::move(map_);
     }
+    own_units_ = fold_units(fabric_, levels_, options_.names);
+    units_ = &own_units_;
     map_.folded = fold_hosts();
     add_chassis();
     add_switches();
@@ -91,7 +95,8 @@ class MapBuilder {
       case FoldMode::automatic:
         break;
     }
-    return fabric_.nodes().size() > options_.fold_above;
+    return fabric_.nodes().size() > options_.fold_above ||
+           hosts_too_wide_to_draw(fabric_, levels_, options_.names);
   }
 
   std::string node_url(Guid guid, const std::string& anchor = {}) const {
@@ -125,6 +130,7 @@ class MapBuilder {
     node.id = "n" + format_guid(n.guid);
     node.kind = kind;
     node.rank = rank;
+    node.order = units_->place[i];
     node.lines.push_back(short_name(n, options_.names));
     node.tooltip = node_tooltip(fabric_, levels_, i, a, options_.names);
     node.url = node_url(n.guid);
@@ -172,6 +178,7 @@ class MapBuilder {
         node.id = "h" + format_guid(fabric_.nodes()[home].guid);
         node.kind = MapNodeKind::host_group;
         node.rank = levels::kHostLevel;
+        node.order = units_->place[home];
         node.hosts = 0;
         node.fill = "#f0f0f0";
         node.url = node_url(fabric_.nodes()[home].guid, "#hosts");
@@ -363,6 +370,8 @@ class MapBuilder {
     node.id = "u-" + unit.id;
     node.kind = MapNodeKind::unit;
     node.rank = unit.rank == levels::kNoLevel ? levels::kLeafLevel : unit.rank;
+    node.order = units_->place[unit.switches.front()];
+    for (std::size_t s : unit.switches) node.order = std::min(node.order, units_->place[s]);
     node.health = s.health;
     node.marks = s.marks();
     node.fill = s.locality ? locality_color(s.locality) : "#ffffff";
@@ -464,6 +473,8 @@ class MapBuilder {
   const levels::FabricLevels& levels_;
   const MapAnnotations& annotations_;
   const MapOptions& options_;
+  const FoldUnits* units_ = nullptr;  // the view's, or own_units_: the nodes' order
+  FoldUnits own_units_;
   MapGraph map_;
   std::size_t hub_ = kNone;  // the hub's map node (add_hub_if_dense)
   int hub_rank_ = 0;
@@ -473,7 +484,44 @@ class MapBuilder {
   std::unordered_map<std::size_t, std::vector<std::size_t>> group_members_;  // by group map node
 };
 
+// What Graphviz draws (graphviz_render.cpp): labels in 10 pt bold Helvetica, about 6.5 pt a
+// character, with 0.05 in margins; hosts as ellipses (the label's box times sqrt 2); 0.12 in
+// between nodes; 1 in between levels (2.5 in on maps of more than 300 edges) of nodes 0.3 in tall;
+// the legend about 240 pt tall on the top level; 0.3 in of padding around.
+constexpr double kCharPt = 6.5;
+constexpr double kMarginPt = 0.05 * 72 * 2;
+constexpr double kNodeSepPt = 0.12 * 72;
+constexpr double kNodeHeightPt = 0.3 * 72;
+constexpr double kLegendHeightPt = 240;
+constexpr double kPadPt = 0.3 * 72;
+constexpr std::size_t kSplineEdgeLimit = 300;
+
 }  // namespace
+
+bool hosts_too_wide_to_draw(const Fabric& fabric, const levels::FabricLevels& levels,
+                            const NodeNameMap* names) {
+  std::set<int> ranks;
+  double row = 0;
+  std::size_t hosts = 0;
+  for (std::size_t i = 0; i < fabric.nodes().size(); ++i) {
+    const Node& n = fabric.nodes()[i];
+    if (n.type == NodeType::sw) {
+      const int level = levels.level(i);
+      ranks.insert(level == levels::kNoLevel ? levels::kLeafLevel : level);
+      continue;
+    }
+    if (levels::is_aggregation_node(n)) continue;
+    ranks.insert(levels::kHostLevel);
+    hosts += levels::is_host(n);
+    const double label = static_cast<double>(short_name(n, names).size()) * kCharPt + kMarginPt;
+    row += std::max(kNodeHeightPt, label * std::sqrt(2.0)) + kNodeSepPt;
+  }
+  if (hosts == 0 || ranks.size() < 2) return false;
+  const double ranksep = (fabric.links().size() > kSplineEdgeLimit ? 2.5 : 1.0) * 72;
+  const double height = 2 * kPadPt + kLegendHeightPt +
+                        static_cast<double>(ranks.size() - 1) * (ranksep + kNodeHeightPt);
+  return row + 2 * kPadPt > kMaxMapAspect * height;
+}
 
 MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options) {

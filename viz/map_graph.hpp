@@ -23,14 +23,18 @@ namespace ibpm::viz {
 // none: every device and every cable. hosts: the CAs of each switch drawn as one node, parallel
 // cables as one edge. pods: an overview of units (pods, director chassis, switch groups, leaves
 // with their hosts) with a map of each unit and of each leaf one click down (map_set.hpp).
-// automatic: none up to MapOptions::fold_above nodes, then hosts while that map keeps within
-// kFoldBudget nodes and edges, then pods.
+// automatic: up to MapOptions::fold_above nodes none, or hosts when the hosts drawn one by one
+// would make the map wider than kMaxMapAspect (hosts_too_wide_to_draw); above, hosts while that
+// map keeps within kFoldBudget nodes and edges, then pods.
 enum class FoldMode { automatic, hosts, pods, none };
 std::optional<FoldMode> parse_fold_mode(std::string_view text);
 std::string_view to_string(FoldMode mode);
 
 // At most this many nodes and edges on a map folded by hosts before auto folds by pods.
 inline constexpr std::size_t kFoldBudget = 400;
+
+// The widest shape a map should take (width to height), as a screen shows it.
+inline constexpr double kMaxMapAspect = 3.0;
 
 // What a folded map draws as itself; every other node with a unit is drawn as its unit.
 struct FoldView {
@@ -65,6 +69,8 @@ struct MapNode {
   std::string id;  // Graphviz node name: "n0x<GUID>", folded hosts "h0x<GUID of their switch>"
   MapNodeKind kind = MapNodeKind::other;
   int rank = 0;                        // hosts 0, leaves 1, spines 2, ... (drawn top down)
+  std::size_t order = 0;               // left to right within its rank, smaller first
+                                       // (FoldUnits::place: by pod, hosts under their switch)
   std::optional<std::size_t> chassis;  // index into MapGraph::chassis
   std::vector<std::string> lines;      // the label, plain text
   std::vector<std::string> tooltip;    // plain text lines
@@ -102,5 +108,11 @@ struct MapGraph {
 
 MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,
                    const MapAnnotations& annotations, const MapOptions& options);
+
+// Whether the hosts, one node each on their row, would make the map wider than kMaxMapAspect
+// times its height (estimated from their names and the number of levels, as Graphviz draws them):
+// then automatic folding draws them folded per switch even on a small fabric.
+bool hosts_too_wide_to_draw(const Fabric& fabric, const levels::FabricLevels& levels,
+                            const NodeNameMap* names);
 
 }  // namespace ibpm::viz

@@ -166,7 +166,8 @@ class DrillDownWriter {
 FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
                      const MapAnnotations& annotations, const MapOptions& options) {
   if (options.fold != FoldMode::automatic) return options.fold;
-  if (fabric.nodes().size() <= options.fold_above) return FoldMode::none;
+  if (fabric.nodes().size() <= options.fold_above)
+    return hosts_too_wide_to_draw(fabric, levels, options.names) ? FoldMode::hosts : FoldMode::none;
   MapOptions hosts = options;
   hosts.fold = FoldMode::hosts;
   const MapGraph map = build_map(fabric, levels, annotations, hosts);

@@ -1,6 +1,5 @@
 // index.html: what an operator looks at first.
 #include <algorithm>
-#include <cstdlib>
 #include <ctime>
 #include <set>
 
@@ -171,28 +170,20 @@ std::string busiest_section(const SiteContext& site) {
   return html + "</div>\n";
 }
 
-// Wider than this (in points), a map fitted to a laptop's page is too small to read: it starts at
-// its actual size, scrolled within its box (Selene's folded map is 27,000 pt wide).
-constexpr double kFitWidthPt = 2500;
-
-double svg_width_pt(const std::string& svg) {
-  const std::size_t at = svg.find("width=\"");
-  return at == std::string::npos ? 0 : std::atof(svg.c_str() + at + 7);
-}
-
 }  // namespace
 
 std::string overview_page(const SiteContext& site, const std::string& map_svg) {
   std::string body = "<h1>InfiniBand fabric</h1>\n" + summary_section(site);
-  const bool natural = svg_width_pt(map_svg) > kFitWidthPt;
+  // Fitted to the page's width whatever its size (map.js: the button shows it at its actual size,
+  // scrolled within its box, and back).
   body +=
       "<h2>Health map</h2>\n<p class=\"note\">Click a switch or a cable for its page, a "
       "folded pod or group (a box) for its map. "
       "Cable colour: utilization; red dashes: errors or a degraded link; subtree roots "
       "filled by traffic locality. <button id=\"map-zoom\" type=\"button\">Actual size</button> "
       "<a href=\"map.svg\">Open the map alone</a>.</p>\n"
-      "<div id=\"map\"" +
-      std::string(natural ? " class=\"natural\"" : "") + ">\n" + map_svg + "</div>\n";
+      "<div id=\"map\">\n" +
+      map_svg + "</div>\n";
   body += worst_ports_section(site);
   body += busiest_section(site);
   return page({"Fabric overview", 0, site.generated, "map.js"}, body);

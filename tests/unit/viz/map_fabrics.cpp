@@ -11,6 +11,14 @@ Fabric fat_tree_648() {
   return sim::net_fabric(sim::make_fat_tree(options).topology);
 }
 
+Fabric fat_tree_3level_64() {
+  sim::FatTreeOptions options;
+  options.hosts = 64;
+  options.radix = 8;
+  options.levels = 3;
+  return sim::net_fabric(sim::make_fat_tree(options).topology);
+}
+
 Guid host_guid(int i) { return 0x100 + static_cast<Guid>(i); }
 
 namespace {

@@ -12,6 +12,10 @@ namespace ibpm::viz::test {
 // 648 hosts on 36 leaves, 18 spines (36-port switches), 4x HDR everywhere.
 Fabric fat_tree_648();
 
+// A 3-level fat tree of 8-port switches: 64 hosts, 4 on each of 16 leaves, 4 pods of 4 leaves and
+// 4 spines (spine01..spine04 over leaf01..leaf04, ...), 8 cores; 40 switches.
+Fabric fat_tree_3level_64();
+
 // spine (0x...10) above leaf (0x...20) with `parallel` cables between them, `hosts` CAs on the leaf
 // (0x...100 + i, "host<i>"), and a SHARP aggregation node on the leaf. Ports 4x HDR.
 inline constexpr Guid kSpine = 0x10;

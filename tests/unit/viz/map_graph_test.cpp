@@ -196,3 +196,20 @@ TEST_CASE("Fold modes parse from the command line words") {
   CHECK(parse_fold_mode("none") == FoldMode::none);
   CHECK_FALSE(parse_fold_mode("all"));
 }
+
+TEST_CASE("Automatic folding folds the hosts of a small fabric when their row would be too wide") {
+  // 64 hosts, 4 on each of 16 leaves: their row alone would be about 4,700 pt wide under four
+  // levels about 570 pt tall; 40 switches and 16 folded hosts nodes read better.
+  const Fabric tree = fat_tree_3level_64();
+  const levels::FabricLevels tree_levels(tree, make_graph(tree));
+  CHECK(hosts_too_wide_to_draw(tree, tree_levels, nullptr));
+  const MapGraph map = map_of(tree, {});
+  CHECK(map.folded);
+  CHECK(count_kind(map, MapNodeKind::host_group) == 16);
+  CHECK(count_kind(map, MapNodeKind::host) == 0);
+  // A leaf with four hosts: drawn one by one.
+  const Fabric small = two_switches(1, 4);
+  CHECK_FALSE(
+      hosts_too_wide_to_draw(small, levels::FabricLevels(small, make_graph(small)), nullptr));
+  CHECK(count_kind(map_of(small, {}), MapNodeKind::host) == 4);
+}

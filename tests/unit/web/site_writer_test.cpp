@@ -18,6 +18,7 @@
 #include "base/atomic_dir.hpp"
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "pages.hpp"
 #include "site_data.hpp"
 #include "site_paths.hpp"
 #include "support/temp_dir.hpp"
@@ -55,6 +56,22 @@ web::SiteData hostile_site(const Workspace& ws) {
 }
 
 }  // namespace
+
+TEST_CASE("the overview opens the map fitted to the page, however wide it is") {
+  Workspace ws;
+  const web::SiteData data = hostile_site(ws);
+  const web::SiteGraphs graphs;
+  const web::SiteContext site{data, graphs, "now"};
+  // 4,050 pt: 5,400 px at 96 dpi, once opened at its actual size on an empty corner.
+  const std::string wide =
+      "<svg width=\"4050pt\" height=\"1200pt\" viewBox=\"0.00 0.00 4050.00 1200.00\"></svg>\n";
+  const std::string page = web::overview_page(site, wide);
+  CHECK(page.find("<div id=\"map\">\n<svg width=\"4050pt\"") != std::string::npos);
+  CHECK(page.find("natural") == std::string::npos);
+  CHECK(page.find("<button id=\"map-zoom\" type=\"button\">Actual size</button>") !=
+        std::string::npos);
+  CHECK(page.find("<a href=\"map.svg\">Open the map alone</a>") != std::string::npos);
+}
 
 TEST_CASE("the site has a page for every node and cable, and every map URL leads to one") {
   Workspace ws;
