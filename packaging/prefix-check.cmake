@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPack pre-build script: the packages are laid out for the prefix /usr (the units, the
 # configuration and the conffiles name /usr/lib/nagios/plugins, /usr/bin and /etc/ibpm, written
 # when the build was configured). A build configured for another prefix would make a package

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Files other runs read (baselines, caches, dumps, sample records) are replaced whole or not at
 // all: the content goes to a temporary of our own beside the target (see temporary.hpp), is
 // flushed to the disk, and only then renamed over the target. A link planted at the target is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/regular_file.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a file that must be a plain file: state files and logs in folders others may write
 // to (a link planted there must not send our writes elsewhere), and inputs whose reader must
 // not hang on a FIFO or read a device without end.

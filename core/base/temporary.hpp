@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The temporaries of files replaced whole (atomic_file) and of files linked into place (new RRD
 // files): made next to their target under ".NAME.tmp-XXXXXX", by mkstemp or mkdtemp, so that
 // nobody else's file or link is ever opened under that name, even in a folder others can write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A fixed array of optional values stored as one bit mask (which are set) and a plain array,
 // instead of an array of std::optional: an optional<uint64_t> takes 16 bytes, so the 17 counters
 // of a reading take 144 bytes here instead of 272. Reads give std::optional<T> by value; writes

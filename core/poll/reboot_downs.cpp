@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/reboot_downs.hpp"
 
 #include <cstdint>

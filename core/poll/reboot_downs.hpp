@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A link that goes down because a node at either end rebooted (firmware work, a crash, a power
 // cycle) is not a flapping cable: the reboot is the node's event, already seen as its counters
 // starting again from zero or as the node not answering. Without this rule a node rebooted three

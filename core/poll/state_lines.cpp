@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/state_lines.hpp"
 
 namespace ibpm::poll {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a check says about its own state files, beside the ports: notes (a sample record that
 // was ignored, a state folder others can write to) and a sample record that could not be saved.
 // The latter is a WARNING, not a note: until it is saved again, every run takes its previous

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sweep/shared_state_errors.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A store that is down or misconfigured fails every port the same way: said once, with the count
 // of ports it costs, instead of once per port ("32 ports: state file: rrdcached at HOST:PORT may
 // not make the ports' folders ...: start it with -R").

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The sweep's memory counted, not timed: a steady-state check_ib_fabric (through rrdcached, the
 # sample record in place) over two simulated two-level fat trees, 648 hosts (2,592 cabled ports)
 # and 1,296 hosts (5,184), under GNU time. What the larger fabric costs beyond the smaller one,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A link down seen together with a reboot of either end (its counters starting from zero, or the
 // node not answering) is taken out of the history, so reboots never add up to a flapping cable.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A check's lines about its own state: notes stay OK, a sample record not saved is a WARNING
 // that names the file.
 #include <catch2/catch.hpp>

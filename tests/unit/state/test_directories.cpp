@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The state folder: a warning when others than the running user can plant files in it.
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where Graphviz puts a map's nodes, read back from the SVG: every level on one row, the
 // switches of a pod side by side, pods in order, each leaf's hosts under it.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The drill-down maps' folder is a name next to the overview, never a path in the map's links.
 #include "viz/map_set.hpp"
 
