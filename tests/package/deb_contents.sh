@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the DEB holds: the checks in /usr/lib/nagios/plugins and the tools in /usr/bin, each with
 # its man page; the Icinga 2, Nagios, /etc, systemd and udev files; no test-only command; no
-# RPATH; no installed file (executables included) naming the source or build folder; conffiles
-# for /etc/ibpm; dependencies that are runtime packages (computed by dpkg-shlibdeps, none -dev).
+# RPATH; no installed file (executables included) naming the source or build folder; the MIT
+# license in the copyright file; conffiles for /etc/ibpm; dependencies that are runtime packages
+# (computed by dpkg-shlibdeps, none -dev).
 # Usage: deb_contents.sh DEB SOURCE_DIR BUILD_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +41,9 @@ naming=$(cd "$work/root" && grep -rl -e "$src" -e "$build" . || true)
 [ "$(sort "$work/control/conffiles" | tr '\n' ' ')" = \
   "/etc/ibpm/delegation.conf /etc/ibpm/ibpm.env /etc/ibpm/thresholds.conf " ] ||
   fail "conffiles: $(cat "$work/control/conffiles")"
+# The copyright file in Debian's machine-readable format, MIT as LICENSE says.
+grep -qx 'License: MIT' "$work/root/usr/share/doc/ibpm/copyright" ||
+  fail "/usr/share/doc/ibpm/copyright names no MIT license"
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -q 'libibmad5' <<< "$depends" || fail "Depends has no libibmad5 (dpkg-shlibdeps not run?): $depends"
 if grep -E -- '-dev\b' <<< "$depends"; then fail "Depends names -dev packages"; fi

@@ -26,6 +26,7 @@ if echo "$requires" | grep -i -- '-devel'; then fail "the RPM requires -devel pa
   "/etc/ibpm/delegation.conf /etc/ibpm/ibpm.env /etc/ibpm/thresholds.conf " ] ||
   fail "the RPM's %config files are not /etc/ibpm/*"
 rpm -qp --scripts "$rpm_file" | grep -q 'mkdir -p /var/lib/ibpm' || fail "the RPM's %post does not make /var/lib/ibpm"
+[ "$(rpm -qp --qf '%{LICENSE}' "$rpm_file")" = MIT ] || fail "the RPM's License is not MIT"
 
 (cd "$work" && rpm2cpio "$rpm_file" | cpio -id --quiet)
 grep -q '^\$USER10\$=/usr/lib64/nagios/plugins$' "$work/usr/share/ibpm/nagios/ibpm.resource" ||
@@ -36,4 +37,4 @@ if grep -rl '/usr/lib/nagios/plugins' "$work/etc" "$work/usr/share/ibpm" "$work/
     "$work/usr/lib/systemd"; then
   fail "the RPM's files above still name Debian's plugin folder"
 fi
-echo "the RPM names /usr/lib64/nagios/plugins, requires shared libraries only, %config /etc/ibpm/*"
+echo "the RPM names /usr/lib64/nagios/plugins, requires shared libraries only, %config /etc/ibpm/*, License: MIT"
