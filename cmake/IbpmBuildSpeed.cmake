@@ -11,6 +11,8 @@
 #   are parsed, and their inline functions generated, once per batch instead of once per file.
 #   -DIBPM_UNITY_BUILD=OFF compiles file by file (each edit then recompiles one file, not its
 #   batch). A file that cannot join its neighbours says so with SKIP_UNITY_BUILD_INCLUSION.
+# - the test cases in a few executables (tests/CMakeLists.txt): one link each instead of one per
+#   test group.
 option(IBPM_FULL_DEBUG_INFO "Full debug info (-g) instead of line tables (-g1)" OFF)
 option(IBPM_UNITY_BUILD "Compile the libraries and commands as unity sources" ON)
 set(IBPM_UNITY_BATCH_SIZE 16 CACHE STRING "Sources per unity translation unit (0: a whole target)")
