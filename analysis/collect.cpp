@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "analysis/collect.hpp"
 
 #include <algorithm>

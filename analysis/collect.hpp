@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One pass over what the analyzers show: the topology and its levels, the node sets, the RRD
 // history over the window (per-port histories, link usage and its coverage), the traffic of each
 // set, and for the map and the dashboard their annotations (bit error ratios, routes, degraded

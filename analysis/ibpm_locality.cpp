@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-locality: traffic locality per subtree (and per operator-defined node set) over a window
 // of the RRD history the checks keep: how much of what a subtree's hosts send stays inside it.
 #include <CLI/CLI.hpp>

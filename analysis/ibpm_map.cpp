@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-map: the fabric's health map for cron. Switches by level (core on top), links coloured by
 // utilization over the last --window seconds of RRD history, line width by capacity, errors and
 // degraded links marked, subtree roots coloured by traffic locality, nodes bordered by health;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-utilization: link utilization per cable and direction over a window of the RRD history
 // (average and peak share of capacity, XmitWait %, errors), the busiest first, and utilization
 // profiles drawn from the RRD files for the links it lists.

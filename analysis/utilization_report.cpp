@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "analysis/utilization_report.hpp"
 
 #include <algorithm>

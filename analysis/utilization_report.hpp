@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-utilization's output: one row per link direction, as an aligned table, CSV or JSON.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check_ib_port and check_ib_node against the infiniband-diags peer, in the steady state a Nagios
 # scheduler sees: the topology cache and the RRD files already in the state directory.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the bench scripts: `source "$(dirname "$0")/common.sh" "${1:-}"` (the optional
 # BUILD_DIR argument). Sets here (bench/), build (default ./build), bin and out
 # (IBPM_BENCH_OUT, default out/bench, made when missing), and offers:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # All the maps of a folded fabric: `ibpm-map` with --fold pods writing the overview and every
 # drill-down map (each pod and group, each leaf's hosts) as SVG, against Graphviz's own
 # `dot -Tsvg` on the unfolded DOT of the same fabric (ibpm-map --fold none -o FILE.dot: every

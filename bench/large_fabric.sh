@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A large fabric by hand (too slow for CI): a simulated 3-level fat tree on 36-port switches
 # (3,888 hosts by default: 540 switches, 4,428 nodes, 23,328 cabled ports; 11,664 hosts give
 # about 70,000 ports and take OpenSM over a minute), swept by check_ib_fabric under the open-file

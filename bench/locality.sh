@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Traffic locality over every subtree: ibpm-locality on the Selene compute dump (666 switches,
 # 4341 CAs; ../shared/fixtures/real) and on a generated 3-level fat tree of 10,000 hosts, against
 # the same command's own floor, `ibpm-topology --cache` reading the same dump (what any tool pays

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # PMA queries per second through our MAD engine (ibpm-bench-mad: PortCounters of every cabled
 # port of the fabric, 5 rounds) at windows 1, 8, 64 and 128, next to perfquery's rate of one
 # query per process (1 / the median time of one `perfquery -x LID PORT` run, hyperfine, 30 runs).

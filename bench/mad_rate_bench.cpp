@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-bench-mad: how many PMA queries per second a fabric (or ibsim) answers through the MAD
 // engine, at a given window. Discovers the fabric, then reads PortCounters of every connected
 // port ROUNDS times.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Health map rendering: ibpm-map drawing a folded SVG (hosts folded per switch, parallel cables per
 # pair; no counter history, so the time is the layout and rendering) against Graphviz's own
 # `dot -Tsvg` on the plain one-node-per-device DOT of the same fabric (written by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Times parse_ibnetdiscover on the largest real dump: NVIDIA Selene's compute fabric (2.8 MB,
 # 666 switches, 4341 CAs), decompressed to a temporary file first.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parses an ibnetdiscover dump RUNS times (default 1) and prints the node/link counts and the
 // median wall time of one parse. The file is read from disk on every run, as a loader would.
 #include <algorithm>

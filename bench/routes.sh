@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ibpm-routes against the infiniband-diags peer: reading every switch's linear forwarding table
 # (ibpm-routes --refresh with the topology given, all switches in parallel through the MAD
 # engine) against `ibroute -n LID` looped over the switches (one process and one table per switch;

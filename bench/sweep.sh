@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole-fabric sweep: check_ib_fabric reading the counters of every cabled port of a fabric,
 # against the infiniband-diags peers that read the same counters, in the steady state a Nagios
 # scheduler sees (the RRD files already in the state directory).

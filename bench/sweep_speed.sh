@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The sweep at speed, as a Nagios server runs it: check_ib_fabric in the steady state (previous
 # samples in its record, RRD files made) on the simulated 648-host fat tree (2,592 cabled ports),
 # the state directory ON DISK, against ibqueryerrors reading the same fabric from the same cache

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Reading the largest real topology (NVIDIA Selene compute: 666 switches, 4341 CAs, 2.8 MB of
 # ibnetdiscover text) against the infiniband-diags peer that reads the same fabric from its
 # libibnetdisc cache file: `ibnetdiscover --load-cache`.

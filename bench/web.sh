@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard: ibpm-web writing the whole site from the demo's history (288 hosts, 576 cables,
 # 1152 polled ports: pages, map and every RRD graph) against the way a cron script would draw
 # the same cable profiles, one `rrdtool graph` per cable (same window, both directions of the

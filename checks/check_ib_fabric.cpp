@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_fabric: every cabled port of the fabric (or of this collector's shard) polled in one
 // parallel run; every port's RRD written; the same thresholds as check_ib_port. The status line
 // counts ports polled, in error, saturated and unreachable; the long output names the worst

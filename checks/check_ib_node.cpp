@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_node: every cabled port of a node (a switch, typically) in one run, one line per port
 // in the long output, the worst state wins and the summary names the worst ports by both ends.
 #include <CLI/CLI.hpp>

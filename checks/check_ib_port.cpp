@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_port: one port's counters as rates against thresholds, its link state, width and
 // speed; state kept in the port's RRD file between runs.
 #include "plugin/cli_fwd.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_topology: compares the fabric (discovered live, or read with --cache) with a saved
 // baseline: nodes missing or new, cables lost, moved or new, links running below the baseline or
 // below what both ends enable. --write-baseline saves the fabric as the next baseline.

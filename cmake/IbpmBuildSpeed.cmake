@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What keeps a build short on a small machine (see README "Development" for the figures, and
 # scripts/build-times.sh to measure them):
 # - ccache, when installed and no other launcher is set: a second build folder or a branch switch

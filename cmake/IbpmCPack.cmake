@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The packages: `cpack` (or the `package` target) in a build configured with
 # -DCMAKE_INSTALL_PREFIX=/usr makes ibpm_VERSION_ARCH.deb and, where rpmbuild is installed,
 # ibpm-VERSION-1.ARCH.rpm, from the same install. The DEB's dependencies come from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibpm_add_command(NAME source...): one thin executable on the shared core, built into bin/.
 # Installed where its kind belongs: check_ib_* plugins into IBPM_PLUGIN_DIR (where the monitoring
 # server looks for plugins), the ibpm-* tools into bin/. The list of installed commands is kept

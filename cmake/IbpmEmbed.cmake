@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibpm_embed_files(OUTPUT FILE.cpp HEADER x.hpp NAMESPACE a::b NAMES n1 n2 FILES f1 f2
 #                  COMMENT text): generates FILE.cpp holding each file as a string_view constant
 # of NAMESPACE (declared in HEADER), so static files ship inside the executable.

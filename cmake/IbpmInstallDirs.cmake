@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Where an install puts each kind of file: the layout of a monitoring plugin package.
 #   IBPM_PLUGIN_DIR    the check_ib_* plugins: where Nagios 4's $USER1$ and Icinga 2's PluginDir
 #                      point on Debian (the RPM moves them to lib64/, see packaging/rhel-layout.cmake)

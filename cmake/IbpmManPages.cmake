@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibpm_add_man_page(NAME DESCRIPTION): NAME.1.gz made by help2man from the built command's own
 # --help and --version (so the page never drifts from the options), installed into man1/.
 # Without help2man the build goes on without man pages and says so once. Sanitizer and fuzzing

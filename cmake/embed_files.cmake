@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DOUTPUT=FILE.cpp -DHEADER=x.hpp -DNAMESPACE=a::b -DNAMES="a|b" -DFILES="path_a|path_b"
 #       -P embed_files.cmake
 # Writes the files as string_view constants of namespace NAMESPACE, declared in HEADER, so static

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DHELP2MAN=... -DPROGRAM=... -DNAME=... -DDESCRIPTION=... -DVERSION=... -DOUTPUT=FILE.1.gz
 #       -P help2man_page.cmake
 # One man page from a command's own --help and --version, gzipped as Debian's policy wants.

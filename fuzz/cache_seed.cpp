@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fuzz_cache_seed DIR: writes DIR/small.cache, the seed of fuzz_ibnd_cache.
 #include <fstream>
 #include <iostream>

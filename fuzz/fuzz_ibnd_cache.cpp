@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libibnetdisc cache files: the check refuses the input with a std::runtime_error, or libibnetdisc
 // loads it and it becomes a Fabric, in bounded memory (run with -rss_limit_mb) and time.
 #include <sys/mman.h>

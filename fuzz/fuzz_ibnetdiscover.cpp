@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibnetdiscover dumps: any bytes parse into a fabric or give a DumpError, never anything else.
 #include <sstream>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // node-name-maps: any bytes give a map or a std::runtime_error naming the line.
 #include <sstream>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `ibnetdiscover -p` reports: any bytes parse or give a DumpError.
 #include <sstream>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thresholds files (and through them every range and rate unit): thresholds or a
 // std::runtime_error naming the line, over the defaults as the checks load them.
 #include <sstream>

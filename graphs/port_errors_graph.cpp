@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "graphs/port_errors_graph.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A port's error counters over time, per second: one line per counter asked for.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "graphs/rrd_graph_call.hpp"
 
 #include <rrd.h>

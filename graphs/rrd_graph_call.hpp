@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every RRD graph of the history shares: the image format by extension, escaping for the
 // text librrd parses (paths in DEFs, names in legends), and the call of rrd_graph_v.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "graphs/switch_graph.hpp"
 
 #include <stdexcept>

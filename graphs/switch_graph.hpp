@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A switch's utilization profile: what it sends up (towards the core) and down (towards the
 // hosts) over time, each as per cent of the capacity of those ports together.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Utilization profiles: a link's utilization over time in both directions (per cent of its
 // capacity), drawn by librrd's graphing straight from the ports' RRD files.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/down_sets.hpp"
 
 #include <algorithm>

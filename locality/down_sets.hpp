@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Down-sets: for each switch, the hosts below it, found bottom-up through the fabric levels (a
 // switch's hosts and the down-sets of its neighbours one or more levels lower). Built once per
 // fabric and shared by everything that makes or measures node sets; it keeps a reference to the

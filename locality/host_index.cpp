@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/host_index.hpp"
 
 #include <charconv>

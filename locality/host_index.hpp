@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Finding hosts by what operators write: host names (the first word of the node-name-map name
 // or NodeDescription, so both HCAs of a dual-rail host answer to it) and GUIDs (node or port).
 #pragma once

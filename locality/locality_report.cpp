@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/locality_report.hpp"
 
 #include <algorithm>

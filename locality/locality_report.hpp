@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-locality's output: one row per node set, as an aligned table, CSV or JSON.
 #pragma once
 

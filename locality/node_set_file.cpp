@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/node_set_file.hpp"
 
 #include <algorithm>

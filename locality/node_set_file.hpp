@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Operator-defined node sets, one per line: "NAME: HOSTLIST|GUID ..." ('#' starts a comment).
 // Example:  climate-job: cn[0001-0128]
 //           storage: 0x0002c90300a1b2c3 0x0002c90300a1b2c4

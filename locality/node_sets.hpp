@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node sets for traffic locality. In a tree every subtree is one: each switch's down-set (the
 // hosts below it), with identical down-sets merged (the spines of a pod share one). A set holds
 // its hosts and every switch whose own down-set lies inside it, so its border is exactly the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hosts keep their own name or are left out (a host's name must be the one Slurm knows it by);
 // switches are only labels, so theirs are mapped and made unique.
 #include "locality/slurm_names.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The names ibpm-locality writes into Slurm's topology.conf. NodeDescriptions come from the hosts
 // themselves (any root user sets its own), and topology.conf has no quoting: a ',' adds nodes, a
 // '#' comments out the rest of the line, a CR or a blank splits it. So only names Slurm accepts

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/slurm_topology.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Slurm's topology.conf (topology/tree plugin): read as node sets (each SwitchName with the
 // hosts below it), and written from the fabric (leaves with their hosts, every higher switch
 // with the switches one level below it) so Slurm can place jobs by the real tree.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "locality/traffic_locality.hpp"
 
 #include <algorithm>

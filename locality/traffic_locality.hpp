@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Traffic locality of a node set X over a window (ibpm paper, section 3):
 //   gen, con   data sent / received by X's host ports
 //   out, in    data on the cables that cross X's border, leaving / entering X

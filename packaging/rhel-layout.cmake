@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CPack pre-build script: the RPM's staging folder moved from Debian's layout to RHEL's before
 # rpmbuild reads it. The checks go to /usr/lib64/nagios/plugins (RHEL's $USER1$ and Icinga 2's
 # PluginDir there), and every installed text that names the plugin folder says the new one. The

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Times a build from scratch without the compiler cache: the wall time of configuring and of
 # building, the processor time (user + system) of every compile and link, the total of those, and
 # the costliest steps. Processor time is the figure to compare on a shared machine: the wall time

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Reads a ctest log and lists the tests it reports Skipped that tests/expected-skips.txt does not
 # allow for this run; exits 1 when there are any. Usage: scripts/check-skips.sh LOG RUN
 # (RUN: plain or sanitize, matched against the allow-list's first column; "any" matches both).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Configures a build folder the way scripts/demo.sh and scripts/test.sh share it: RelWithDebInfo
 # with the tests (line tables only, see cmake/IbpmBuildSpeed.cmake), with Ninja when it is
 # installed (a new folder only: an existing one keeps its generator). So the demo's build is the

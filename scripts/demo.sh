@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job on a simulated fabric, as it runs on a real one: a fat tree (ibsim + one OpenSM
 # sweep) is discovered and its baseline saved; one cable then trains at 1x; jobs with known
 # traffic locality run while check_ib_fabric sweeps the fabric and two ports collect symbol

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/fuzz.sh [SECONDS]: builds the libFuzzer targets of fuzz/ with clang (AddressSanitizer
 # and UBSan, in build-fuzz/) and runs each for SECONDS (default 20: five targets, under two
 # minutes with the build cached). Seeds are the real dumps of ../shared/fixtures/real (read

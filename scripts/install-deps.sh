@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages ibpm needs to build, test and run its demo.
 # Usage: scripts/install-deps.sh            (as root, or with sudo available)
 # Not root and no sudo: prints the apt-get command to run and exits 1.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds ibpm and runs its whole test suite (unit tests, tests on the simulated fabric). With
 # CI=true, warnings are errors and a Skipped test not in tests/expected-skips.txt fails the run.
 # Usage: scripts/test.sh [--sanitize] [--build-dir DIR] [-- extra ctest arguments]

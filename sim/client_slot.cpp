@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/client_slot.hpp"
 
 #include <fcntl.h>

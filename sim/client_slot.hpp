@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibsim serves at most 10 clients at once and turns the 11th away. A ClientSlot is one of
 // kClientSlots places to run a client in, shared by every thread and process using the same
 // simulation folder (flock on slot files), so parallel tests on one simulation wait instead

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/console_text.hpp"
 
 #include <cctype>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading ibsim's console output: the reply to a batch of commands, and the errors in it.
 //
 // ibsim reads its console in lines of at most 127 bytes (longer ones are cut into several

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Degraded links: a cable that trained to fewer lanes or a lower speed than the fabric's
 // nominal rate, for tests of degraded-link detection.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/fat_tree.hpp"
 
 #include <algorithm>

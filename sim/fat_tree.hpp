@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Folded-Clos (fat tree) fabrics of two or three switch levels, for a host count and a switch
 // radix, as a NetTopology plus a description of the structure that tests can check against.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/flows_file.hpp"
 
 #include <cctype>

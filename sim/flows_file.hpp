@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flows files: the steady host-to-host traffic `ibpm-sim traffic` puts on a simulated fabric.
 // One flow per line, `FROM TO RATE`:
 //

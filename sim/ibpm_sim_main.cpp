@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-sim: simulated InfiniBand fabrics for tests, CTest fixtures and demos.
 //   ibpm-sim generate --hosts 648 --radix 36 -o fabric.net
 //   ibpm-sim generate --hosts 10000 --radix 40 --levels 3 --dump fabric.ibnetdiscover

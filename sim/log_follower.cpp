@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/log_follower.hpp"
 
 #include <fcntl.h>

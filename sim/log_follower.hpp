@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Follows a growing log file (ibsim's console output) from an offset and waits for a piece of
 // text to appear. Woken by inotify when the file changes, so no fixed sleeps.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A simulated fabric's cabling as the Fabric model the rest of ibpm works on, without starting
 // ibsim: node GUIDs follow from names (a vendor prefix and a hash), LIDs from positions in the
 // topology, each link's active width and speed from what both ends enable (as ibsim activates

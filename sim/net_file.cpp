@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/net_file.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibsim net files: writing one from a NetTopology, and sizing one against ibsim's limits.
 #pragma once
 

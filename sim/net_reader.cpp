@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/net_reader.hpp"
 
 #include <cctype>

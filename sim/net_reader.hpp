@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading an ibsim net file back into the NetTopology it describes, so that tools attached to a
 // running simulation (ibpm-sim traffic) know its cabling. Takes what to_ibsim_net writes and the
 // ibnetdiscover-style files ibsim also reads:

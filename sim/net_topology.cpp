@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/net_topology.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cabling of a simulated fabric, as ibsim needs it: named nodes with a port count, and
 // links between two ports, each end with the width and speed its port enables.
 #pragma once

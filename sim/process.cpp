@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/process.hpp"
 
 #include <fcntl.h>

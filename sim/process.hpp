@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Child processes for the simulated fabric: spawning with posix_spawn, waiting with a deadline,
 // capturing output, and ending a process by its pid.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/sim_programs.hpp"
 
 #include <glob.h>

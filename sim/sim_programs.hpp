@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the simulator's programs are, and which Debian package brings a missing one.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/sim_state.hpp"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a running simulation writes into its folder so that another process (ibpm-sim cmd,
 // exec, stop; a later harness cleaning up after a crash) can reach it and stop it:
 //   state      key=value lines (below)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/simulated_fabric.hpp"
 
 #include <fcntl.h>

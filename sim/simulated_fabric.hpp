@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A simulated InfiniBand fabric for tests and demos: ibsim serving a net file, one OpenSM
 // sweep to assign LIDs, and clients (ibnetdiscover, perfquery, our own tools) that reach it
 // through libumad2sim. RAII: the destructor stops it, so a failing test still cleans up.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/stale_reaper.hpp"
 
 #include <sys/stat.h>

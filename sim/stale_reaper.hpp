@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Cleans up after harnesses that died without stopping their simulation (a test that
 // crashed, a runner that was killed): their ibsim would otherwise run forever.
 #pragma once

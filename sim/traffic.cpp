@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/traffic.hpp"
 
 #include <cmath>

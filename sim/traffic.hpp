@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A traffic generator for the simulated fabric: steady flows between hosts, routed along
 // shortest paths (in a fat tree: up to the lowest common level and down again, flows of
 // different pairs spread over the equal paths by a hash of the pair), turned into the port

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/traffic_command.hpp"
 
 #include <algorithm>

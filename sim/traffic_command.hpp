@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `ibpm-sim traffic`: sets the data counters of a running simulation to what the flows of a
 // flows file (flows_file.hpp) have sent since they started, so that checks sweeping the fabric
 // afterwards measure exactly those rates. Run it before each sweep.

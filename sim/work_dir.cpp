@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sim/work_dir.hpp"
 
 #include <stdlib.h>

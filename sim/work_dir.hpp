@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Folders of a simulation: where they go, and removing what a simulation put there.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "balance_report.hpp"
 
 #include <algorithm>

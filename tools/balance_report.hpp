@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes --balance: per switch, how many destinations each up-port carries, worst spread
 // first; and the same judged as a Nagios check (the spread against -w/-c).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "cable_load_report.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes --cables: every cable direction with the number of host pairs routed through it,
 // the most loaded first: where a failure hurts most, and how evenly the routing spreads pairs.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "cable_report.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes --cable: for each direction of one cable, the host pairs whose route crosses it,
 // the hosts among them as sources and as destinations (grouped by the leaf they hang off), and
 // the jobs whose own traffic (pairs of the job's hosts) crosses it.

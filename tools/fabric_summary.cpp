@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "fabric_summary.hpp"
 
 #include <map>

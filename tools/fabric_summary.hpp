@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A short description of a fabric for operators: node and link counts, link rates, degraded links.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-rates: the operator's console view: current rates of the ports of one or more nodes, of
 // a node type, or of the whole fabric, read now and compared with the last stored sample (or
 // with a sample taken --interval seconds before). --clear-counters clears the error counters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes: what the switches' forwarding tables say about traffic. The tables are read over
 // the fabric with --refresh (all switches in parallel) and kept in STATE_DIR/routes.lft; every
 // other run reads that file and the topology, and never the fabric.

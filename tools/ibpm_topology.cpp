@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-topology: reads a fabric (live discovery or --cache FILE) and prints its summary, or saves
 // it as a libibnetdisc cache file, an ibnetdiscover dump or an ibsim net file (so any real dump can
 // be simulated).

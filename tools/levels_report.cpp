@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "levels_report.hpp"
 
 #include <algorithm>

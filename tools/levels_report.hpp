@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The levels of a fabric for operators: how many switches per level with a few of their names,
 // hosts and aggregation nodes, spines that carry hosts, director chassis.
 #pragma once

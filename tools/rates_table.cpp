@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "rates_table.hpp"
 
 #include <algorithm>

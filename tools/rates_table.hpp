@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The console view of polled ports: one row per port with its link, traffic, utilization,
 // XmitWait and every error rate that is not zero, as a table for a terminal or as JSON.
 #pragma once

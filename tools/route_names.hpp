@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names for ibpm-routes' output: nodes and ports as operators know them (node-name-map, else
 // the NodeDescription), and the leaf a host hangs off. Raw: every output format escapes them.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "route_path_report.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes --path: the route from one host to another, hop by hop. The table is what
 // ibtracert prints for the same pair, line for line:
 //

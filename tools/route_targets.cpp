@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "route_targets.hpp"
 
 #include <charconv>

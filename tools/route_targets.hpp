@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the operator names on ibpm-routes' command line, found in the fabric: "leaf01[7]" (a
 // node by name, GUID or LID, and a port), or a node alone where it has one port that fits
 // (a host with one cabled port with a LID; a node with one cable). Throws with a one-line reason.

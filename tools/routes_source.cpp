@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes_source.hpp"
 
 #include <ctime>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where ibpm-routes gets its fabric and forwarding tables: the topology as the other tools get
 // it (--cache, else the state directory's); the tables from STATE_DIR/routes.lft, or, with
 // --refresh, read over the fabric (every switch in parallel) and written there first. Without

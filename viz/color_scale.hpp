@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The map's visual encodings, shared by the drawing and its legend so they cannot disagree:
 // link colour by utilization, switch fill by traffic locality, node border by health, line width
 // by capacity.

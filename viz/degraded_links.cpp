@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/degraded_links.hpp"
 
 #include "topology/link_speed_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Links running below the width or speed both of their ends enable, or below what the same cable
 // ran at in a baseline, from the topology alone (no counter history needed): marked on the map
 // as degraded.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/fold_units.hpp"
 
 #include <algorithm>

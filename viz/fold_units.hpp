@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The structure a large map folds by: every switch belongs to one unit drawn as one node on the
 // overview, and every host goes with the switch it hangs off. Units, coarsest first:
 //   pod          the largest subtrees below the top: switches above the leaves that share one

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/graphviz_render.hpp"
 
 #include <graphviz/cgraph.h>

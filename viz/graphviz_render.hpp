@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws a MapGraph with Graphviz: cgraph builds the graph (switch levels as rank=same subgraphs,
 // director chassis as clusters, the legend as an HTML-like table on top), gvc lays it out with
 // dot and renders it. Output files are replaced whole or not at all.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/graphviz_text.hpp"
 
 #include "base/text.hpp"

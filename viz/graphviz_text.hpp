@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text from the fabric on its way into Graphviz attributes. NodeDescriptions are untrusted: a
 // switch can be named `<script>`, `"`, or `\N`, which Graphviz expands to the node's name in
 // labels, tooltips and URLs (and `\G`, `\E`, `\T`, `\H`, `\L`, `\n`, `\l`, `\r` likewise). Every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The map's annotations from the analyzer's results: link usage over a window (RRD history) and
 // the traffic locality of each subtree (its root switches are coloured).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/legend.hpp"
 
 #include <vector>

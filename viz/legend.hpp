@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The map's legend: one HTML-like table (Graphviz "HTML-like label") with the title, the time
 // window and every encoding the map uses, from the same scales the drawing uses.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a health map draws, decided before Graphviz sees it: one node per switch (and per host, or
 // one per leaf's hosts when folded), one edge per cable (or per pair of nodes when folded), each
 // with its plain-text label, tooltip, URL and style values. A folded view (FoldView) draws some

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/map_model.hpp"
 
 #include <algorithm>

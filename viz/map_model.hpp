@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a health map shows about the fabric besides its cabling: per link utilization, errors and
 // degradation, per node health and traffic locality. Plain values, filled from the RRD history
 // and the locality analysis (history_annotations.hpp) or by tests, so the drawing never reads

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/map_set.hpp"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The maps one run writes: the overview and, when the fabric is folded by pods, a map of every
 // unit (its switches, with the units cabled to them) and of every switch with hosts (its hosts,
 // with the units it is cabled to), so any switch and cable is at most two clicks from the overview.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/map_text.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The words on a health map: labels and tooltip lines of switches, hosts, folded hosts and
 // cables, as plain text (escaping for Graphviz happens when the map is drawn).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What viz offers the dashboard, in one header: the map's annotation model (what the pages say
 // about links and nodes), the overview and drill-down maps written together, and the caption of
 // the window the annotations cover.

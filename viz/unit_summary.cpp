@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/unit_summary.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a folded node says about everything it holds: the worst health, how many cables have
 // errors or run degraded and how many switches are sick (so a fault deep inside stays visible),
 // the hottest cable, the hosts' traffic and the subtree's locality.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "busiest.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The busiest cables over the window: directions ranked by average utilization (then rate).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HTML text from fabric data: every string the fabric gave (node descriptions above all) goes
 // through escape() before it reaches a page, so a description holding markup shows as text.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-web: the dashboard as a static site for cron. Works from any web server or file://.
 //   ibpm-web --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm
 #include <CLI/CLI.hpp>

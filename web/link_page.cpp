@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // links/0xGUID-PORT.html: one cable, both directions over the window, its profile and errors.
 #include "base/number.hpp"
 #include "page.hpp"

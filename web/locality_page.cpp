@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // locality.html: how much of each subtree's traffic stays inside it (ibpm paper, section 3).
 #include "locality/locality_report.hpp"
 #include "page.hpp"

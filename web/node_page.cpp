@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // nodes/0xGUID.html: one node, each cabled port with its link, rates over the window, the last
 // raw counters and its graphs.
 #include <ctime>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // index.html: what an operator looks at first.
 #include <algorithm>
 #include <cstdlib>

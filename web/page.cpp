@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "page.hpp"
 
 #include "html.hpp"

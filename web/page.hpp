@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame of every page: head (style, sort script), the navigation bar and the footer. Pages
 // live at the site's root or one folder down (nodes/, links/); every URL is relative, so the
 // site works from any web server and from file://.

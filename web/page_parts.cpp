@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "page_parts.hpp"
 
 #include "base/number.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pieces several pages share: cells for rates and shares, links to node and cable pages, graph
 // figures. `depth` is the linking page's depth (page.hpp).
 #pragma once

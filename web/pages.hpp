@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pages of the site, each a whole HTML document (page.hpp frames them).
 //   index.html        summary of the last sweep, the health map, worst ports, busiest cables
 //   locality.html     traffic locality per subtree

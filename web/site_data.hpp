@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Everything the dashboard shows, gathered once: the topology and its levels, the link usage and
 // per-port history over the window, the locality of every subtree, the map's annotations, the
 // last sweep's summary and the changes against a baseline. Pages only format it.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "site_graphs.hpp"
 
 #include <filesystem>

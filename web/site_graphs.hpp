@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The RRD graphs of the site, drawn by librrd into graphs/: a utilization profile per cable
 // (both directions), per switch (sent up and down), and the error counters of every port that
 // had errors in the window. Pages show only the graphs that were drawn.

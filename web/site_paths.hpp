@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where things are in the site, relative to its root. The names are the ones ibpm-map puts in
 // the map's URLs: nodes/0xGUID.html, links/0xGUID-PORT.html named by the cable's lower end
 // (smaller GUID, then port), so the map's links lead to these pages.

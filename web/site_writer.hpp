@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the whole site into a staged folder that replaces the output folder in one step.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // switches.html: every switch, its level, health and utilization, with its profile.
 #include <algorithm>
 

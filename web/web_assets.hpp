@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The site's style sheet and scripts (web/assets/), embedded at build time.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/atomic_dir.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Folders other programs read (a web site, a monitoring configuration) are replaced whole or not
 // at all: the files go into a new sibling folder, which then takes the target's place in one
 // rename (an exchange when the target exists), so a reader sees the old content or the new.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/atomic_file.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Files other runs read (baselines, caches, dumps) are replaced whole or not at all: the content
 // goes to a sibling temporary file, which is renamed over the target only once it is complete.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/csv.hpp"
 
 #include "base/text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CSV fields as RFC 4180 wants them, for every command that writes CSV.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/input_file.hpp"
 
 #include <cerrno>

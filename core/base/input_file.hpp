@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening an operator's input file (thresholds, delegation) with one clear reason when it cannot
 // be read.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two JSON primitives the JSON renderer needs.
 #pragma once
 

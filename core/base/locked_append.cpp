@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/locked_append.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Appending to a file that several processes append to (collectors of different shards writing
 // one CSV, one event log): the file is opened with O_APPEND and held under an exclusive flock,
 // so a writer can look at what is there (is it new? whose is it?) and add its lines before the

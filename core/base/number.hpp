@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Locale-independent number formatting for plugin output.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Making untrusted strings (node descriptions, file contents) safe to print.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "counters/counter.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Port counters as the PMA defines them: width, saturation, 4-octet data units. Counters are
 // sticky: they stop at their maximum instead of wrapping, so a counter at its maximum gives only
 // a lower bound for its increase, never a rate that looks exact.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/assignment_units.hpp"
 
 #include <limits>

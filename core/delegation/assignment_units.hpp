@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pieces a split moves whole. A node's state lives in one directory, locked per node, so all
 // the targeted ports of a node go to one collector; ports a pin lists are the exception, a piece
 // of their own on the pinned shard.

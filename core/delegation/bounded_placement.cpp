@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/bounded_placement.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rendezvous hashing with bounded loads ("Consistent Hashing with Bounded Loads", Mirrokni,
 // Thorup, Zadimoghaddam 2018): each unit goes to the shard it ranks highest among those where it
 // still fits under a cap a little above the fair share, so the split is even without a central

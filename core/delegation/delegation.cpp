@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/delegation.hpp"
 
 #include <stdexcept>

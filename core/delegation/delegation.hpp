@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Splitting a fabric's ports among N collectors (check_ib_fabric --shard K/N): every host runs
 // the same computation on the same topology and delegation file and polls its own share, without
 // talking to the others.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Delegation files: what the operator decides about a sharded sweep beyond the even split.
 //
 //   shards 4                        # optional: the N this file is written for (--shard K/N)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/nearest_collector.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Responsibility by distance, as in scalable network monitoring: each collector looks after the
 // part of the fabric closest to it, so its queries cross the fewest links.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/port_list.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Port lists as operators write them: "1-18,20" (numbers and ranges, comma-separated).
 #pragma once
 

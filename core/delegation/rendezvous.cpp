@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/rendezvous.hpp"
 
 #include <algorithm>

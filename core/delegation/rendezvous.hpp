@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rendezvous (highest-random-weight) hashing of nodes onto shards. Every collector must compute
 // the same split from the topology alone, so the hash is a fixed 64-bit mixer over the node GUID
 // and the shard number: never std::hash (free to differ between builds), never a random seed.

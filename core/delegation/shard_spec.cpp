@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "delegation/shard_spec.hpp"
 
 #include <charconv>

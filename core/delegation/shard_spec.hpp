@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --shard K/N: this collector polls share K of a fabric split into N shares.
 #pragma once
 

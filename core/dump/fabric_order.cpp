@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/fabric_order.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The deterministic node order text writers use: switches, then CAs, then routers, then nodes of
 // unknown type, each group by GUID.
 #pragma once

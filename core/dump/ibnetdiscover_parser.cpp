@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibnetdiscover_parser.hpp"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads ibnetdiscover topology files (and the ibdiagnet2.ibnetdiscover variant) into a Fabric.
 //
 // The reader is forgiving about everything real captures contain: terminal prompts, banners and

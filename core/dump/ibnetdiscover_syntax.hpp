@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Line-level syntax of ibnetdiscover topology files (also the ibdiagnet2.ibnetdiscover variant):
 // classifies a line and splits node headers and port lines into fields without interpreting them.
 // A line that has the shape of a header or port line but cannot be read raises SyntaxError.

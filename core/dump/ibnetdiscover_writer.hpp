@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes a Fabric as ibnetdiscover text that ibnetdiscover-reading tools (and our own parser)
 // accept: vendid/devid/sysimgguid/switchguid|caguid|rtguid lines, node headers and one line per
 // cabled port, each cable from both ends.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibsim_names.hpp"
 
 #include <unordered_set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node ids for ibsim net files. ibsim names every node by a quoted string that must be unique, at
 // most 64 bytes, and free of '"' (ends the id), '#' and '@' (ibsim's module/alias syntax); our
 // files also keep '=' out because ibsim reads "x=" anywhere after a port's peer as an option.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibsim_net_syntax.hpp"
 
 namespace ibpm::dump {

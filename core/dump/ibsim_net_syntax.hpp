@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pieces of an ibsim net file both of ibpm's net files are written from (a real fabric's,
 // core/dump/ibsim_net_writer, and a generated one's, sim/net_file), and ibsim's table sizes:
 //   Switch	36 ...                       a node record: keyword and port count

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibsim_net_writer.hpp"
 
 #include <algorithm>

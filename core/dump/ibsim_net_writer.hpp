@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes a Fabric as an ibsim net file, so a real topology can be simulated:
 //   Switch 36 "name"   # "description"
 //   [1] "peer"[3]      # "peer" lid 0 4xHDR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Splits a stream into lines without reading it whole: a fixed-size buffer, lines handed out as
 // string_views. Lines end at "\n", "\r\n" or a lone "\r" (terminal captures mix them). A UTF-8
 // byte order mark at the very start is dropped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every text-dump parser returns, and the error it throws for input it cannot read.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ports_report_parser.hpp"
 
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads "ibnetdiscover -p" ports reports: one line per port, with its peer or without,
 //   CA  134  1 0x7cfe9003003b4bde 4x EDR - SW 1719 10 0x7cfe9003009ce5b0 ( 'o0001' - 'sw1' )
 //   SW 2052 37 0x506b4b03005c2740 4x ???                                 'ib-i4l1s01'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small allocation-free helpers for scanning text lines held in string_views.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/warning_log.hpp"
 
 namespace ibpm::dump {

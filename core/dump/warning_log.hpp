@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Collects parser warnings as "origin:LINE: message", keeping at most a fixed number per kind so a
 // dump with thousands of identical problems (every LID 0) or a garbage file stays small; the rest
 // are summarised by count at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fabric model: nodes keyed by GUID, ports keyed by (node GUID, port number), links as a
 // multigraph (parallel links between two switches and self-loop cables on one switch are real).
 // Every topology input (text dumps, libibnetdisc discovery and cache files) produces a Fabric.

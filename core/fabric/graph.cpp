@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "fabric/graph.hpp"
 
 #include <boost/graph/breadth_first_search.hpp>

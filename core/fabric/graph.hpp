@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Boost.Graph view of a Fabric for graph algorithms (BFS, levels, components).
 // Vertices are positions in Fabric::nodes(), edges carry their index in Fabric::links(),
 // so parallel links and self-loops stay visible as they are in the fabric.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "fabric/node_name_map.hpp"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node-name-map files in the infiniband-diags format: one "GUID name" per line, the name quoted
 // or not, '#' starts a comment outside quotes. Applied wherever a node is named.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "fabric/types.hpp"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Basic InfiniBand vocabulary: GUIDs, node types, port states, link width and speed,
 // and the capacity of a link that follows from them.
 #pragma once

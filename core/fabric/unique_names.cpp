@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two passes: candidates wanted once are taken first, so a disambiguated name never takes one.
 #include "fabric/unique_names.hpp"
 

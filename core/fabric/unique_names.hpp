@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One name per node where several nodes may want the same one (two switches both "leaf_01" once
 // made safe, a host described as another node's disambiguated name): every collision resolves,
 // and the result depends only on the set of candidates, never on the order nodes come in.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "history/fetched_rows.hpp"
 
 #include <cmath>

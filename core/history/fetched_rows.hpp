@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rows of one RRD archive over a window, as librrd's fetch gives them or as rrdcached's FETCH
 // answers them, and what they say of a port: its average and peak rates and how much of the
 // window they cover.

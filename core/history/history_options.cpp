@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "history/history_options.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The options of the tools that read the counter history: how far back, and which rrdcached to
 // flush through first.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "history/link_usage.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Link utilization over a window: for each cable and direction, the average and peak data rate
 // against the link's capacity, XmitWait %, and error rates, from the RRD history of both ends.
 // A direction a -> b is read at a's transmit side (PortXmitData, PortXmitWait) and falls back to

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "history/port_history.hpp"
 
 #include <rrd.h>

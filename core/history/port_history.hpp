@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the RRD history says about a port over a time window: the average and peak rate of every
 // counter (from the files' AVERAGE and MAX archives, at the finest resolution that covers the
 // window). This is the analyzer's only view of the counters: it never polls.

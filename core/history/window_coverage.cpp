@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "history/window_coverage.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How much of a window the RRD history covers, so that a report or map says "history for 14 of
 // the last 60 min" or "no history in the last 10 min yet" instead of showing zeros as idle.
 #pragma once

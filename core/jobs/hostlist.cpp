@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "jobs/hostlist.hpp"
 
 #include <algorithm>

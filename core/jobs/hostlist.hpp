@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Slurm hostlist expressions, both ways, and host names: the one grammar every reader of
 // hostlists uses (jobs files, node-set files, Slurm topology files).
 // "cn[0001-0004,0007],gpu01" is cn0001 cn0002 cn0003 cn0004 cn0007 gpu01. A bracket holds

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "jobs/jobs_file.hpp"
 
 #include <fstream>

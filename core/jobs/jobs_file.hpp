@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A jobs file: one `JOBID HOSTLIST` line per running job, as `squeue -h -o "%A %N"` prints it.
 // Blank lines and lines starting with '#' are skipped; a job without hosts (pending: squeue
 // prints its %N empty) is kept with none.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "levels/fabric_levels.hpp"
 
 #include <algorithm>

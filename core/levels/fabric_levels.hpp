@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The levels of a fabric: hosts (CAs) at 0, leaf switches at 1, then spine, core and above by
 // their hop distance from the leaves. Real fabrics are not textbook trees, so a leaf is not simply
 // "a switch with a CA on it":

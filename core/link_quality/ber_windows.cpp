@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "link_quality/ber_windows.hpp"
 
 #include <algorithm>

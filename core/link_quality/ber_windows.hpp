@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A port's bit error ratios over fixed windows ending at its latest sample (12 and 125 minutes by
 // default, the windows NVIDIA's UFM judges port BER over; ibdiagnet likewise waits 125 minutes of
 // up-time before it trusts one), from the error history the sample record keeps

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "link_quality/bit_error_ratio.hpp"
 
 #include <boost/math/distributions/chi_squared.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bit error ratio from a count of errors and the bits a link signalled meanwhile, with the
 // exact (Garwood) Poisson confidence bounds of the count: with few errors the ratio itself says
 // little (one error in a quiet window is as likely from a good link as from a bad one), so a

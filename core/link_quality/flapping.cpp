@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "link_quality/flapping.hpp"
 
 #include <algorithm>

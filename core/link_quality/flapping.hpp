@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flapping cables: a link that went down and came back hangs MPI and NCCL jobs although every
 // single sample looks fine. A cable flaps when its link went down `count` times within `window`
 // seconds (LinkDowned increments, from the error history both ends keep in the sample record);

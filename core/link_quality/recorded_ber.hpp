@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bit error ratios of every port as the collectors on this host last judged them, for the
 // dashboard and the map: read from the sample records in STATE_DIR/samples/ (never from the
 // fabric). A port kept by several records (a sweep and a port check) is taken from the one with

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad/backoff.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Retry timing for MADs that time out: the randomized exponential backoff of the
 // "MAD randomized backoff" proposal, so that thousands of pollers never retry in lockstep.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad/mad_engine.hpp"
 
 #include <infiniband/mad.h>

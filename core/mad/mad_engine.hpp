@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many MADs in flight at once through one UmadPort.
 //
 // Queries go out up to `window` at a time. Each try waits for its answer as long as the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad/pma.hpp"
 
 #include <infiniband/mad.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Performance Management Agent's attributes as MadQuery requests and decoded replies:
 // ClassPortInfo (what the agent supports), PortCounters (0x12), PortCountersExtended (0x1D),
 // and counter resets (Set with a CounterSelect mask). Packet layouts are libibmad's fields.

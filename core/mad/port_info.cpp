@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad/port_info.hpp"
 
 #include <infiniband/mad.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decoding of the PortInfo fields the fabric model keeps (state, active and enabled width/speed).
 #pragma once
 

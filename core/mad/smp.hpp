@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Subnet management attributes read by LID-routed SMPs: NodeInfo (who answers at a LID),
 // PortInfo (a port's state, width and speed right now), SwitchInfo and the switch's linear
 // forwarding table (where it sends each destination LID).

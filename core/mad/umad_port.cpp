@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad/umad_port.hpp"
 
 #include <infiniband/umad.h>

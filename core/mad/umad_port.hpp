@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The local HCA port that MADs leave from, opened through libibumad the way infiniband-diags
 // opens it: -C names the HCA (empty = the first one), -P the port (0 = the first active one).
 // Works unchanged under libumad2sim (ibsim), which intercepts the same calls.

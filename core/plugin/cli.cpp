@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plugin/cli.hpp"
 
 #include <sys/resource.h>

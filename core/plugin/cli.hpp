@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one adapter between a check's code and the Monitoring Plugins conventions:
 // option parsing, help and version, the timeout, error handling, output and exit code.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CLI11 types the option-adding functions take, declared without CLI11 itself: its header
 // costs about 5 s of compile time in every file that includes it (CLI11 2.1 compiles its whole
 // implementation inline), so only the files that add or parse options include <CLI/CLI.hpp>.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plugin/options.hpp"
 
 #include <CLI/CLI.hpp>

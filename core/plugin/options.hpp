@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Command-line options shared by the check_ib_* commands, so they all use one table.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Performance data: 'label'=value[UOM];[warn];[crit];[min];[max]
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Threshold ranges in the Monitoring Plugins development guidelines syntax.
 //
 //   text      alerts when                    parsed as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turning a Check into the text a monitoring system reads.
 #pragma once
 

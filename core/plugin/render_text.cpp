@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "base/text.hpp"
 #include "plugin/render.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plugin/report_format.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The operator tools' --format option (table, csv or json) and the one place that picks the
 // printer of the format asked for.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The result of one check run: a summary, a tree of subchecks and performance data.
 #pragma once
 

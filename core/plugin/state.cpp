@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plugin/state.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plugin states and how they combine.
 #pragma once
 

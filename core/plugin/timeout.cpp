@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plugin/timeout.hpp"
 
 #include <signal.h>

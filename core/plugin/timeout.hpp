@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plugin timeout (-t): the one place where library code ends the process.
 #pragma once
 

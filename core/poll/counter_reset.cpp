@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/counter_reset.hpp"
 
 #include "state/port_record.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sticky counters stop at their maximum, so a performance manager clears them before they get
 // there (OpenSM's PerfMgr at 75 %). Only the counters that are close are cleared, and never the
 // data and packet counters of an agent with 64-bit extended counters: those are read from the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/fabric_topology.hpp"
 
 namespace ibpm::poll {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The topology source the fabric options on a command line describe (--cache, --state-dir,
 // --node-name-map, -C/-P).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/poll_options.hpp"
 
 #include <CLI/CLI.hpp>

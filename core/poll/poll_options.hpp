@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The options every polling command shares (check_ib_port, check_ib_node, check_ib_fabric):
 // the fabric, where state lives, MAD timing, counter resets and thresholds; and what they
 // become for the poller and the store.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/port_check.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What check_ib_port and check_ib_node share: their options, finding the node in the topology
 // (re-discovering it when the topology turns out stale), polling its ports with state, and
 // turning the results into subchecks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One polling run over a set of ports, state included: lock the nodes' state, read what the
 // previous run left, sample the ports, turn the two samples into rates, clear counters close to
 // their maximum when asked, and write the new samples. The checks and the sweep share it.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/port_rates.hpp"
 
 namespace ibpm::poll {

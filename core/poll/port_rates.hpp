@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // From two samples of a port to rates: every counter per second (a lower bound when the counter
 // is saturated, counted from zero when someone else reset it), link utilization per direction
 // and the share of the interval the port waited to transmit (PortXmitWait).

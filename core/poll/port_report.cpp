@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/port_report.hpp"
 
 #include <cmath>

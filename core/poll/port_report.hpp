@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A polled port as Nagios sees it: its state, one line naming both cable ends, the link and
 // every rate that crossed a threshold, and perfdata for every rate.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/port_sampler.hpp"
 
 #include <unordered_map>

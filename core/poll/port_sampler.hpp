@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One reading of many ports, each node's queries starting as soon as the node allows, with no
 // round of the whole run to wait for:
 //   - NodeInfo at each LID: is the node there the one the topology says? With probe_nodes_first

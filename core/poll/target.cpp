@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "poll/target.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a check polls, found in the topology: a node named by GUID (0x...), LID (decimal) or name
 // (node-name-map name or NodeDescription), and the LID its agents answer at.
 #pragma once

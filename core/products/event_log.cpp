@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/event_log.hpp"
 
 #include <syslog.h>

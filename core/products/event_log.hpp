@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where port events go: syslog (one message each, its priority by the new state) and/or a file
 // other collectors may append to as well (one line each: UTC time, state, message).
 #pragma once

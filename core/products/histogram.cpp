@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/histogram.hpp"
 
 #include <algorithm>

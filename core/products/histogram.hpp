@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the rates of a sweep are spread over the fabric's ports: one histogram per metric (every
 // counter's rate, link utilization and XmitWait share), so an operator sees at a glance whether
 // a few ports or many show errors or load.

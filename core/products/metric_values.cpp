@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/metric_values.hpp"
 
 #include <cmath>

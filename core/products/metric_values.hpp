@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-port metrics of a sweep in the units perfdata reports them: every counter's rate (per
 // second; the data counters in octets per second), link utilization per direction and the share
 // of time the port waited to transmit, in percent.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/port_events.hpp"
 
 #include "base/text.hpp"

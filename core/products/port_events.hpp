@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Events for changes, not for conditions: a port that crosses a threshold is reported once when
 // its state changes (OK -> CRITICAL, CRITICAL -> OK), not on every sweep while it stays so.
 //

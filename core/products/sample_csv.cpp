@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/sample_csv.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The samples of a sweep as CSV, for analysis outside the monitor: one row per port and sweep,
 // keyed by node GUID and port, appended to one file run after run (and by several collectors,
 // each polling its shard of the fabric).

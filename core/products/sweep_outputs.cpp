@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/sweep_outputs.hpp"
 
 #include <CLI/CLI.hpp>

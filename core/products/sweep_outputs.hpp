@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a sweep leaves behind besides the RRD files:
 //   - events: a line per port whose state changed since the last sweep, to syslog (and/or a
 //     file), naming both cable ends (the state last reported is kept in the sample record);

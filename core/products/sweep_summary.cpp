@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "products/sweep_summary.hpp"
 
 #include <algorithm>

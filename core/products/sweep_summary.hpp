@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sweep summary, STATE_DIR/sweep/fabric.json (shard-K-of-N.json for a collector's share of
 // a fabric split among collectors), written and read: the last sweep's counts, timing, ports
 // not OK, unreachable nodes, fabric totals and rate histograms, for the dashboard and other

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/cable_impact.hpp"
 
 #include <filesystem>

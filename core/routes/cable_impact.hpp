@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whom a cable in trouble hurts: the hosts whose traffic the forwarding tables route through it
 // (either direction, as sources or destinations), and the jobs with traffic between their own
 // hosts through it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which host pairs each cable direction carries, from the forwarding tables. A direction is
 // named by the port traffic leaves through (leaf01[7] -> spine01[1] is the direction out of
 // leaf01[7]). A pair (source, destination) of endpoints crosses a direction when the route from

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/forwarding_tables.hpp"
 
 namespace ibpm::routes {

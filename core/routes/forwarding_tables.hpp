@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The switches' linear forwarding tables as the subnet manager programmed them: for each switch
 // (by node GUID), the egress port of every destination LID up to its LinearFDBTop.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/job_endpoints.hpp"
 
 #include <map>

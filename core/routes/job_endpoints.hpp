@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which endpoints each job runs on: a job's host names (Slurm names, "cn0001") matched against
 // the hosts' names in the fabric: the whole name, or its first word (NodeDescriptions read like
 // "cn0001 HCA-1"). Hosts the fabric does not know are left out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cable directions each job's traffic crosses: every pair of the job's own hosts traced
 // through the forwarding tables once, so a page or a map can name the jobs behind any cable
 // without tracing every pair of the fabric for it. Costs hosts^2 routes per job.

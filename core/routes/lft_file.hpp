@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The forwarding tables in the state directory, beside the topology: STATE_DIR/routes.lft,
 // written whole or not at all (replace_file) and read without touching the fabric.
 //

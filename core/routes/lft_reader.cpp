@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/lft_reader.hpp"
 
 #include <optional>

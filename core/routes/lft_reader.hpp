@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading every switch's linear forwarding table over the fabric in one engine run: each
 // switch's NodeInfo (is the expected switch answering at its LID?) and SwitchInfo (its
 // LinearFDBTop) go out together; as soon as SwitchInfo answers, that switch's LFT blocks

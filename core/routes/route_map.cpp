@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/route_map.hpp"
 
 #include "levels/fabric_levels.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fabric and its forwarding tables together: which host ports send and receive traffic (the
 // endpoints), and the route a packet to a destination LID takes from any port, hop by hop, as
 // the switches forward it: from the source port to its peer switch, then out of LFT[DLID] of

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/up_port_balance.hpp"
 
 #include <algorithm>

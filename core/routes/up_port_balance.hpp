@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How evenly each switch spreads destinations over its up-ports (ports to a switch of a higher
 // level), as check_lft_balance.pl judges routing: per switch, how many host destinations (base
 // LIDs) the LFT sends out of each up-port; the spread is the most minus the fewest. A balanced

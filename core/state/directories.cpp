@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/directories.hpp"
 
 #include <sys/stat.h>

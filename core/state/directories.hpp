@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // State directories are made on demand, parents first, readable by all (0755 before the umask)
 // so that graphing tools running as other users can read the files.
 #pragma once

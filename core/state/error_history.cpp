@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/error_history.hpp"
 
 #include <algorithm>

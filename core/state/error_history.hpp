@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A port's physical-layer errors and link downs over the last couple of hours, kept in the sample
 // record so a check can judge a bit error ratio over a window (12 and 125 minutes by default), and
 // a cable's flapping, without reading the port's RRD file: only the sampling intervals in which

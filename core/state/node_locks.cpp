@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/node_locks.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs on the same nodes serialize: while a run reads a node's previous samples, polls it and
 // writes its new samples, no other run (process or thread) touches that node's state.
 //

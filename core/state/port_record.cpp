@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/port_record.hpp"
 
 #include <charconv>

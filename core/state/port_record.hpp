@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One sample of a port as the state keeps it, and its translation to and from RRD values: the
 // update line written to the file, and the data sources' last values (ds[NAME].last_ds) read back.
 // Numbers travel as exact decimal text, never through a double, so 64-bit readings survive.

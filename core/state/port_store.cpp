@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/port_store.hpp"
 
 #include <sys/stat.h>

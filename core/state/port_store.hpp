@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-port state: one RRD file per port, named by node GUID and port number (never by
 // description, which operators rename): STATE_DIR/0x0002c90300a1b2c3/port12.rrd. A run reads what
 // the previous run left (the exact last raw counters, from the file's header), polls, and writes

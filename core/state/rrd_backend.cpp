@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/rrd_backend.hpp"
 
 #include <pthread.h>

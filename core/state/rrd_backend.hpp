@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // librrd behind the three operations the store needs: create, update, read the header. Files are
 // written directly, or through an rrdcached daemon that batches the writes. The daemon's INFO
 // answers from the file as it is on disk, so a read through the daemon first flushes that file's

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/rrd_layout.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shape of a port's RRD file. Counters are DERIVE data sources fed with raw readings, so the
 // file keeps the exact last reading in its header and computes the rates of the history itself;
 // GAUGEs keep what the next run needs to know about the sample. Archives: AVERAGE and MAX for a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/rrdcached_batch.hpp"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many RRD updates through rrdcached in one exchange: the daemon's BATCH command on one
 // connection, every "UPDATE FILE VALUES" line written in a few large writes, and one answer for
 // all of them (the count of errors and the line number and reason of each). librrd's client

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One connection to rrdcached for the exchanges librrd's client cannot do in one round trip
 // (BATCH, pipelined LAST, INFO and FETCH): whole writes, answers read line by line. Every wait
 // is bounded by one deadline for the whole exchange, and a line longer than any answer of the

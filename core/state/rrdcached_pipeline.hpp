@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many rrdcached commands in one exchange on one connection: the commands written while the
 // answers are read, in order, as they come. A read of thousands of files costs one round trip
 // instead of one or two per file (what librrd's client does).

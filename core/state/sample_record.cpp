@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "state/sample_record.hpp"
 
 #include <fcntl.h>

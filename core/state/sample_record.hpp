@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a polling run keeps for the next run of the same scope (the whole fabric, one shard, one
 // node, one port), beside the RRD files: per port, the last sample exactly as written to the
 // port's RRD, the PortInfo last read and how many runs ago, and the state last reported. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every failure to read or write a port's state names the file or directory it concerns:
 // what() is "PATH: reason".
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sweep/fabric_targets.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every port a sweep polls: each cabled port of each node of the chosen types, named as the
 // checks name them. A port whose agent has no LID in the topology cannot be queried; it is
 // listed apart so the report can say so.

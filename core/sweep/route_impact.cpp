@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sweep/route_impact.hpp"
 
 #include <algorithm>

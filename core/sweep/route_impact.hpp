@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whom the ports in trouble hurt: for the worst ports of a sweep (those the long output names),
 // the hosts whose traffic the switches' forwarding tables route through their cable, and the
 // jobs on those hosts (--jobs FILE, as `squeue -h -o "%A %N"` prints it). Read from

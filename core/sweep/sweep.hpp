@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One sweep: the whole fabric (or this collector's shard of it) polled in one run through the
 // MAD engine, every port's RRD written, the same thresholds as the port checks evaluated.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sweep/sweep_report.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A sweep as Nagios sees it:
 //   IB FABRIC CRITICAL - 2592 ports polled in 0.21 s: 3 in error, 1 saturated, 1 unreachable
 //   (1 node); worst: leaf01[3] <-> spine02[1] symbol_errors 12/s

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A port's error rate: the one rule of which counters count as errors (counter_specs()'s
 // `error` ones) and how they add up (their rates per second summed, a counter without a rate
 // counting as 0), for a live sweep's rates and a history's averages alike.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "thresholds/metrics.hpp"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The metrics a threshold can name: every counter's rate, by its key ("symbol_errors") or its
 // perfquery name ("SymbolErrorCounter", an alias, case-sensitive as perfquery prints it),
 // three percentages derived from the counters, and the bit error ratios of the physical-layer

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "thresholds/rate_range.hpp"
 
 #include <stdexcept>

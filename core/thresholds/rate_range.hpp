@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A rate threshold: a Monitoring Plugins range (plugin/range.hpp) followed by a time unit, so an
 // operator writes "10/h" for "more than ten an hour" instead of "0.002778" per second.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "thresholds/rate_thresholds.hpp"
 
 #include <cmath>

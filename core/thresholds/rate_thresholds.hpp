@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Warning and critical thresholds per metric (metrics.hpp): error-counter rates such as
 // "symbol_errors above 10 an hour", and the utilization and wait percentages.
 //

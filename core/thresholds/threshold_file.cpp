@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thresholds files, like the error-thresholds file of infiniband-diags' ibqueryerrors but with
 // rates:
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "thresholds/threshold_options.hpp"
 
 #include <CLI/CLI.hpp>

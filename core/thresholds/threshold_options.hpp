@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Command-line options for rate thresholds, shared by the checks that read counters:
 //
 //   --warn METRIC=RANGE        repeatable; "METRIC=-" removes that level

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "topology/ibnd_cache_check.hpp"
 
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks a libibnetdisc cache file before libibnetdisc reads it. ibnd_load_fabric trusts every
 // count, index and LID in the file: a port number past its node's port table is written through,
 // and an LMC over 15 makes it insert LIDs forever (memory grows until the process is killed). So

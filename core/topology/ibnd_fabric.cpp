@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "topology/ibnd_fabric.hpp"
 
 #include <infiniband/ibnetdisc.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libibnetdisc as a topology source: live discovery through the local HCA, and its cache files
 // (the infiniband-diags --load-cache habit). The discovered data is kept so it can be cached as is.
 #pragma once

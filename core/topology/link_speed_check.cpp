@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "topology/link_speed_check.hpp"
 
 #include <algorithm>

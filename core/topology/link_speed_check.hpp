@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Is a link running below what it should? The yardstick is what BOTH ends enable (PortInfo
 // LinkWidthEnabled / LinkSpeedEnabled), and what the baseline saw; never what a port "supports"
 // (simulators and some firmware claim 12x everywhere).

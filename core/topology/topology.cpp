@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "topology/topology.hpp"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every way a topology reaches a command: a file given with --cache (a libibnetdisc cache file,
 // an ibnetdiscover dump or an `ibnetdiscover -p` ports report, recognised by content) or live
 // discovery through the local HCA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What changed between a baseline fabric and the current one: nodes missing or new, cables lost,
 // moved or new, links running below the baseline or below what both ends enable.
 // Nodes are matched by GUID and ports by (node GUID, port number), never by description or LID.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A check of one node needs the node and its neighbours, not the whole fabric: reading a
 // 5,000-node dump costs ~100x more than the check's own MADs. After a full resolution, the
 // node's slice (the node, and each neighbour with the ports cabled to it) is kept in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one place a command gets its topology from: --cache FILE when given (read as it is, never
 // rewritten), else STATE_DIR/topology.ibnetdiscover, which a discovery writes; and per node, the
 // slice of it a node check keeps. The caller says how fresh it must be: offline (a file or an

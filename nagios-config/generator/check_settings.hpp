@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the generated configuration runs the checks: where they are and the options every one
 // of them gets. These come from the operator (command line), not from the fabric.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The files of one generated configuration: name -> content, written together.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "config_text.hpp"
 
 namespace ibpm::nagios_config {

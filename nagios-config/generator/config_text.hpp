@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text from the fabric (node descriptions, node-name-map names) is untrusted: a switch can be
 // given any NodeDescription. These turn it into object names and values that cannot break out
 // of the line, the string or the object they are written into.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-nagios-config: turns a fabric (live discovery or --cache FILE) into Nagios 4 or Icinga 2
 // object files in a folder of their own: a host per switch (and per host CA with --cas), its
 // parents from the fabric levels, host groups per level and per leaf, the ibpm services, and

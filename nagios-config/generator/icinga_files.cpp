@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Icinga 2 objects. Every string goes through icinga_string (quotes, backslashes and '$'
 // escaped); object names are already safe (monitoring_plan). Without zones, one folder of files
 // for include_recursive; with zones, the folder layout of Icinga 2's config sync (see

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "monitoring_plan.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the configuration holds, whatever its format: one host per switch (and per host CA when
 // asked), its parents one level closer to the core, its host groups, and the satellite zone
 // that polls it. Everything is ordered by object name so that a new run after a topology change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nagios 4 object definitions. Values from the fabric go through nagios_value (one line, no
 // macros, no comments); object names are already safe (monitoring_plan).
 #include <sstream>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "output_dir.hpp"
 
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The output folder is written whole or not at all: the files go into a new sibling folder,
 // which then takes the output folder's place in one rename (an exchange when it exists), so a
 // monitoring daemon reloading meanwhile sees the old configuration or the new one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The static configuration files of nagios-config/nagios and nagios-config/icinga2, built into
 // the generator so that it writes the same commands and templates operators can use by hand.
 #pragma once

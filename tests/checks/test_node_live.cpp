@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_node on a leaf of a live fabric: one line per cabled port, and an error on one port
 // makes exactly that port CRITICAL, named with both cable ends in the summary.
 #include <catch2/catch.hpp>

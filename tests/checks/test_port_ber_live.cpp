@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bit error ratios on a live fabric: the same symbol errors over the same time are OK on a 4x
 // link and an alert on a cable trained to 1x, and the ratio printed is the injected errors over
 // the bits the link signalled in the window (lanes x line rate x window), computed here from the

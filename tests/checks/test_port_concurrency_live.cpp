@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two check_ib_port runs on the same port at the same moment: both finish with a state, and the
 // port's RRD stays a valid file that moved on. The node lock serializes them; the second may sample
 // less than a millisecond after the first did, which must not cost it its sample.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_port when things go wrong: MADs lost on the way, a node that does not answer, a LID
 // nobody has, a port that is down, a state file that is not an RRD.
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_port rates against a live fabric: exact rates from the sample times in the RRD, the
 // states the default thresholds give, saturated counters as lower bounds, and counters reset by
 // someone else counted from zero.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_port --reset-counters against a live fabric: an error counter past the given share of
 // its maximum is cleared on the switch and the reset is recorded in the RRD; the 64-bit data
 // counters of the extended agent are left alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_port thresholds against a live fabric: the same increase of SymbolErrorCounter is
 // WARNING, CRITICAL or OK by --warn/--crit, a --thresholds file and their units.
 //

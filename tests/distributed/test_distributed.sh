@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Many collectors, one fabric, on the loopback: a simulated 3-level fat tree, rrdcached as the
 # central RRD store behind a TLS tunnel, an Icinga 2 master and two satellite zones of two
 # endpoints each (five icinga2 daemons with certificates from `icinga2 pki`), running the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The DOT ibpm-map draws of a small generated fat tree (8 hosts, radix 4), topology only: no
 // history, so nothing in it depends on the time.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Nagios 4 and Icinga 2 configuration ibpm-nagios-config generates for a small generated fat
 // tree (16 hosts, radix 8), every file of the output folder in one text, the temporary folder's
 // path replaced by @TMP@.

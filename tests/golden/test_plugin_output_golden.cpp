@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Monitoring Plugins text and the JSON of one constructed check tree: states set and
 // inherited, nested subchecks, perfdata with units, ranges and bounds, and untrusted text.
 #include <catch2/catch.hpp>

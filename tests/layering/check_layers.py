@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+
 """Fails when a lower layer reaches up into a higher one.
 
 The core's layers are listed lowest first in core/CMakeLists.txt (set(IBPM_CORE_LAYERS ...)); the

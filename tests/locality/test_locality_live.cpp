@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ground truth on ibsim: jobs under some leaves talk locally, others across the spines. The
 // traffic generator sets the counters their flows raise, check_ib_fabric sweeps them a few
 // seconds apart, and the analyzer must recover what the flows imply: each leaf's locality within

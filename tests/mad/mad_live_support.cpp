@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "mad_live_support.hpp"
 
 #include <signal.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // For test_mad_live: a small fat tree in ibsim, and mad_probe (our MAD engine, run as a client of
 // the simulator) with its output read back.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // mad_probe: the MAD queries named on the command line, in one MadEngine run, one line per reply.
 // test_mad_live runs it as a client of ibsim (the MAD engine needs libumad2sim preloaded).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The MAD engine against ibsim: PMA queries of a small fat tree through mad_probe (the engine
 // run as a client of the simulator), with counters set on the ibsim console, MADs dropped,
 // nodes unreachable, ibsim frozen. Each test case starts its own simulation, so ibsim's drops

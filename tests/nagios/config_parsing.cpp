@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "config_parsing.hpp"
 
 #include <regex>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading what the tests check: Nagios object definitions and status.dat, Icinga 2
 // CheckCommands, the long options a check's --help lists, and the options on a command line.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "daemon_support.hpp"
 
 #include <grp.h>

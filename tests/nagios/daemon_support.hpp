@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Nagios 4 and Icinga 2 set up in a private folder, as an operator would include the generated
 // folder (cfg_dir= / include_recursive) next to the stock Debian configuration, without touching
 // any system folder.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "generator_run.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulator's fabric generator and ibpm-nagios-config run as an operator runs them, for the
 // tests of the generated configuration.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The generated configuration as the real daemons read it: nagios4 -v and icinga2 daemon -C
 // accept it next to the stock Debian configuration for a 648-host fat tree, the real Selene
 // compute fabric and a fabric whose node names are hostile, with the objects expected (a host

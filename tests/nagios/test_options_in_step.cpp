@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Nagios and Icinga 2 configuration and the checks stay in step: every option a
 // configuration passes to a check is one its --help lists, and every option a check has is an
 // argument of its Icinga 2 CheckCommand. A renamed or removed option fails here, not at 3 a.m.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What the DEB holds: the checks in /usr/lib/nagios/plugins and the tools in /usr/bin, each with
 # its man page; the Icinga 2, Nagios, /etc, systemd and udev files; no test-only command; no
 # RPATH; no installed file (executables included) naming the source or build folder; the MIT

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Icinga 2 with the installed package: `include <plugins-contrib>` finds the ib_* CheckCommands,
 # one ib_fabric service validates (icinga2 daemon -C), and the command runs the check from
 # PluginDir (the Debian plugin folder). Then the packaged templates, settings and example

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # From the installed paths alone: check_ib_topology --help exits 3 (UNKNOWN, as the plugin
 # guidelines say) with its help; `man check_ib_fabric` renders and every installed command has
 # a page; the postinst made the ibpm group and user and /var/lib/ibpm for the monitoring user.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the package tests: steps with their time, failures that stop the run, and the exit
 # code 77 (CTest's and automake's "skipped") when a tool the test needs is missing.
 step_start=$SECONDS

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The DEB installs on top of runtime libraries only (no -dev package), checked two ways:
 #   always:  apt-get resolves `install ./DEB` against a system that holds only Debian's
 #            Priority: required packages and their dependencies (a dpkg status made from this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Nagios 4 with the packaged command and template files runs the installed check_ib_fabric on a
 # simulated fabric and shows OK, with the packaged /etc/ibpm/thresholds.conf. The objects (one
 # fabric host, its ib-fabric service) are an operator's; the resource lines are the packaged

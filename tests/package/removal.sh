@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Removing the package leaves its conffiles (/etc/ibpm, as dpkg does until a purge) and the
 # state folder; purging it leaves nothing of it but /var/lib/ibpm (the RRD history).
 # Usage: removal.sh DEB (the package installed from it)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The RPM holds the DEB's files in RHEL's layout: the same list once the plugin folder is
 # /usr/lib64/nagios/plugins; its texts name the lib64 plugin folder; its
 # dependencies are shared libraries found by rpmbuild (no -devel); /etc/ibpm holds its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The packages end to end: the build makes the DEB and the RPM; lintian finds no error; the DEB
 # installs on runtime libraries only; installed on this host, the checks answer from
 # /usr/lib/nagios/plugins, the man pages render, Icinga 2 finds the CheckCommands through

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The installed units' commands do what they say, as the user they run as: ibpm-sweep's
 # ExecStart (as ibpm, with /etc/ibpm/ibpm.env) sweeps a simulated fabric twice into
 # /var/lib/ibpm, then ibpm-web's, ibpm-map's and ibpm-locality's write the dashboard, the map and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lft_set: writes one block of a switch's linear forwarding table with an SMP Set, as a subnet
 // manager would (ibsim takes LFT sets from any client). test_routes_live runs it as a client of
 // ibsim to pile a leaf's routes onto one up-port.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routes/routes_live_support.hpp"
 
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the live routes tests: a simulated three-level fat tree with a state directory,
 // ibpm-routes and ibtracert run as its clients, ibtracert's output read into hops, OpenSM run
 // again after a cable change, and a forwarding table as ibroute prints it.

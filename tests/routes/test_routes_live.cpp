@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes on a simulated three-level fat tree of 432 hosts (radix 12: 72 leaves, 72 spines,
 // 36 cores), routed by OpenSM, checked against ibtracert and ibroute (infiniband-diags), which
 // read the same forwarding tables their own way:

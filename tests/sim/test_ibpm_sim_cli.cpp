@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ibpm-sim tool as CTest fixtures and the demo use it: generate, start, cmd, exec, traffic,
 // stop.
 #include <unistd.h>

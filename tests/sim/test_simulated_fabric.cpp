@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include <dirent.h>
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Guards the allow-list of Skipped tests (tests/expected-skips.txt, read by scripts/check-skips.sh):
 # every line's pattern names at least one test CTest knows, and scripts/check-skips.sh lets that
 # test's skip pass for the line's run and fails it for the other run. A pattern that names no test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Perfdata items are "label=value[unit];warn;crit..." after " | " on the first line.
 #include "support/check_output.hpp"
 

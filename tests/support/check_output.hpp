@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading what a check printed: perfdata values on its first line, and comparing numbers.
 #pragma once
 

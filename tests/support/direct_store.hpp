@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Store options that write the RRD files directly under a test's folder, whatever the
 // environment says about rrdcached.
 #pragma once

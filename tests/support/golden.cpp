@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The diff comes from diff -u on the golden file and the actual text written beside it.
 #include "support/golden.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Approval (golden) files: output compared byte for byte with a file kept in tests/golden/.
 // On a mismatch the test fails and prints a unified diff; IBPM_UPDATE_GOLDEN=1 in the
 // environment rewrites the file instead (review the change with git diff).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the cache layout field by field, little-endian, as libibnetdisc's cache writer does.
 #include "support/ibnd_cache_bytes.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small libibnetdisc cache file built byte by byte (one switch, two hosts), so tests and fuzz
 // seeds have a valid cache without a simulator. The layout is libibnetdisc's (version 1).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A strict, minimal JSON reader for tests: enough to check that rendered JSON is
 // well-formed and to look at its structure instead of matching it with regexes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fabric from sim::make_fat_tree, started in ibsim; GUIDs from one ibnetdiscover dump.
 #include "support/live_fabric.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A fresh simulated fat tree per test with our programs run as its clients, console commands
 // undone when the test ends, and a private state directory (the checks, the sweep, locality and
 // Nagios tests share them).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Polled ports built by hand (for the sweep and its products): answered, with rates over a 10 s
 // interval, and variations of them.
 #pragma once

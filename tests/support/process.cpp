@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // posix_spawn with pipes read through poll() for programs, fork and exec for background ones
 // (so they die with the test), fork with setrlimit and alarm for bounded functions.
 #include "support/process.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running other processes from a test: a program to its end (its output captured), a program in
 // the background (ended by the destructor), and a function in a forked child with its memory and
 // CPU time capped. The one place the tests spawn, fork and wait.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rrd_info_r's linked list turned into a map of text values.
 #include "support/rrd_files.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an RRD file holds, read with librrd itself rather than through the code under test.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "support/rrdcached_daemon.hpp"
 
 #include <arpa/inet.h>

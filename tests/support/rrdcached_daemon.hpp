@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A real rrdcached for tests, started in the foreground by the test and stopped by its
 // destructor: on a unix socket (a local daemon) or on a loopback TCP port (a central store, its
 // base directory DIR/state made by the daemon's -R). It writes to disk only when asked (-w an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads ibnetdiscover's text line by line: node headers, then their port lines.
 #include "support/simulator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the simulated-fabric tests: skipping without ibsim, small fabrics, and reading
 // ibnetdiscover output (parsed from text, or run on a running simulation).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A test case that cannot run on this machine (no simulator, daemon or fixture) says why and
 // returns. CTest matches the "SKIPPED: " it prints and reports the case Skipped, never Passed (see
 // ibpm_discover_tests in tests/CMakeLists.txt): Catch2 v2 has no skip of its own.

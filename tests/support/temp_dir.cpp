@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unique names from the pid and a counter; removal ignores errors (the test has its verdict).
 #include "support/temp_dir.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A fresh folder under the temporary folder for one test, removed with everything in it at the end.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Binary mode both ways: the bytes on disk are the bytes in the string.
 #include "support/text_files.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A whole file read into a string or written from one, throwing when it cannot.
 #pragma once
 

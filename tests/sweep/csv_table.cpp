@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "sweep/csv_table.hpp"
 
 #include <fstream>

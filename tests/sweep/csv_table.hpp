@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSV file check_ib_fabric --csv appends, read back for the tests (RFC 4180: quoted fields
 // may hold commas, quotes and newlines).
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The sweep's hot path, counted rather than timed (counts do not depend on the machine or on what
 # else it is doing): a steady-state check_ib_fabric over the simulated 648-host fat tree (2,592
 # cabled ports) must stay within a budget of MADs per port (the sweep's own perfdata) and of

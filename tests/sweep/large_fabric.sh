@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A fabric of more nodes than a service may open files: a simulated 3-level fat tree of 1,300
 # hosts (about 1,500 nodes, 7,800 cabled ports) swept twice by check_ib_fabric under
 # `ulimit -n 256`. Both sweeps must poll every cabled port, the second must give rates, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A clock that stepped back, and a central store that holds a sample dated in the future, on a
 // live simulated fat tree: no rates are made up from a sample later than now, the files that
 // cannot be written any more are UNKNOWN naming them and by how much, and a port whose file is

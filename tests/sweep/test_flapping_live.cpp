@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flapping cables on a live fabric: a switch-to-switch cable whose LinkDowned counters rise on
 // both ends three times within the window is CRITICAL as one cable (one alert, one event naming
 // both ends), stays so through the recovery period, and clears after it; a host whose MADs are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-rates, the console view, on a live fabric: the ports of one node with the error rate
 // injected on one of them, sorted worst first, and --clear-counters clearing them on the switch
 // and recording it in the port's state.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_fabric on a live simulated fat tree: every cabled port polled once (checked against
 // the net file), errors injected with PerformanceSet found on exactly those ports and logged
 // once as events, a node whose MADs are all dropped reported unreachable while the others are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shards of a sweep on a live fabric: --shard K/N for K = 1..N poll disjoint sets of ports whose
 // union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs.
 #include <catch2/catch.hpp>

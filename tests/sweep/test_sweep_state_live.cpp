@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_fabric's state on a live simulated fat tree: sweeps and check_ib_node runs at the same
 // time on the same state all finish; a sweep that runs out of -t is UNKNOWN, keeps what it read
 // and logs nothing for what it did not read; a Down port is named by its link state; a sweep

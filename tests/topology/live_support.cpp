@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "topology/live_support.hpp"
 
 namespace ibpm::test {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the live topology tests: link sets to compare fabrics by, and our tools run as
 // clients of a simulated fabric.
 #pragma once

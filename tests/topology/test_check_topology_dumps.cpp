@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_topology offline, on every real dump: a dump compared with itself is OK; the same dump
 // saved as a baseline (--write-baseline) and read back is OK too; bad input is UNKNOWN.
 #include <catch2/catch.hpp>

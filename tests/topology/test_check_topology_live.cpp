@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_topology against a live simulated fabric: OK when unchanged, CRITICAL naming both ends
 // when a cable is pulled, OK again when it is back, WARNING for a link that trained narrower.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Live discovery through libibnetdisc against ibsim: what we discover is what the net file says,
 // and libibnetdisc cache files survive a write/read round trip.
 #include <catch2/catch.hpp>

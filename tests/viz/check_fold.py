@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+
 """Checks a folded map set as a reader would use it: the overview's size and shape, and that
 every switch of the dump is drawn on the overview or on a map at most two clicks away, following
 the links written in the SVG files (and that none of those links leads nowhere).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Faults deep inside a pod stay visible on the folded overview: a 3-level fat tree (54 hosts,
 # 6 pods) in ibsim with one spine uplink trained at 1x (degraded against the healthy fabric as
 # baseline) and rising symbol errors on one leaf port, swept by check_ib_fabric into RRD history.

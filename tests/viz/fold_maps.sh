@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Folded maps of large fabrics: ibpm-map chooses the fold by itself; the overview keeps at most
 # 400 nodes and a shape of at most 3:1, and every switch is at most two clicks away (check_fold.py
 # follows the SVG files' links). Also a PNG of the overview, and --fold none refused as PNG.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ibpm-map end to end on a generated fat tree and a hand-written hostile dump.
 # Usage: map_command.sh IBPM_MAP IBPM_SIM
 set -euo pipefail

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+
 """A small Chrome DevTools Protocol driver for headless Chromium, over a pipe.
 
 Chromium started with --remote-debugging-pipe reads commands from its fd 3 and

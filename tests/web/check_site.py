@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+
 """Checks a generated ibpm dashboard in a real (headless Chromium) browser, from file:// URLs.
 
 Usage: check_site.py SITE_DIR [--artifacts DIR] [--hostile-name TEXT] [--switch-name NAME]

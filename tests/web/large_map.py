@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+
 """The dashboard's folded map in headless Chromium at 1400x900: the overview page does not
 scroll sideways, the map fits the window's width, and a click on a pod in the map opens the pod's
 map (maps/pod-0x...svg), whose nodes link on.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard on a large fabric (a 3-level fat tree of 3,456 hosts, topology alone): ibpm-web
 # folds its map by pods and writes the drill-down maps in maps/; large_map.py checks it in
 # headless Chromium at 1400x900. Exit 77 (skipped) without Chromium or python3.

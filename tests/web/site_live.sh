@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard end to end: a simulated fabric (ibsim + OpenSM) with a degraded cable, a host
 # whose NodeDescription holds a <script>, steady traffic and rising symbol errors is swept by
 # check_ib_fabric; ibpm-web writes the site; headless Chromium loads it from file://, checks the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // analysis::collect() on a spine, a leaf and 6 hosts written as a dump, with no RRD files: the
 // topology and sets always, the history only as asked, the annotations only for the map.
 #include "analysis/collect.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Delegation files: statements, node names as --node takes them, and errors naming PATH:LINE.
 #include <unistd.h>
 

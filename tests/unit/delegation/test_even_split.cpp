@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The even split on a 648-host fat tree (36 leaves, 18 spines of 36 ports, 2592 cabled ports):
 // every port once, loads near the fair share, nodes whole, and the same split whatever the order
 // in which the topology lists nodes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fabrics for the delegation tests: the simulator's fat trees as Fabric models, with nodes left
 // out (a switch that disappeared) or added in another order (another discovery).
 #pragma once

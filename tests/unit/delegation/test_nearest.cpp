@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --assign nearest: each node to the shard whose collector HCA is fewest hops away, on the
 // 648-host fat tree (hosts cn0001..cn0018 under leaf01, cn0163..cn0180 under leaf10).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pins: switches, port lists and LIDs an operator puts on a shard; the rest still even, with the
 // pinned ports counted in the loads.
 #include <algorithm>

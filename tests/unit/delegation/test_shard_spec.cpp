@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --shard K/N and the port lists of pins.
 #include <catch2/catch.hpp>
 

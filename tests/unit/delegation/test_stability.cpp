@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stability of the even split on the 648-host fat tree: when a switch disappears (its ports and
 // the ports cabled to it leave the targets) or appears, how many of the other ports change shard,
 // against dealing nodes round-robin in GUID order.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "fixtures.hpp"
 
 #include <algorithm>

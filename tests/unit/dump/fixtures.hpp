@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the dump tests: inline parsing, the real dumps under IBPM_REAL_FIXTURES, and
 // fabric comparison.
 #pragma once

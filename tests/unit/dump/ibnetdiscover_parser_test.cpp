@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibnetdiscover_parser.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/ibnetdiscover_writer.hpp"
 
 #include <catch2/catch.hpp>

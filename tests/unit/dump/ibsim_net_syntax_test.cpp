@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ibsim net file pieces both net writers share.
 #include "dump/ibsim_net_syntax.hpp"
 

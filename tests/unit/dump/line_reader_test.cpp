@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "dump/line_reader.hpp"
 
 #include <catch2/catch.hpp>

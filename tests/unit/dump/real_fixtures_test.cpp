@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The real dumps under IBPM_REAL_FIXTURES (third-party data, read in place; skipped when absent).
 // Switch / CA / link counts agree with SOURCES.md there, except where noted.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small ibnetdiscover texts used by several tests.
 #pragma once
 

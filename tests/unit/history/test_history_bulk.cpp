@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HistoryReader::read_all: every port's history in one go, the same as reading the ports one at a
 // time, whether the files are read directly (by several threads) or through rrdcached (one
 // pipelined exchange of FETCH commands, on a unix socket or over TCP as a central store). A file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HistoryReader on real RRD files written by state::PortStore: average and peak rates over a
 // window, how much of the window the rows cover, and ports without history.
 #include <catch2/catch.hpp>

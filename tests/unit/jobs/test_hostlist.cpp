@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Slurm hostlist expressions as squeue prints them: ranges keep their width, several brackets
 // multiply out, and malformed expressions are refused with the reason; names compress back into
 // ranges; a host's name is its description's first word.

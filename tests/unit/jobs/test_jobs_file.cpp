@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Jobs files as `squeue -h -o "%A %N"` writes them: pending jobs without hosts, comments,
 // Windows line ends; a bad line is named by number.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Levels of generated fat trees: two and three levels, partial last leaves, oversubscription.
 #include <catch2/catch.hpp>
 

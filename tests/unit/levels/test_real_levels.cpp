@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Levels of the real dumps against what their switch names say (LG/CSPINE/CCORE, lf/sp/ss,
 // L/S/C, director line cards /Lnn and fabric cards /Snn). Skipped when the fixtures are absent.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BER windows: the errors of the window over the bits the link signalled in it, judged only when
 // the history covers the window.
 #include <catch2/catch.hpp>

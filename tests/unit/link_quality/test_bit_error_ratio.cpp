@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bit error ratios: the Poisson bounds against exact values (solved from the Poisson sums), and
 // the bits a link signals at every width and speed the counter table knows.
 #include <catch2/catch.hpp>

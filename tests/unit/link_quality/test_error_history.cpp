@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A port's error history: intervals with errors kept for the longest window, counted in proportion
 // at a window's edge, merged when there are too many, started again after a gap.
 #include <catch2/catch.hpp>

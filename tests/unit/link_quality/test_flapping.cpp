@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flapping: downs of both ends of a cable counted once, the state held through the recovery
 // period, and the streak's first and last down.
 #include <catch2/catch.hpp>

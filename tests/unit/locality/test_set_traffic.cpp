@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The locality sums against flows whose paths are known: the link usage is what the traffic
 // generator says each port sends, so gen/con/out/in and the localities must come out exactly.
 #include <catch2/catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include <catch2/catch.hpp>
 #include <numeric>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PMA and SMP codecs without a fabric: requests are checked against the IBA layout (through
 // libibmad's field getters and, where it matters, the raw bytes), replies are encoded with
 // libibmad's setters and decoded back.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "plan_fixtures.hpp"
 
 namespace ibpm::nagios_config::test {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Options and fabrics the generator tests build the same way.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names and values from the fabric are untrusted: nothing in them may end a line, start a
 // comment, expand a macro or close a string.
 #include <catch2/catch.hpp>

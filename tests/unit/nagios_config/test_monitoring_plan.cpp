@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hosts, parents, groups and zones planned from generated fat trees.
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A second run after a switch left the fabric changes only that switch's objects (they go)
 // and its neighbours' parent and group lines; every other object stays as it was, in place.
 #include <algorithm>

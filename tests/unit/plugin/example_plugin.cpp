@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // check_ib_example: compares --value against -w/-c. Exists to exercise run_plugin from
 // the outside (exit codes, output, timeout); --throw and --sleep simulate failing and
 // hanging checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // run_plugin end to end: the example plugin as a child process.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // add_format_option and print_report: the operator tools' --format and its dispatch.
 #include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>

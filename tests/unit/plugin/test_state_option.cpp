@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // parse_state and add_state_option: state names on the command line, in any case.
 #include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>

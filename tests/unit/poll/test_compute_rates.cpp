@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // compute_rates: two records of a port into per-second rates, utilization and XmitWait %.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // counters_near_max: which counters a --reset-counters run clears.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // format_rate: the largest unit in which a rate is at least 1.
 #include <catch2/catch.hpp>
 

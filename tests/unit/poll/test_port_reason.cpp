@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // port_reason: why a port is at a given state, as the node check and the sweep both name it.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // port_subcheck and port_perfdata: the state and text of one polled port.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // resolve_node: a node named by GUID, port GUID, LID, node-name-map name or description.
 #include <catch2/catch.hpp>
 

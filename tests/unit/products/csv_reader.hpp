@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A strict RFC 4180 reader for tests: records of fields, quoted fields may hold commas, doubled
 // quotes and line breaks. Records end in "\n" (the writer's line end).
 #pragma once

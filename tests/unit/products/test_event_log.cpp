@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sinks of port events: syslog facility names and priorities, and the event file.
 #include <syslog.h>
 

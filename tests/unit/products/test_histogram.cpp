@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rate_histograms, format_histograms, histograms_json: how a sweep's rates spread over its ports.
 #include <algorithm>
 #include <catch2/catch.hpp>

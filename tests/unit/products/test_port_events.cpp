@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // state_change and event_message: events on port state changes against the state remembered.
 #include <catch2/catch.hpp>
 #include <map>

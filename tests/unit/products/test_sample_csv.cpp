@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // append_samples_csv: the header once, quoting of untrusted names, foreign files and
 // concurrent appends from two processes.
 #include <sys/wait.h>

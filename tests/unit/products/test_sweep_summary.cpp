@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sweep summary read back: shards added up, the whole fabric first, broken and newer files.
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "routing_fixture.hpp"
 
 #include <catch2/catch.hpp>

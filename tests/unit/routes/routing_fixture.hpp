@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fabrics with forwarding tables for the route tests: a generated fat tree (as net_fabric makes
 // it, LIDs included) and min-hop tables computed here, independently of the code under test:
 // for each destination LID, a BFS over the switches from the destination's switch; each switch

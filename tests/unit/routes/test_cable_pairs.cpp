@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host pairs per cable direction, against the plain way: trace every pair and note each cable
 // it leaves through. On a two-level and a three-level tree, for every direction at once
 // (pair_counts) and for a leaf uplink, a spine downlink, a core link and a host cable one by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // STATE_DIR/routes.lft: what is written is read back as it was; another version, a cut or
 // damaged line is refused with the file and line named.
 #include <unistd.h>

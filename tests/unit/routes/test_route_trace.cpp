@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Routes traced through forwarding tables: a delivered route crosses the cables a fat tree's
 // up/down route must (host -> leaf -> ... -> leaf -> host, no cable twice), and every way a
 // route can break is named: no entry, a port without cable, a loop, a switch without table.

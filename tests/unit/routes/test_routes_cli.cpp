@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ibpm-routes as operators and scripts run it, without a fabric: a generated fat tree as an
 // ibnetdiscover dump (--cache) and min-hop tables written to STATE_DIR/routes.lft. Bad input
 // gives one line and a non-zero exit (UNKNOWN, 3, in check mode); names from the fabric are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Up-port balance: min-hop tables on a full fat tree spread destinations evenly (spread 0 or
 // 1 everywhere); an LFT rewritten to pile one leaf's routes onto one up-port shows that leaf
 // first, with the spread it has.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flows files for `ibpm-sim traffic`: rates with units, comments, and errors that name the file
 // and the line.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Net files read back: what to_ibsim_net writes comes back as the same cabling and settings,
 // and the ibnetdiscover-style lines ibsim also takes are understood.
 #include <catch2/catch.hpp>

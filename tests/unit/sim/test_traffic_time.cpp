@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The start of ibpm-sim traffic's flows, kept in the simulation's folder: the first call starts
 // them a second back, later calls count from that start, --restart and a new flows file start
 // anew.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node locks: one lock file, one descriptor whatever the number of nodes, ranges merged along the
 // topology, exclusion between processes and between threads of one process, deadlines.
 #include <sys/wait.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include <rrd.h>
 #include <signal.h>
 #include <sys/resource.h>

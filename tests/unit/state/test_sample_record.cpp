@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sample record: what a run keeps for the next one, written whole and read back exactly, and
 // an empty record with a warning (never an exception) when the file is not one.
 #include <catch2/catch.hpp>

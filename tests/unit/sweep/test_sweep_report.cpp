@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // judge_ports, count_ports and sweep_check on a sweep of constructed poll::PortResult values,
 // judged with the default thresholds (symbol_errors: WARNING above 10/h, CRITICAL above 100/h).
 #include <catch2/catch.hpp>

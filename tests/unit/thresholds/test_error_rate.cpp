@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // error_rate: which counters count as errors and how their rates add up.
 #include <catch2/catch.hpp>
 

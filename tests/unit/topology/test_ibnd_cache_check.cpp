@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Corrupt libibnetdisc cache files: every one-byte change of a small valid cache either loads or
 // is refused with a one-line reason, in bounded memory and time (issue 16, item 3).
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopologySource: which file wins (--cache over the state topology), when it discovers (never
 // offline, only without a file when asked to, always when told to) and the slices it keeps.
 #include <catch2/catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/color_scale.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/graphviz_text.hpp"
 
 #include <catch2/catch.hpp>

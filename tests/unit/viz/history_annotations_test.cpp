@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "viz/history_annotations.hpp"
 
 #include <catch2/catch.hpp>

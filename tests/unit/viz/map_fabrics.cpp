@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+
 #include "map_fabrics.hpp"
 
 #include "sim/net_fabric.hpp"

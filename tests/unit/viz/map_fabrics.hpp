@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small fabrics for the map tests: the simulator's fat trees, and hand-made ones with parallel
 // cables, an aggregation node and a hostile NodeDescription.
 #pragma once
