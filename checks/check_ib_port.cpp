@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // check_ib_port: one port's counters as rates against thresholds, its link state, width and
 // speed; state kept in the port's RRD file between runs.
-#include <CLI/CLI.hpp>
-
+#include "plugin/cli_fwd.hpp"
 #include "poll/port_check.hpp"
 #include "poll/state_lines.hpp"
 

@@ -56,11 +56,13 @@ step "Installing what is missing"
 scripts/install-deps.sh
 
 step "Building ($build_dir/)"
-# A new build folder is a Release build: the demo needs no debug info and builds faster without it.
-# A folder configured before (by scripts/test.sh, say) keeps its build type, so nothing is rebuilt.
-build_type=()
-[ -f "$build_dir/CMakeCache.txt" ] || build_type=(-DCMAKE_BUILD_TYPE=Release)
-cmake -S . -B "$build_dir" "${build_type[@]}" >/dev/null
+# A new build folder is configured as scripts/test.sh configures it (scripts/configure.sh), so the
+# test suite then builds only what the demo did not. A folder configured before keeps its settings.
+if [ -f "$build_dir/CMakeCache.txt" ]; then
+  cmake -S . -B "$build_dir" >/dev/null
+else
+  scripts/configure.sh "$build_dir" >/dev/null
+fi
 cmake --build "$build_dir" -j "$(nproc)" --target ibpm-sim ibpm-topology check_ib_topology \
   check_ib_port check_ib_node check_ib_fabric ibpm-locality ibpm-utilization ibpm-map ibpm-web \
   ibpm-nagios-config >/dev/null

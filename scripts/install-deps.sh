@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake make pkg-config xz-utils
+  g++ cmake make ninja-build pkg-config xz-utils
   libibmad-dev libibnetdisc-dev libibumad-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq

@@ -8,13 +8,13 @@ cd "$(dirname "$0")/.."
 
 build_dir=build
 run=plain
-cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBPM_BUILD_TESTS=ON)
+cmake_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize)
       build_dir=build-asan
       run=sanitize
-      cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DIBPM_SANITIZE=ON -DIBPM_BUILD_TESTS=ON)
+      cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DIBPM_SANITIZE=ON)
       # Leaks inside Graphviz and the font libraries, and ibsim's shim reading past its buffer,
       # are theirs to fix, not ours.
       export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/scripts/lsan-third-party.supp:print_suppressions=0"
@@ -29,7 +29,7 @@ done
 [ "${CI:-}" = true ] && cmake_args+=(-DIBPM_WERROR=ON)
 
 scripts/install-deps.sh
-cmake -S . -B "$build_dir" "${cmake_args[@]}"
+scripts/configure.sh "$build_dir" "${cmake_args[@]}"
 cmake --build "$build_dir" -j "$(nproc)"
 log="$build_dir/ctest.log"
 rc=0

@@ -38,10 +38,6 @@ std::optional<MapFormat> format_for_path(const std::string& path) {
 
 namespace {
 
-// Maps of more edges than this get straight lines: spline routing costs most of dot's time (a
-// pod's map of 324 cables: 0.5 s with splines, a tenth with lines).
-constexpr std::size_t kSplineEdgeLimit = 300;
-
 // A map wider than kMaxMapAspect times its height (or taller) that draws its hosts one by one has
 // their level wrapped into rows, laid out again, until it fits or each row holds one host (the
 // switch levels are never wrapped: each stays on one row, in pod order). Maps of more nodes than

@@ -496,7 +496,6 @@ constexpr double kNodeSepPt = 0.12 * 72;
 constexpr double kNodeHeightPt = 0.3 * 72;
 constexpr double kLegendHeightPt = 240;
 constexpr double kPadPt = 0.3 * 72;
-constexpr std::size_t kSplineEdgeLimit = 300;
 
 }  // namespace
 

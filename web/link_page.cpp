@@ -9,11 +9,11 @@ namespace ibpm::web {
 
 namespace {
 
-constexpr int kDepth = 1;
+constexpr int kLinkPageDepth = 1;
 
 std::vector<Cell> direction_row(const SiteData& data, const history::DirectionUsage& d) {
-  return {{port_link(data, d.from, kDepth), {}, false, {}},
-          {port_link(data, d.to, kDepth), {}, false, {}},
+  return {{port_link(data, d.from, kLinkPageDepth), {}, false, {}},
+          {port_link(data, d.to, kLinkPageDepth), {}, false, {}},
           rate_cell(d.measured ? std::optional<double>(d.average_octets_s) : std::nullopt),
           percent_cell(d.measured ? d.average_util : std::nullopt),
           percent_cell(d.measured ? d.peak_util : std::nullopt),
@@ -31,7 +31,7 @@ Table ber_table(const SiteData& data, const Link& cable) {
     const auto found = data.ber.find(end);
     if (found == data.ber.end()) continue;
     for (const link_quality::BerWindow& w : found->second.windows) {
-      std::vector<Cell> row{{port_link(data, end, kDepth), {}, false, {}},
+      std::vector<Cell> row{{port_link(data, end, kLinkPageDepth), {}, false, {}},
                             {escape(link_quality::ber_metric(w.counter)), {}, false, {}},
                             {escape(link_quality::format_window(w.window)), {}, false, {}}};
       if (!w.judged()) {
@@ -67,8 +67,9 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
   const SiteData& data = site.data;
   const Link& cable = data.fabric().links()[link_index];
   const std::string title = data.port_name(cable.a) + " - " + data.port_name(cable.b);
-  std::string body = "<h1>" + escape(title) + "</h1>\n<p>" + port_link(data, cable.a, kDepth) +
-                     " to " + port_link(data, cable.b, kDepth);
+  std::string body = "<h1>" + escape(title) + "</h1>\n<p>" +
+                     port_link(data, cable.a, kLinkPageDepth) + " to " +
+                     port_link(data, cable.b, kLinkPageDepth);
   const Port* a = data.fabric().find_port(cable.a);
   if (a && a->width && a->speed)
     body +=
@@ -101,13 +102,14 @@ std::string link_page_html(const SiteContext& site, std::size_t link_index) {
   body += "<h2>Bit error ratios</h2>\n" + render(ber_table(data, cable));
   body += "<div class=\"graphs\">\n";
   if (auto g = site.graphs.links.find(link_index); g != site.graphs.links.end())
-    body += figure(g->second, "utilization of " + title, "utilization, both directions", kDepth);
+    body += figure(g->second, "utilization of " + title, "utilization, both directions",
+                   kLinkPageDepth);
   for (const PortRef& end : {cable.a, cable.b})
     if (auto g = site.graphs.port_errors.find(end); g != site.graphs.port_errors.end())
       body += figure(g->second, "errors of " + data.port_name(end),
-                     "errors of " + port_link(data, end, kDepth), kDepth);
+                     "errors of " + port_link(data, end, kLinkPageDepth), kLinkPageDepth);
   body += "</div>\n";
-  return page({title, kDepth, site.generated, {}}, body);
+  return page({title, kLinkPageDepth, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web

@@ -12,7 +12,7 @@ namespace ibpm::web {
 
 namespace {
 
-constexpr int kDepth = 1;
+constexpr int kNodePageDepth = 1;
 
 std::string fact(const std::string& name, const std::string& value_html) {
   return "<tr><th scope=\"row\">" + escape(name) + "</th><td>" + value_html + "</td></tr>\n";
@@ -96,7 +96,7 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
         {number_cell(port.number, std::to_string(port.number)),
          text_cell(std::string(to_string(port.state))),
          {escape(link_text), {}, false, note && note->degraded ? "state warning" : ""},
-         {remote ? port_link(data, *remote, kDepth) : "-", {}, false, {}},
+         {remote ? port_link(data, *remote, kNodePageDepth) : "-", {}, false, {}},
          rate_cell(measured_rate(out)),
          rate_cell(measured_rate(in)),
          percent_cell(out && out->measured ? out->average_util : std::nullopt),
@@ -106,15 +106,16 @@ std::string ports_section(const SiteContext& site, std::size_t node_index, std::
          state ? per_second_cell(history::error_rate(state->history))
                : number_cell(std::nullopt, "-"),
          {escape(last_counters(state)), {}, false, {}},
-         {cable_link(data, ref, kDepth, "cable"), {}, false, {}}});
-    const std::string caption = "port " + std::to_string(port.number) + " - " +
-                                (remote ? port_link(data, *remote, kDepth) : std::string("?"));
+         {cable_link(data, ref, kNodePageDepth, "cable"), {}, false, {}}});
+    const std::string caption =
+        "port " + std::to_string(port.number) + " - " +
+        (remote ? port_link(data, *remote, kNodePageDepth) : std::string("?"));
     if (auto g = site.graphs.links.find(*port.link); g != site.graphs.links.end())
-      graphs +=
-          figure(g->second, "utilization of port " + std::to_string(port.number), caption, kDepth);
+      graphs += figure(g->second, "utilization of port " + std::to_string(port.number), caption,
+                       kNodePageDepth);
     if (auto g = site.graphs.port_errors.find(ref); g != site.graphs.port_errors.end())
       graphs += figure(g->second, "errors of port " + std::to_string(port.number),
-                       "errors of port " + std::to_string(port.number), kDepth);
+                       "errors of port " + std::to_string(port.number), kNodePageDepth);
   });
   return render(table);
 }
@@ -167,8 +168,8 @@ std::string hosts_section(const SiteContext& site, std::size_t node_index) {
     if (!remote) return;
     const std::size_t r = fabric.index_of(remote->node);
     if (fabric.nodes()[r].type != NodeType::ca) return;
-    items +=
-        "<li>" + node_link(data, r, kDepth) + " (port " + std::to_string(port.number) + ")</li>";
+    items += "<li>" + node_link(data, r, kNodePageDepth) + " (port " + std::to_string(port.number) +
+             ")</li>";
   });
   if (items.empty()) return {};
   return "<h2 id=\"hosts\">Hosts</h2>\n<ul class=\"hosts\">" + items + "</ul>\n";
@@ -182,7 +183,8 @@ std::string node_page_html(const SiteContext& site, std::size_t node_index) {
   std::string body = "<h1>" + escape(data.name(node_index)) + "</h1>\n" + facts(site, node_index);
   if (auto g = site.graphs.switches.find(node_index); g != site.graphs.switches.end())
     body += "<div class=\"graphs\">" +
-            figure(g->second, "utilization of the switch", "sent up and down", kDepth) + "</div>\n";
+            figure(g->second, "utilization of the switch", "sent up and down", kNodePageDepth) +
+            "</div>\n";
   body +=
       "<h2>Ports</h2>\n<p class=\"note\">Rates are averages over the window; the last "
       "counters are the raw values of the last sample.</p>\n" +
@@ -190,7 +192,7 @@ std::string node_page_html(const SiteContext& site, std::size_t node_index) {
   body += raw_counters_section(site, node_index);
   body += hosts_section(site, node_index);
   if (!graphs.empty()) body += "<h2>History</h2>\n<div class=\"graphs\">\n" + graphs + "</div>\n";
-  return page({data.name(node_index), kDepth, site.generated, {}}, body);
+  return page({data.name(node_index), kNodePageDepth, site.generated, {}}, body);
 }
 
 }  // namespace ibpm::web

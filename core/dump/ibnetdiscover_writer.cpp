@@ -14,7 +14,7 @@ bool needs_cleaning(std::string_view text) {
   return text.find_first_of("\"\n\r") != std::string_view::npos;
 }
 
-std::string clean_description(std::string_view text) {
+std::string ibnetdiscover_description(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
     if (c == '"') c = '\'';
@@ -57,7 +57,7 @@ std::string width_speed(const Port& port) {
 void write_header(std::string& s, const Node& node) {
   s += "\nvendid=0x" + hex(node.vendor_id) + "\ndevid=0x" + hex(node.device_id) + "\n";
   if (node.system_image_guid) s += "sysimgguid=0x" + hex(node.system_image_guid) + "\n";
-  const std::string desc = clean_description(node.description);
+  const std::string desc = ibnetdiscover_description(node.description);
   const std::string ports = std::to_string(node.port_count);
   if (node.type == NodeType::sw) {
     const Port* p0 = node.port(0);
@@ -91,7 +91,7 @@ void write_port(std::string& s, const Fabric& fabric, const Node& node, PortNumb
   s += "\t\t# ";
   if (!is_switch)
     s += "lid " + std::to_string(port.lid.value_or(0)) + " lmc " + std::to_string(port.lmc) + " ";
-  s += "\"" + clean_description(peer.description) + "\" lid " +
+  s += "\"" + ibnetdiscover_description(peer.description) + "\" lid " +
        std::to_string(peer_lid(fabric, peer, peer_ref.port)) + " " + width_speed(port) + "\n";
 }
 

@@ -14,7 +14,7 @@ namespace ibpm::dump {
 namespace {
 
 // ibsim keeps 63 bytes of a NodeDescription; '"' would end the quoted text.
-std::string clean_description(std::string_view text) {
+std::string ibsim_description(std::string_view text) {
   std::string out;
   for (char c : text.substr(0, 63)) {
     unsigned char u = static_cast<unsigned char>(c);
@@ -89,7 +89,7 @@ void write_ibsim_net(std::ostream& out, const Fabric& fabric, const IbsimNetOpti
     if (n->type == NodeType::router)
       s += "# router " + format_guid(n->guid) + ", written as a switch (ibsim has no routers)\n";
     s += ibsim_node_record(as_switch, written_port_count(*n)) + " \"" + name + "\"\t\t# \"" +
-         clean_description(n->description) + "\"\n";
+         ibsim_description(n->description) + "\"\n";
     for (std::size_t i = 1; i < n->ports.size(); ++i) {
       const Port& p = n->ports[i];
       if (!p.present || !p.link) continue;

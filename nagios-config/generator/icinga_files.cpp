@@ -16,7 +16,7 @@ namespace ibpm::nagios_config {
 
 namespace {
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kIcingaHeader =
     "// Written by ibpm-nagios-config from the fabric's topology: run it again after a topology\n"
     "// change rather than editing this file.\n\n";
 
@@ -35,7 +35,7 @@ std::string duration(unsigned seconds) {
 std::string settings_file(const CheckSettings& settings) {
   const unsigned every = settings.check_interval ? settings.check_interval : 300;
   std::ostringstream out;
-  out << kHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
+  out << kIcingaHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
       << "const IbpmCheckInterval = " << duration(every) << "\n"
       << "const IbpmRetryInterval = " << duration(std::min(every, 60u)) << "\n\n"
       << "template Host \"ibpm-settings\" {\n"
@@ -108,9 +108,9 @@ std::string fabric_host(const MonitoringPlan& plan) {
 }
 
 // Without zones: every host in one file, checked from where the file is included.
-std::string hosts(const MonitoringPlan& plan) {
+std::string icinga_hosts(const MonitoringPlan& plan) {
   std::ostringstream out;
-  out << kHeader << fabric_host(plan);
+  out << kIcingaHeader << fabric_host(plan);
   for (const PlannedHost& host : plan.hosts) out << "\n" << host_object(plan, host);
   return out.str();
 }
@@ -120,8 +120,8 @@ std::string hosts(const MonitoringPlan& plan) {
 std::string zone_hosts(const MonitoringPlan& plan, const PlannedZone& zone,
                        const CheckSettings& settings) {
   std::ostringstream out;
-  out << kHeader << "// zone " << zone.zone << ": shard " << zone.index << "/" << plan.zones.size()
-      << ", " << zone.ports << " ports\n"
+  out << kIcingaHeader << "// zone " << zone.zone << ": shard " << zone.index << "/"
+      << plan.zones.size() << ", " << zone.ports << " ports\n"
       << "object Host " << icinga_string(zone.shard_host) << " {\n"
       << "  import \"ibpm-fabric\"\n"
       << "  display_name = "
@@ -141,7 +141,7 @@ std::string zone_hosts(const MonitoringPlan& plan, const PlannedZone& zone,
 
 std::string groups(const MonitoringPlan& plan) {
   std::ostringstream out;
-  out << kHeader;
+  out << kIcingaHeader;
   for (const PlannedGroup& group : plan.groups)
     out << (&group == &plan.groups.front() ? "" : "\n") << "object HostGroup "
         << icinga_string(group.name) << " {\n  display_name = " << icinga_string(group.alias)
@@ -154,7 +154,7 @@ std::string groups(const MonitoringPlan& plan) {
 // that carries the commands and templates.
 std::string zones(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
-  out << kHeader
+  out << kIcingaHeader
       << "// Include on every node (master and satellites), next to the master's own Endpoint and\n"
       << "// Zone " << icinga_string(settings.parent_zone) << ".\n";
   for (const PlannedZone& zone : plan.zones) {
@@ -183,7 +183,7 @@ std::string zones(const MonitoringPlan& plan, const CheckSettings& settings) {
 // The master includes this file: it reads the zones' objects, and syncs each zone's folder to
 // its endpoints (and the global zone's to every node).
 std::string master_include() {
-  return std::string(kHeader) +
+  return std::string(kIcingaHeader) +
          "// Include on the master only; the satellites receive their zone's folder from it.\n"
          "include_zones \"ibpm\", \"ibpm-zones.d\"\n";
 }
@@ -191,12 +191,14 @@ std::string master_include() {
 }  // namespace
 
 ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settings) {
-  const std::string commands = std::string(kHeader) + std::string(static_files::icinga_commands);
-  const std::string templates = std::string(kHeader) + std::string(static_files::icinga_templates);
+  const std::string commands =
+      std::string(kIcingaHeader) + std::string(static_files::icinga_commands);
+  const std::string templates =
+      std::string(kIcingaHeader) + std::string(static_files::icinga_templates);
   if (plan.zones.empty()) {
     ConfigFiles files{{"ibpm-settings.conf", settings_file(settings)},
                       {"ibpm-templates.conf", templates},
-                      {"ibpm-hosts.conf", hosts(plan)},
+                      {"ibpm-hosts.conf", icinga_hosts(plan)},
                       {"ibpm-groups.conf", groups(plan)}};
     if (!settings.packaged_commands) files["ibpm-commands.conf"] = commands;
     return files;
@@ -211,7 +213,7 @@ ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settin
                     {global + "ibpm-groups.conf", groups(plan)}};
   if (!settings.packaged_commands) files[global + "ibpm-commands.conf"] = commands;
   std::ostringstream master;
-  master << kHeader << fabric_host(plan);
+  master << kIcingaHeader << fabric_host(plan);
   for (const PlannedHost& host : plan.hosts)
     if (host.zone == 0) master << "\n" << host_object(plan, host);
   files["ibpm-zones.d/" + settings.parent_zone + "/ibpm-hosts.conf"] = master.str();

@@ -12,7 +12,7 @@ namespace ibpm::nagios_config {
 
 namespace {
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kNagiosHeader =
     "# Written by ibpm-nagios-config from the fabric's topology: run it again after a topology\n"
     "# change rather than editing this file.\n\n";
 
@@ -79,7 +79,7 @@ std::string commands(const CheckSettings& settings) {
     replace_all(text, "$_HOSTIB_BASELINE$", command_word(settings.baseline));
   replace_all(text, "the host's _IB_BASELINE", "the generator's --baseline");
   replace_all(text, "ibpm.resource", "the generator's options");
-  return std::string(kHeader) + text;
+  return std::string(kNagiosHeader) + text;
 }
 
 void line(std::ostream& out, std::string_view directive, const std::string& value) {
@@ -95,9 +95,9 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string hosts(const MonitoringPlan& plan) {
+std::string nagios_hosts(const MonitoringPlan& plan) {
   std::ostringstream out;
-  out << kHeader;
+  out << kNagiosHeader;
   out << "define host {\n";
   line(out, "use", "ibpm-fabric");
   line(out, "host_name", plan.fabric_host);
@@ -123,7 +123,7 @@ std::string hosts(const MonitoringPlan& plan) {
 
 std::string hostgroups(const MonitoringPlan& plan) {
   std::ostringstream out;
-  out << kHeader;
+  out << kNagiosHeader;
   for (const PlannedGroup& group : plan.groups) {
     const std::string alias = nagios_value(group.alias);
     out << (&group == &plan.groups.front() ? "" : "\n") << "define hostgroup {\n";
@@ -150,7 +150,7 @@ void service(std::ostream& out, const std::string& host, const std::string& desc
 
 std::string services(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
-  out << kHeader << "# The fabric as a whole.\n";
+  out << kNagiosHeader << "# The fabric as a whole.\n";
   service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric", true);
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
@@ -163,12 +163,12 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
 }  // namespace
 
 ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settings) {
-  return {
-      {"ibpm-commands.cfg", commands(settings)},
-      {"ibpm-templates.cfg", std::string(kHeader) + std::string(static_files::nagios_templates)},
-      {"ibpm-hosts.cfg", hosts(plan)},
-      {"ibpm-hostgroups.cfg", hostgroups(plan)},
-      {"ibpm-services.cfg", services(plan, settings)}};
+  return {{"ibpm-commands.cfg", commands(settings)},
+          {"ibpm-templates.cfg",
+           std::string(kNagiosHeader) + std::string(static_files::nagios_templates)},
+          {"ibpm-hosts.cfg", nagios_hosts(plan)},
+          {"ibpm-hostgroups.cfg", hostgroups(plan)},
+          {"ibpm-services.cfg", services(plan, settings)}};
 }
 
 }  // namespace ibpm::nagios_config

@@ -47,7 +47,7 @@ ProcessRun run_shifted(LiveFabric& live, const std::string& shift, const std::st
   return run;
 }
 
-std::vector<std::string> sweep_args(const StateDir& state) {
+std::vector<std::string> clock_sweep_args(const StateDir& state) {
   return {"--state-dir", state.path(), "--no-syslog", "--events-file", state.path() + "/events.log",
           "--worst",     "200"};
 }
@@ -125,7 +125,7 @@ TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNO
 
   // Two sweeps an hour ahead: a baseline and rates, every file updated an hour ahead.
   for (int i = 0; i < 2; ++i) {
-    const ProcessRun ahead = run_shifted(live, "+1h", "check_ib_fabric", sweep_args(state));
+    const ProcessRun ahead = run_shifted(live, "+1h", "check_ib_fabric", clock_sweep_args(state));
     INFO(ahead.out << ahead.err);
     REQUIRE(ahead.exit_code == 0);
   }
@@ -135,7 +135,7 @@ TEST_CASE("A clock that stepped back makes no rates: files ahead of it are UNKNO
 
   // The clock is right again: no rate from the samples an hour ahead (the old code said
   // "rcv_util 86296.5 %"), each port UNKNOWN naming its file, which keeps its last update.
-  const ProcessRun back = live.run("check_ib_fabric", sweep_args(state));
+  const ProcessRun back = live.run("check_ib_fabric", clock_sweep_args(state));
   INFO(back.out << back.err);
   CHECK(back.exit_code == 3);
   CHECK(perf_value(back, "xmit_data").value_or(0) < 1e8);  // the old code made up 1 GB/s

@@ -26,7 +26,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> sweep_args(const StateDir& state, std::vector<std::string> more = {}) {
+std::vector<std::string> state_sweep_args(const StateDir& state,
+                                          std::vector<std::string> more = {}) {
   std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--events-file",
                                 state.path() + "/events.log"};
   args.insert(args.end(), more.begin(), more.end());
@@ -53,7 +54,7 @@ TEST_CASE("Sweeps and check_ib_node runs at the same time on the same state all 
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-concurrent");
-  REQUIRE(live.run("check_ib_fabric", sweep_args(state)).exit_code == 0);
+  REQUIRE(live.run("check_ib_fabric", state_sweep_args(state)).exit_code == 0);
   const std::string rrd = state.port_rrd(live, "leaf01", 3);
   const double before = sample_time(rrd);
 
@@ -62,7 +63,7 @@ TEST_CASE("Sweeps and check_ib_node runs at the same time on the same state all 
     std::latch go(3);
     std::thread a([&] {
       go.arrive_and_wait();
-      sweep = live.run("check_ib_fabric", sweep_args(state));
+      sweep = live.run("check_ib_fabric", state_sweep_args(state));
     });
     std::thread b([&] {
       go.arrive_and_wait();
@@ -94,7 +95,7 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-deadline");
-  REQUIRE(live.run("check_ib_fabric", sweep_args(state)).exit_code == 0);
+  REQUIRE(live.run("check_ib_fabric", state_sweep_args(state)).exit_code == 0);
   const std::string read_rrd = state.port_rrd(live, "leaf01", 3);
   const double before = sample_time(read_rrd);
 
@@ -105,7 +106,7 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   const std::size_t unread = live.cabled_ports("leaf03").size() + 6;
   const ProcessRun cut =
       live.run("check_ib_fabric",
-               sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
+               state_sweep_args(state, {"-t", "3", "--mad-timeout", "5000", "--mad-retries", "3"}));
   INFO(cut.out << cut.err);
   CHECK(cut.exit_code == 3);
   CHECK(cut.first_line().rfind("IB FABRIC UNKNOWN - sweep did not finish in ", 0) == 0);
@@ -120,7 +121,7 @@ TEST_CASE("A sweep that runs out of -t is UNKNOWN, keeps what it read and logs n
   // The leaf answers again: the next sweep reads every port, and its events are the receive
   // errors the simulator counted for the dropped MADs, never an UNKNOWN.
   live.console("Error \"leaf03\" 0");
-  const ProcessRun next = live.run("check_ib_fabric", sweep_args(state));
+  const ProcessRun next = live.run("check_ib_fabric", state_sweep_args(state));
   INFO(next.out);
   CHECK(next.exit_code <= 2);
   CHECK(perf_value(next, "ports_polled") == 144);
@@ -136,7 +137,7 @@ TEST_CASE("A sweep names a Down port by its link state") {
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-down");
   // The simulator does not count a link down in LinkDownedCounter: read PortInfo every sweep.
-  const std::vector<std::string> args = sweep_args(state, {"--port-info-every", "1"});
+  const std::vector<std::string> args = state_sweep_args(state, {"--port-info-every", "1"});
   REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
   REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
   live.console("Unlink \"leaf06\"[9]");
@@ -159,7 +160,7 @@ TEST_CASE("A sweep killed while it writes leaves every file readable and the nex
   IBPM_REQUIRE_SIMULATOR();
   LiveFabric live = LiveFabric::start();
   StateDir state("sweep-killed");
-  REQUIRE(live.run("check_ib_fabric", sweep_args(state)).exit_code == 0);
+  REQUIRE(live.run("check_ib_fabric", state_sweep_args(state)).exit_code == 0);
   const fs::path record = fs::path(state.path()) / "samples" / "fabric.rec";
   REQUIRE(fs::exists(record));
 
@@ -188,7 +189,7 @@ TEST_CASE("A sweep killed while it writes leaves every file readable and the nex
 
   live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=30");
   std::this_thread::sleep_for(std::chrono::seconds(1));
-  const ProcessRun next = live.run("check_ib_fabric", sweep_args(state, {"--worst", "50"}));
+  const ProcessRun next = live.run("check_ib_fabric", state_sweep_args(state, {"--worst", "50"}));
   INFO(next.out);
   CHECK(next.exit_code == 2);
   CHECK(next.first_line().find("144 ports polled") != std::string::npos);

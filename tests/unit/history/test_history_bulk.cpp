@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr Guid kFirstNode = 0x0002c90300b00000;
-constexpr std::time_t kStart = 1700000040;  // on a 60 s boundary
+constexpr std::time_t kBulkStart = 1700000040;  // on a 60 s boundary
 
 PortRef port_of(std::size_t i) { return {kFirstNode + i / 4, static_cast<PortNumber>(1 + i % 4)}; }
 
@@ -42,7 +42,7 @@ PortRef port_of(std::size_t i) { return {kFirstNode + i / 4, static_cast<PortNum
 void write_histories(const state::PortStore& store, std::size_t ports) {
   for (std::size_t i = 0; i < ports; ++i) {
     state::PortRecord r;
-    r.time = static_cast<double>(kStart);
+    r.time = static_cast<double>(kBulkStart);
     std::uint64_t data = 1000;
     for (int sample = 0; sample < 5; ++sample) {
       r.raw[state::source_index(counters::Counter::xmit_data)] = data;
@@ -60,7 +60,7 @@ std::vector<PortRef> first_ports(std::size_t count) {
   return ports;
 }
 
-const Window kWindow{kStart, kStart + 240};
+const Window kWindow{kBulkStart, kBulkStart + 240};
 
 void check_port(const HistoryReader::Read& read, std::size_t i) {
   INFO("port " << i << ": " << read.error);

@@ -21,7 +21,7 @@ Subcheck sub(std::optional<State> state, std::string output, std::vector<Subchec
   return s;
 }
 
-Perfdata item(std::string label, double value, std::string uom = "") {
+Perfdata perfdata_item(std::string label, double value, std::string uom = "") {
   Perfdata p;
   p.label = std::move(label);
   p.value = value;
@@ -32,11 +32,11 @@ Perfdata item(std::string label, double value, std::string uom = "") {
 // Two switches, one with an erroring port.
 Check fabric_check() {
   Check check;
-  check.perfdata.push_back(item("links", 10));
+  check.perfdata.push_back(perfdata_item("links", 10));
   check.perfdata.back().min = 0;
   Subcheck sw1 = sub(std::nullopt, "switch sw1", {sub(State::ok, "port 1")});
   Subcheck sw2 = sub(std::nullopt, "switch sw2", {sub(State::critical, "port 7 symbol errors")});
-  Perfdata errors = item("port 7 errors", 3, "c");
+  Perfdata errors = perfdata_item("port 7 errors", 3, "c");
   errors.warn = parse_range("5");
   errors.crit = parse_range("10");
   sw2.children[0].perfdata.push_back(errors);
@@ -112,7 +112,7 @@ TEST_CASE("render_text neutralises hostile strings", "[plugin][render]") {
   Check check;
   check.summary = "node a|b\nIB TOPOLOGY OK - forged | fake=1";
   Subcheck s = sub(State::warning, "desc <script>alert(\"x\")</script> | pipe\r\nsecond");
-  s.perfdata.push_back(item("node'x=1|y", 1));
+  s.perfdata.push_back(perfdata_item("node'x=1|y", 1));
   check.subchecks.push_back(s);
 
   const std::string out = render_text(check, "IB\nTOPOLOGY|");
@@ -128,7 +128,7 @@ TEST_CASE("render_json golden output", "[plugin][render]") {
   Check check;
   check.summary = "1 link down";
   Subcheck s = sub(State::critical, "sw1/7 down");
-  Perfdata p = item("down", 1);
+  Perfdata p = perfdata_item("down", 1);
   p.crit = parse_range("~:0");
   p.min = 0;
   s.perfdata.push_back(p);
@@ -147,7 +147,7 @@ TEST_CASE("render_json structure and hostile strings round-trip", "[plugin][rend
   const std::string hostile = "a|b\nc\t\"q\" \\ <script>alert(1)</script> \x01 gr\xC3\xBC\xC3\x9F";
   Check check = fabric_check();
   check.subchecks[1].output = hostile;
-  check.perfdata.push_back(item(hostile, std::numeric_limits<double>::quiet_NaN()));
+  check.perfdata.push_back(perfdata_item(hostile, std::numeric_limits<double>::quiet_NaN()));
 
   const std::string out = render_json(check, "IB TOPOLOGY");
   CHECK(std::count(out.begin(), out.end(), '\n') == 1);

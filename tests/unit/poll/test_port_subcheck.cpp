@@ -11,7 +11,7 @@ using ibpm::poll::ReportSettings;
 
 namespace {
 
-std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
+std::size_t rate_index(counters::Counter c) { return static_cast<std::size_t>(c); }
 
 Port live_port(PortState state, LinkWidth width = LinkWidth::x4) {
   Port p;
@@ -124,14 +124,14 @@ TEST_CASE("port_subcheck with an unreadable state file is UNKNOWN naming it") {
 TEST_CASE("port_subcheck alerts on a rate above its threshold") {
   Settings s;
   PortResult r = healthy();
-  r.rates.rate[at(counters::Counter::symbol_errors)] =
+  r.rates.rate[rate_index(counters::Counter::symbol_errors)] =
       counters::Rate{20.0 / 3600, false};  // 20/h: warning
   auto port = poll::port_subcheck(r, s.report);
   CHECK(plugin::effective_state(port) == State::warning);
   REQUIRE(port.children.size() == 1);
   CHECK(port.children[0].output == "symbol_errors 20/h (warning 10/h, critical 100/h)");
 
-  r.rates.rate[at(counters::Counter::symbol_errors)] =
+  r.rates.rate[rate_index(counters::Counter::symbol_errors)] =
       counters::Rate{1.0, true};  // a bound of 1/s: critical
   r.rates.saturated = counters::counter_bit(counters::Counter::symbol_errors);
   port = poll::port_subcheck(r, s.report);
@@ -154,8 +154,8 @@ TEST_CASE("port_subcheck warns about a link narrower than the topology saw") {
 TEST_CASE("port_perfdata gives data rates in octets per second") {
   Settings s;
   PortResult r = healthy();
-  r.rates.rate[at(counters::Counter::xmit_data)] = counters::Rate{100, false};  // words/s
-  r.rates.rate[at(counters::Counter::symbol_errors)] = counters::Rate{0.5, false};
+  r.rates.rate[rate_index(counters::Counter::xmit_data)] = counters::Rate{100, false};  // words/s
+  r.rates.rate[rate_index(counters::Counter::symbol_errors)] = counters::Rate{0.5, false};
   r.rates.xmit_util_pct = 12.5;
   const auto items = poll::port_perfdata(r, s.thresholds, "p7_");
   auto find = [&](const std::string& label) -> const plugin::Perfdata* {

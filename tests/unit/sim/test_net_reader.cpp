@@ -14,7 +14,7 @@ using namespace ibpm::sim;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string net_reader_error(const std::string& text) {
   try {
     parse_ibsim_net(text);
   } catch (const std::invalid_argument& e) {
@@ -76,14 +76,17 @@ TEST_CASE("Net files in ibnetdiscover style, and one-sided cables") {
 }
 
 TEST_CASE("Malformed net files are refused with the line") {
-  CHECK(error_of("Switch 8 \"s\"\n[1] \"nobody\"[1]\n") ==
+  CHECK(net_reader_error("Switch 8 \"s\"\n[1] \"nobody\"[1]\n") ==
         "line 2: no node \"nobody\" in the file");
-  CHECK(error_of("[1] \"a\"[1]\n") == "line 1: port line outside a node record");
-  CHECK(error_of("Switch eight \"s\"\n") ==
+  CHECK(net_reader_error("[1] \"a\"[1]\n") == "line 1: port line outside a node record");
+  CHECK(net_reader_error("Switch eight \"s\"\n") ==
         "line 1: expected TYPE PORTS \"NAME\", got 'Switch eight \"s\"'");
-  CHECK(error_of("Hca 1 \"a\"\n[2] \"b\"[1]\n\nHca 1 \"b\"\n") == "line 2: no port 2 on 'a'");
-  CHECK(error_of("Hca 1 \"a\"\n[1] \"b\"[1]\n\nHca 1 \"b\"\n[1] \"c\"[1]\n\nHca 1 \"c\"\n") ==
-        "line 5: b[1] is cabled to a[1] by another line");
-  CHECK(error_of("include other.net\n") == "line 1: 'include' lines are not supported here");
-  CHECK(error_of("Hca 1 \"a\"\nnonsense\n") == "line 2: unexpected line 'nonsense'");
+  CHECK(net_reader_error("Hca 1 \"a\"\n[2] \"b\"[1]\n\nHca 1 \"b\"\n") ==
+        "line 2: no port 2 on 'a'");
+  CHECK(
+      net_reader_error("Hca 1 \"a\"\n[1] \"b\"[1]\n\nHca 1 \"b\"\n[1] \"c\"[1]\n\nHca 1 \"c\"\n") ==
+      "line 5: b[1] is cabled to a[1] by another line");
+  CHECK(net_reader_error("include other.net\n") ==
+        "line 1: 'include' lines are not supported here");
+  CHECK(net_reader_error("Hca 1 \"a\"\nnonsense\n") == "line 2: unexpected line 'nonsense'");
 }

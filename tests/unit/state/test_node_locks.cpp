@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-constexpr Guid kNode = 0x0002c90300a1b2c3;
+constexpr Guid kLockedNode = 0x0002c90300a1b2c3;
 
 std::size_t open_descriptors() {
   std::size_t count = 0;
@@ -75,7 +75,7 @@ TEST_CASE("a node lock held by another process times out at the deadline") {
     int status = 0;
     try {
       PortStore store(options);
-      NodeLocks lock = store.lock_nodes({kNode}, Clock::now() + 5s);
+      NodeLocks lock = store.lock_nodes({kLockedNode}, Clock::now() + 5s);
       char c = 'x';
       if (::write(ready[1], &c, 1) != 1) status = 1;
       if (::read(done[0], &c, 1) < 0) status = 1;  // until the parent is done
@@ -89,17 +89,17 @@ TEST_CASE("a node lock held by another process times out at the deadline") {
 
   PortStore store(options);
   const auto start = Clock::now();
-  CHECK_THROWS_WITH(store.lock_nodes({kNode}, start + 200ms), node_locks_path(options.state_dir) +
-                                                                  ": node " + format_guid(kNode) +
-                                                                  " locked by another run");
+  CHECK_THROWS_WITH(store.lock_nodes({kLockedNode}, start + 200ms),
+                    node_locks_path(options.state_dir) + ": node " + format_guid(kLockedNode) +
+                        " locked by another run");
   const auto waited = Clock::now() - start;
   CHECK(waited >= 200ms);
   CHECK(waited < 2s);
   // A range that covers the held node waits for it too.
-  CHECK_THROWS_AS(
-      store.lock_nodes({kNode - 1, kNode + 1}, Clock::now() + 50ms, {kNode - 1, kNode + 1}),
-      StateError);
-  CHECK(store.lock_nodes({kNode + 1}, Clock::now()).held());  // other nodes are not affected
+  CHECK_THROWS_AS(store.lock_nodes({kLockedNode - 1, kLockedNode + 1}, Clock::now() + 50ms,
+                                   {kLockedNode - 1, kLockedNode + 1}),
+                  StateError);
+  CHECK(store.lock_nodes({kLockedNode + 1}, Clock::now()).held());  // other nodes are not affected
 
   REQUIRE(::write(done[1], &c, 1) == 1);
   int status = 0;
@@ -107,24 +107,24 @@ TEST_CASE("a node lock held by another process times out at the deadline") {
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   // The lock went with the process.
-  CHECK(store.lock_nodes({kNode}, Clock::now() + 1s).held());
+  CHECK(store.lock_nodes({kLockedNode}, Clock::now() + 1s).held());
   for (int fd : {ready[0], ready[1], done[0], done[1]}) ::close(fd);
 }
 
 TEST_CASE("node locks exclude each other within a process too and can be moved") {
   TempDir dir("lock-local");
   PortStore store(direct_options(dir));
-  NodeLocks first = store.lock_nodes({kNode}, Clock::now());
+  NodeLocks first = store.lock_nodes({kLockedNode}, Clock::now());
   CHECK(std::filesystem::exists(node_locks_path(direct_options(dir).state_dir)));
-  CHECK_THROWS_AS(store.lock_nodes({kNode}, Clock::now()), StateError);
+  CHECK_THROWS_AS(store.lock_nodes({kLockedNode}, Clock::now()), StateError);
   CHECK(store.lock_nodes({0x1234}, Clock::now()).held());  // other nodes are not affected
 
   NodeLocks moved = std::move(first);
   CHECK_FALSE(first.held());
   CHECK(moved.held());
-  CHECK_THROWS_AS(store.lock_nodes({kNode}, Clock::now()), StateError);
+  CHECK_THROWS_AS(store.lock_nodes({kLockedNode}, Clock::now()), StateError);
   moved.release();
-  CHECK(store.lock_nodes({kNode}, Clock::now()).held());
+  CHECK(store.lock_nodes({kLockedNode}, Clock::now()).held());
 }
 
 TEST_CASE("a link planted at node.locks is not followed") {

@@ -29,7 +29,7 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr Guid kNode = 0x0002c90300a1b2c3;
-constexpr std::uint64_t kMax64 = ~std::uint64_t{0};
+constexpr std::uint64_t kCounterMax64 = ~std::uint64_t{0};
 
 std::set<std::string> names_in(const fs::path& dir) {
   std::set<std::string> names;
@@ -86,7 +86,7 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
 
   PortRecord first;
   first.time = 1700000000.125;
-  first.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  first.raw[source_index(counters::Counter::xmit_data)] = kCounterMax64 - 1;
   first.raw[source_index(counters::Counter::rcv_data)] = 0;
   first.raw[source_index(counters::Counter::xmit_pkts)] = 1;
   first.raw[source_index(counters::Counter::symbol_errors)] = 65534;
@@ -98,11 +98,11 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
 
   PortRecord second;
   second.time = 1700000061.627;
-  second.raw[source_index(counters::Counter::xmit_data)] = kMax64 - 1;
+  second.raw[source_index(counters::Counter::xmit_data)] = kCounterMax64 - 1;
   second.raw[source_index(counters::Counter::rcv_data)] = 0;
   second.raw[source_index(counters::Counter::xmit_pkts)] = std::uint64_t{1} << 53 | 1;
-  second.raw[source_index(counters::Counter::symbol_errors)] = 65535;  // at its 16-bit maximum
-  second.raw[source_index(counters::Counter::rcv_pkts)] = kMax64;      // at its 64-bit maximum
+  second.raw[source_index(counters::Counter::symbol_errors)] = 65535;     // at its 16-bit maximum
+  second.raw[source_index(counters::Counter::rcv_pkts)] = kCounterMax64;  // at its 64-bit maximum
   second.saturated = counters::counter_bit(counters::Counter::symbol_errors) |
                      counter_bit(counters::Counter::rcv_pkts);
   second.extended = true;
@@ -113,11 +113,11 @@ TEST_CASE("a port state file is named by GUID and port and gives exact values ba
   std::optional<PortRecord> back = store.read(kNode, 12);
   REQUIRE(back);
   CHECK(back->time == Approx(1700000061.627).margin(0.0005));
-  CHECK(back->raw[source_index(counters::Counter::xmit_data)] == kMax64 - 1);
+  CHECK(back->raw[source_index(counters::Counter::xmit_data)] == kCounterMax64 - 1);
   CHECK(back->raw[source_index(counters::Counter::rcv_data)] == 0u);
   CHECK(back->raw[source_index(counters::Counter::xmit_pkts)] == (std::uint64_t{1} << 53 | 1));
   CHECK(back->raw[source_index(counters::Counter::symbol_errors)] == counters::counter_max(16));
-  CHECK(back->raw[source_index(counters::Counter::rcv_pkts)] == kMax64);
+  CHECK(back->raw[source_index(counters::Counter::rcv_pkts)] == kCounterMax64);
   CHECK_FALSE(back->raw[source_index(counters::Counter::link_downed)]);
   CHECK(back->saturated == second.saturated);
   CHECK(back->extended);

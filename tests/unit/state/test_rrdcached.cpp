@@ -33,7 +33,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr Guid kNode = 0x0002c90300a1b2c3;
+constexpr Guid kCachedNode = 0x0002c90300a1b2c3;
 using ibpm::test::kRrdcached;
 
 using ibpm::test::Listen;
@@ -87,7 +87,7 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
   first.raw[source_index(counters::Counter::rcv_data)] = 0;
   first.pma_cap_mask = 0x5600;
-  store.write(kNode, 3, first);
+  store.write(kCachedNode, 3, first);
   PortRecord second = first;
   second.time += 60;
   second.raw[source_index(counters::Counter::rcv_data)] = 42;
@@ -95,22 +95,22 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   second.saturated = counters::counter_bit(counters::Counter::link_downed);
   second.last_reset = 1699999000.25;
   second.reset_mask = 1;
-  store.write(kNode, 3, second);
+  store.write(kCachedNode, 3, second);
 
-  const std::string path = store.path(kNode, 3);
+  const std::string path = store.path(kCachedNode, 3);
   CHECK(fs::is_regular_file(path));
   // Still in the daemon's cache: the file on disk has no sample yet.
   CHECK(last_ds_on_disk(path, "sample_time") == "U");
 
-  CHECK(store.read(kNode, 3) == second);
-  CHECK_THROWS_WITH(store.write(kNode, 3, second), Catch::StartsWith(path + ": "));
+  CHECK(store.read(kCachedNode, 3) == second);
+  CHECK_THROWS_WITH(store.write(kCachedNode, 3, second), Catch::StartsWith(path + ": "));
 
   // A second port, and a missing one, through the same connection.
-  store.write(kNode, 4, first);
-  CHECK(store.read(kNode, 4) == first);
-  CHECK_FALSE(store.read(kNode, 5));
+  store.write(kCachedNode, 4, first);
+  CHECK(store.read(kCachedNode, 4) == first);
+  CHECK_FALSE(store.read(kCachedNode, 5));
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(store.node_dir(kNode)))
+  for (const auto& entry : fs::directory_iterator(store.node_dir(kCachedNode)))
     names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());
   CHECK(names == std::vector<std::string>{"port3.rrd", "port4.rrd"});
@@ -123,8 +123,8 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   PortRecord third = second;
   third.time += 60;
   third.raw[source_index(counters::Counter::rcv_data)] = 4242;
-  store.write(kNode, 3, third);
-  CHECK(store.read(kNode, 3) == third);
+  store.write(kCachedNode, 3, third);
+  CHECK(store.read(kCachedNode, 3) == third);
 }
 
 TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
@@ -149,10 +149,11 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
     }
   for (int s = 0; s < kSamples; ++s)
     for (int p = 1; p <= kPorts; ++p)
-      writes.push_back({kNode, static_cast<PortNumber>(p), &records[s * kPorts + p - 1], s > 0});
+      writes.push_back(
+          {kCachedNode, static_cast<PortNumber>(p), &records[s * kPorts + p - 1], s > 0});
   // One more for port 7 that is not after its last sample: refused, and only it.
   PortRecord stale = records.front();
-  writes.push_back({kNode, 7, &stale, true});
+  writes.push_back({kCachedNode, 7, &stale, true});
 
   const std::vector<std::string> errors = store.write_all(writes);
   REQUIRE(errors.size() == writes.size());
@@ -160,9 +161,9 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
       std::count_if(errors.begin(), errors.end(), [](auto& e) { return !e.empty(); });
   CHECK(failed == 1);
   CHECK_THAT(errors.back(),
-             Catch::StartsWith(store.path(kNode, 7) + ": cannot update through rrdcached"));
+             Catch::StartsWith(store.path(kCachedNode, 7) + ": cannot update through rrdcached"));
   for (int p = 1; p <= kPorts; ++p) {
-    const std::optional<PortRecord> last = store.read(kNode, static_cast<PortNumber>(p));
+    const std::optional<PortRecord> last = store.read(kCachedNode, static_cast<PortNumber>(p));
     REQUIRE(last);
     CHECK(last->raw[source_index(counters::Counter::xmit_data)] ==
           static_cast<std::uint64_t>(1000 * (kSamples - 1) + p));
@@ -172,7 +173,7 @@ TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each fail
   daemon.reset();
   std::vector<PortRecord> later(1, records.back());
   later[0].time += 60;
-  const auto gone = store.write_all({{kNode, 1, &later[0], true}});
+  const auto gone = store.write_all({{kCachedNode, 1, &later[0], true}});
   CHECK_THAT(gone[0], Catch::Contains("rrdcached at "));
 }
 
@@ -191,11 +192,11 @@ TEST_CASE(
   const fs::path local = dir.path() / "collector";
   PortStore store(StoreOptions{local.string(), daemon->address(), RrdLayout{}});
   CHECK(store.central_store());
-  CHECK(store.rrd_name(kNode, 3) == "0x0002c90300a1b2c3/port3.rrd");
-  CHECK(store.path(kNode, 3) == (local / "0x0002c90300a1b2c3/port3.rrd").string());
+  CHECK(store.rrd_name(kCachedNode, 3) == "0x0002c90300a1b2c3/port3.rrd");
+  CHECK(store.path(kCachedNode, 3) == (local / "0x0002c90300a1b2c3/port3.rrd").string());
 
   // Not there yet: asked of the daemon, not of this host.
-  CHECK_FALSE(store.read(kNode, 3).has_value());
+  CHECK_FALSE(store.read(kCachedNode, 3).has_value());
 
   PortRecord first;
   first.time = 1'700'000'000;
@@ -204,27 +205,28 @@ TEST_CASE(
   PortRecord second = first;
   second.time += 60;
   second.raw[0] = 7000;
-  const std::vector<PortStore::Write> writes{{kNode, 3, &first, false}, {kNode, 4, &first, false}};
+  const std::vector<PortStore::Write> writes{{kCachedNode, 3, &first, false},
+                                             {kCachedNode, 4, &first, false}};
   for (const std::string& error : store.write_all(writes)) CHECK(error.empty());
-  const std::vector<PortStore::Write> next{{kNode, 3, &second, true}};
+  const std::vector<PortStore::Write> next{{kCachedNode, 3, &second, true}};
   for (const std::string& error : store.write_all(next)) CHECK(error.empty());
 
   // Another collector stored a later sample first: this one's is not needed, and no error.
   PortRecord overtaken = second;
   overtaken.time -= 0.5;
-  for (const std::string& error : store.write_all({{kNode, 3, &overtaken, true}}))
+  for (const std::string& error : store.write_all({{kCachedNode, 3, &overtaken, true}}))
     CHECK(error.empty());
 
   // Another collector (a take-over) reads the last sample through the daemon.
   PortStore other(StoreOptions{(dir.path() / "other").string(), daemon->address(), RrdLayout{}});
-  const auto read = other.read(kNode, 3);
+  const auto read = other.read(kCachedNode, 3);
   REQUIRE(read.has_value());
   CHECK(read->time == second.time);
   CHECK(read->raw[0] == std::optional<std::uint64_t>(7000));
   CHECK(read->raw[1] == std::optional<std::uint64_t>(2000));
 
   // The last update of each file in one exchange: what a collector checks its record against.
-  const auto last = store.last_updates({{kNode, 3}, {kNode, 4}, {kNode, 9}});
+  const auto last = store.last_updates({{kCachedNode, 3}, {kCachedNode, 4}, {kCachedNode, 9}});
   REQUIRE(last.size() == 3);
   // (rounded down to the step, 60 s)
   const auto step_of = [](double t) { return static_cast<std::time_t>(t) / 60 * 60; };
@@ -241,11 +243,11 @@ TEST_CASE(
   daemon.reset();
   PortRecord third = second;
   third.time += 60;
-  const auto errors = store.write_all({{kNode, 3, &third, true}});
+  const auto errors = store.write_all({{kCachedNode, 3, &third, true}});
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("rrdcached at " + std::string("127.0.0.1")));
-  CHECK_THROWS_AS(other.read(kNode, 3), StateError);
-  CHECK_THROWS_AS(store.last_updates({{kNode, 3}}), StateError);
+  CHECK_THROWS_AS(other.read(kCachedNode, 3), StateError);
+  CHECK_THROWS_AS(store.last_updates({{kCachedNode, 3}}), StateError);
 }
 
 TEST_CASE(
@@ -264,7 +266,7 @@ TEST_CASE(
   first.time = std::floor(now) - 120;
   first.raw[0] = 1000;
   for (const std::string& error :
-       store.write_all({{kNode, 3, &first, false}, {kNode, 4, &first, false}}))
+       store.write_all({{kCachedNode, 3, &first, false}, {kCachedNode, 4, &first, false}}))
     CHECK(error.empty());
 
   // Anyone who reaches the store updates port 3 with a sample dated 2100 (values and all), and
@@ -273,23 +275,24 @@ TEST_CASE(
   PortRecord forged = first;
   forged.time = k2100;
   forged.raw[0] = 1000;
-  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 3) + " " + update_line(forged))
+  CHECK(send_raw(daemon.port(),
+                 "UPDATE " + store.rrd_name(kCachedNode, 3) + " " + update_line(forged))
             .starts_with("0 "));
   std::string blank = std::to_string(static_cast<long long>(k2100));
   for (std::size_t i = 0; i < kSourceCount; ++i) blank += ":U";
-  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 4) + " " + blank)
+  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kCachedNode, 4) + " " + blank)
             .starts_with("0 "));
 
   // "FILE: last update N s ahead of the clock", N about 2100 - now.
   const auto ahead = [&](PortNumber port, const std::string& text) {
-    const std::string start = store.rrd_name(kNode, port) + ": last update ";
+    const std::string start = store.rrd_name(kCachedNode, port) + ": last update ";
     const auto by = std::llround(k2100 - now);
     return text == start + std::to_string(by) + " s ahead of the clock" ||
            text == start + std::to_string(by - 1) + " s ahead of the clock";
   };
   const auto thrown = [&](PortNumber port) {
     try {
-      store.read(kNode, port);
+      store.read(kCachedNode, port);
     } catch (const StateError& e) {
       return std::string(e.what());
     }
@@ -303,7 +306,8 @@ TEST_CASE(
   PortRecord second = first;
   second.time = std::floor(now);
   second.raw[0] = 1500;
-  const auto errors = store.write_all({{kNode, 3, &second, true}, {kNode, 4, &second, true}});
+  const auto errors =
+      store.write_all({{kCachedNode, 3, &second, true}, {kCachedNode, 4, &second, true}});
   REQUIRE(errors.size() == 2);
   INFO(errors[0] << "\n" << errors[1]);
   CHECK(ahead(3, errors[0]));
@@ -311,14 +315,15 @@ TEST_CASE(
 
   // A genuinely later sample (not in the future) is still another collector's: no error.
   PortRecord fifth = first;
-  store.write_all({{kNode, 5, &fifth, false}});
+  store.write_all({{kCachedNode, 5, &fifth, false}});
   PortRecord later = first;
   later.time = std::floor(now) - 10;
-  CHECK(send_raw(daemon.port(), "UPDATE " + store.rrd_name(kNode, 5) + " " + update_line(later))
-            .starts_with("0 "));
+  CHECK(
+      send_raw(daemon.port(), "UPDATE " + store.rrd_name(kCachedNode, 5) + " " + update_line(later))
+          .starts_with("0 "));
   PortRecord mine = first;
   mine.time = std::floor(now) - 20;
-  CHECK(store.write_all({{kNode, 5, &mine, true}})[0].empty());
+  CHECK(store.write_all({{kCachedNode, 5, &mine, true}})[0].empty());
 }
 
 TEST_CASE("central store without -R: one message for every port, with the fix, asked once") {

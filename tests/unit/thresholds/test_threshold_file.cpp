@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RateRange per_hour(double end) { return RateRange{Range{0, end, false}, RateUnit::per_hour}; }
+RateRange range_per_hour(double end) { return RateRange{Range{0, end, false}, RateUnit::per_hour}; }
 
 RateThresholds load(const std::string& text, RateThresholds base = RateThresholds::none()) {
   std::istringstream in(text);
@@ -46,10 +46,10 @@ TEST_CASE("thresholds file: the documented example", "[thresholds][file]") {
       "link_downed       -         1/h\n"
       "xmit_wait_pct     10        30\n");
   REQUIRE(t.find("symbol_errors"));
-  CHECK(t.find("symbol_errors")->warning == per_hour(10));
-  CHECK(t.find("symbol_errors")->critical == per_hour(100));
+  CHECK(t.find("symbol_errors")->warning == range_per_hour(10));
+  CHECK(t.find("symbol_errors")->critical == range_per_hour(100));
   CHECK_FALSE(t.find("link_downed")->warning);
-  CHECK(t.find("link_downed")->critical == per_hour(1));
+  CHECK(t.find("link_downed")->critical == range_per_hour(1));
   CHECK(t.find("xmit_wait_pct")->warning->range == Range{0, 10, false});
   CHECK(t.find("xmit_wait_pct")->critical->range == Range{0, 30, false});
   CHECK(t.find("rcv_errors") == nullptr);
@@ -79,11 +79,11 @@ TEST_CASE("thresholds file: later lines win / and only named metrics change",
       "SymbolErrorCounter 3/h -\n"
       "link_integrity - -\n",
       RateThresholds::defaults());
-  CHECK(t.find("symbol_errors")->warning == per_hour(3));
+  CHECK(t.find("symbol_errors")->warning == range_per_hour(3));
   CHECK_FALSE(t.find("symbol_errors")->critical);
-  CHECK(t.find("link_integrity") == nullptr);            // the file removed both defaults
-  CHECK(t.find("rcv_errors")->warning == per_hour(10));  // defaults kept for the rest
-  CHECK(t.find("rcv_errors")->critical == per_hour(100));
+  CHECK(t.find("link_integrity") == nullptr);                  // the file removed both defaults
+  CHECK(t.find("rcv_errors")->warning == range_per_hour(10));  // defaults kept for the rest
+  CHECK(t.find("rcv_errors")->critical == range_per_hour(100));
   CHECK(t.find("xmit_util")->warning->range == Range{0, 90, false});
 }
 
@@ -110,8 +110,8 @@ TEST_CASE("thresholds file: an error changes nothing", "[thresholds][file]") {
   RateThresholds t = RateThresholds::defaults();
   std::istringstream in("symbol_errors 1/h 2/h\nbogus 1 2\n");
   CHECK_THROWS_AS(t.load_stream(in, "x"), std::runtime_error);
-  CHECK(t.find("symbol_errors")->warning == per_hour(10));
-  CHECK(t.find("symbol_errors")->critical == per_hour(100));
+  CHECK(t.find("symbol_errors")->warning == range_per_hour(10));
+  CHECK(t.find("symbol_errors")->critical == range_per_hour(100));
 }
 
 TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thresholds][file]") {
@@ -131,8 +131,8 @@ TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thres
   }
   t.load_file(path.string());
   CHECK_FALSE(t.find("link_downed")->warning);
-  CHECK(t.find("link_downed")->critical == per_hour(2));
-  CHECK(t.find("symbol_errors")->warning == per_hour(10));
+  CHECK(t.find("link_downed")->critical == range_per_hour(2));
+  CHECK(t.find("symbol_errors")->warning == range_per_hour(10));
 
   const std::string missing = (dir / "missing.conf").string();
   CHECK_THROWS_WITH(t.load_file(missing), Catch::StartsWith(missing + ": cannot read"));
@@ -142,5 +142,5 @@ TEST_CASE("thresholds file: load_file reads a file / or says it cannot", "[thres
 TEST_CASE("thresholds file: a byte order mark at the start is skipped", "[thresholds][file]") {
   const RateThresholds t = load("\xEF\xBB\xBFsymbol_errors 5/h 50/h\n");
   REQUIRE(t.find("symbol_errors"));
-  CHECK(t.find("symbol_errors")->warning == per_hour(5));
+  CHECK(t.find("symbol_errors")->warning == range_per_hour(5));
 }

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RateRange per_hour(double end) { return RateRange{Range{0, end, false}, RateUnit::per_hour}; }
+RateRange hourly_range(double end) { return RateRange{Range{0, end, false}, RateUnit::per_hour}; }
 
 // Parses argv as a check would receive it.
 void parse(CLI::App& app, std::vector<std::string> args) {
@@ -52,7 +52,7 @@ TEST_CASE("threshold options: absent means the defaults", "[thresholds][options]
   CHECK(options.file.empty());
   CHECK_FALSE(options.no_defaults);
   const RateThresholds t = resolve_thresholds(options);
-  CHECK(t.find("symbol_errors")->warning == per_hour(10));
+  CHECK(t.find("symbol_errors")->warning == hourly_range(10));
   CHECK(t.describe("link_integrity") == "warning 1/h, critical 10/h");
   CHECK(t.describe("link_downed") == "no thresholds");  // judged per cable, as flapping
 }
@@ -70,11 +70,11 @@ TEST_CASE("threshold options: --warn/--crit repeatable / aliases / clearing",
         std::vector<std::string>{"PortXmitDiscards=@1:5/min", "link_integrity=-"});
 
   const RateThresholds t = resolve_thresholds(options);
-  CHECK(t.find("symbol_errors")->warning == per_hour(5));     // the later --warn wins
-  CHECK(t.find("symbol_errors")->critical == per_hour(100));  // default kept
+  CHECK(t.find("symbol_errors")->warning == hourly_range(5));     // the later --warn wins
+  CHECK(t.find("symbol_errors")->critical == hourly_range(100));  // default kept
   CHECK(t.find("xmit_discards")->critical == RateRange{{1, 5, true}, RateUnit::per_minute});
   CHECK(t.find("xmit_util")->warning->range == Range{0, 80, false});
-  CHECK(t.find("link_integrity")->warning == per_hour(1));
+  CHECK(t.find("link_integrity")->warning == hourly_range(1));
   CHECK_FALSE(t.find("link_integrity")->critical);
 }
 
@@ -102,11 +102,11 @@ TEST_CASE("threshold options: precedence defaults < file < command line", "[thre
   SECTION("file over defaults, command line over file") {
     parse(app, {"--thresholds", file.path.string(), "--crit", "symbol_errors=150/h"});
     const RateThresholds t = resolve_thresholds(options);
-    CHECK(t.find("symbol_errors")->warning == per_hour(20));    // file
-    CHECK(t.find("symbol_errors")->critical == per_hour(150));  // command line
-    CHECK(t.find("link_downed")->warning == per_hour(2));       // file
-    CHECK_FALSE(t.find("link_downed")->critical);               // file cleared the default
-    CHECK(t.find("rcv_errors")->critical == per_hour(100));     // default
+    CHECK(t.find("symbol_errors")->warning == hourly_range(20));    // file
+    CHECK(t.find("symbol_errors")->critical == hourly_range(150));  // command line
+    CHECK(t.find("link_downed")->warning == hourly_range(2));       // file
+    CHECK_FALSE(t.find("link_downed")->critical);                   // file cleared the default
+    CHECK(t.find("rcv_errors")->critical == hourly_range(100));     // default
     CHECK(t.find("rcv_pkts")->warning->range == Range{0, 1000000, false});
   }
   SECTION("--no-default-thresholds keeps only file and command line") {
@@ -114,8 +114,8 @@ TEST_CASE("threshold options: precedence defaults < file < command line", "[thre
                 "rcv_errors=1/h"});
     CHECK(options.no_defaults);
     const RateThresholds t = resolve_thresholds(options);
-    CHECK(t.find("symbol_errors")->warning == per_hour(20));
-    CHECK(t.find("rcv_errors")->warning == per_hour(1));
+    CHECK(t.find("symbol_errors")->warning == hourly_range(20));
+    CHECK(t.find("rcv_errors")->warning == hourly_range(1));
     CHECK_FALSE(t.find("rcv_errors")->critical);
     CHECK(t.find("xmit_util") == nullptr);
     CHECK(t.find("link_integrity") == nullptr);
