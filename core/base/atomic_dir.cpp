@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "base/temporary.hpp"
+
 namespace ibpm::base {
 
 namespace fs = std::filesystem;
@@ -29,25 +31,7 @@ std::string staging_prefix(const fs::path& target) {
 
 std::size_t remove_stale_staging(const std::string& target_text, int min_age_seconds) {
   const fs::path target = fs::absolute(fs::path(target_text)).lexically_normal();
-  const std::string prefix = staging_prefix(target);
-  std::size_t removed = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix) || name.size() != prefix.size() + 6) continue;
-    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) continue;
-    struct stat st {};
-    const bool stale = ::fstat(fd, &st) == 0 &&
-                       ::time(nullptr) - st.st_mtime > static_cast<time_t>(min_age_seconds) &&
-                       ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-    if (stale) {
-      std::error_code ignored;
-      if (fs::remove_all(entry.path(), ignored) > 0) ++removed;
-    }
-    ::close(fd);
-  }
-  return removed;
+  return remove_unheld(target.parent_path().string(), staging_prefix(target), min_age_seconds);
 }
 
 StagedFolder::StagedFolder(const std::string& target_text,

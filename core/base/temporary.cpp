@@ -38,10 +38,9 @@ void hold_temporary(int fd) {
   [[maybe_unused]] const int locked = ::flock(fd, LOCK_EX | LOCK_NB);
 }
 
-std::size_t remove_stale_temporaries(const std::string& target_text, int min_age_seconds) {
-  const fs::path target(target_text);
-  const std::string prefix = temporary_prefix(target);
-  const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+std::size_t remove_unheld(const std::string& folder_text, const std::string& prefix,
+                          int min_age_seconds) {
+  const fs::path folder = folder_text.empty() ? fs::path(".") : fs::path(folder_text);
   std::size_t removed = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
@@ -61,6 +60,11 @@ std::size_t remove_stale_temporaries(const std::string& target_text, int min_age
     ::close(fd);
   }
   return removed;
+}
+
+std::size_t remove_stale_temporaries(const std::string& target_text, int min_age_seconds) {
+  const fs::path target(target_text);
+  return remove_unheld(target.parent_path().string(), temporary_prefix(target), min_age_seconds);
 }
 
 TemporaryFolder::TemporaryFolder(const std::string& target) {

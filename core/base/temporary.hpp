@@ -37,6 +37,13 @@ std::string temporary_pattern(const std::string& target);
 // Locks the temporary open as `fd` for as long as it stays open (see remove_stale_temporaries).
 void hold_temporary(int fd);
 
+// The entries of `folder` (empty: the working folder) named `prefix` and six more characters (the
+// XXXXXX of mkstemp and mkdtemp) that no live run holds locked, that this user owns and that were
+// last changed more than `min_age_seconds` ago: removed with what they hold. Returns how many;
+// errors are ignored (the next writer tries again).
+std::size_t remove_unheld(const std::string& folder, const std::string& prefix,
+                          int min_age_seconds);
+
 // The temporaries of `target` that no live run holds and that were last changed more than
 // `min_age_seconds` ago (a run that has just made one and not yet locked it is left alone).
 // Returns how many were removed; errors are ignored (the next writer tries again).
