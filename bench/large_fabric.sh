@@ -5,7 +5,9 @@
 # about 70,000 ports and take OpenSM over a minute), swept by check_ib_fabric under the open-file
 # limit services get (ulimit -n 1024), state on disk, through rrdcached and with direct writes,
 # against `ibqueryerrors --load-cache --data` on the same fabric in the same run: steady-state
-# sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, and the disk
+# sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
+# (user + system) per port against the peer's, the sweep's MAD rate against the ceiling on the same
+# fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
 # (through rrdcached and reading the files directly) and a take-over of every port.
 #
@@ -24,7 +26,7 @@ hosts=${IBPM_BENCH_HOSTS:-3888}
 runs=${IBPM_BENCH_RUNS:-5}
 read -ra layout <<<"${IBPM_BENCH_LAYOUT:---rrd-full-hours 1 --rrd-hourly-days 7 --rrd-daily-days 0}"
 need_programs hyperfine ibqueryerrors:infiniband-diags rrdcached rrdtool python3
-need_built check_ib_fabric ibpm-sim ibpm-locality ibpm-utilization ibpm-map ibpm-web
+need_built check_ib_fabric ibpm-bench-mad ibpm-sim ibpm-locality ibpm-utilization ibpm-map ibpm-web
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
 
 tmp=$(mktemp -d /dev/shm/ibpm-large.XXXXXX)
@@ -59,7 +61,7 @@ for label in daemon direct; do
   echo "$label: first sweep (RRD files made): $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s: $(head -c 100 first_$label.txt)"
   client ${!cmd} >/dev/null 2>&1 || true
   # One steady sweep under GNU time, its descriptors sampled while it runs.
-  ( . "$tmp/sim/env" && ulimit -n 1024 && exec /usr/bin/time -f "%M" -o rss_$label.txt ${!cmd} ) \
+  ( . "$tmp/sim/env" && ulimit -n 1024 && exec /usr/bin/time -f "%U %S %M" -o rss_$label.txt ${!cmd} ) \
     >steady_$label.txt 2>/dev/null &
   pid=$! peak=0
   while kill -0 "$pid" 2>/dev/null; do
@@ -70,10 +72,16 @@ for label in daemon direct; do
     sleep 0.01
   done
   wait "$pid" || true
-  echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt) KB, peak descriptors $peak"
+  echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt | cut -d" " -f3) KB, peak descriptors $peak"
 done
-( . "$tmp/sim/env" && exec /usr/bin/time -f "%M" -o rss_peer.txt $peer_cmd ) >peer.txt 2>&1 || true
-echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(tail -1 rss_peer.txt) KB"
+( . "$tmp/sim/env" && exec /usr/bin/time -f "%U %S %M" -o rss_peer.txt $peer_cmd ) >peer.txt 2>&1 || true
+echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(tail -1 rss_peer.txt | cut -d' ' -f3) KB"
+# The ceiling on this fabric: our MAD engine asking every cabled port's PortCounters and nothing
+# else (median of 3 runs).
+ceiling=$(for _ in 1 2 3; do
+  client "$bin/ibpm-bench-mad" --window 64 --rounds 3 2>/dev/null | sed -n 's/.*: \([0-9]*\) queries\/s.*/\1/p'
+done | sort -n | sed -n 2p)
+echo "ceiling: ibpm-bench-mad --window 64: ${ceiling:-?} queries/s"
 
 ( . "$tmp/sim/env" && exec hyperfine -N -i --warmup 1 --runs "$runs" --style basic \
     --export-json "$out/large_fabric.json" \
@@ -124,13 +132,24 @@ size_of() {  # FULL_HOURS HOURLY_DAYS DAILY_DAYS
 }
 ports=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)
 python3 - "$out/large_fabric.json" "$ports" "$(size_of 24 28 365)" "$(size_of 24 7 0)" \
-  "$(size_of 1 7 0)" "$(du -sb "$disk/daemon" | cut -f1)" <<'PY' | tee "$out/large_fabric.txt"
+  "$(size_of 1 7 0)" "$(du -sb "$disk/daemon" | cut -f1)" "${ceiling:-0}" \
+  "$(sed -n 's/.* mads=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)" <<'PY' | tee "$out/large_fabric.txt"
 import json, sys
-path, ports, default, day_week, hour_week, used = sys.argv[1], int(sys.argv[2]), *map(int, sys.argv[3:])
+path, ports, default, day_week, hour_week, used, ceiling, mads = sys.argv[1], int(sys.argv[2]), *map(int, (a or 0 for a in sys.argv[3:]))
 r = {x["command"].split(": ", 1)[0]: x for x in json.load(open(path))["results"]}
 peer = r["peer"]["median"]
 for k in ("peer", "daemon", "direct"):
     print(f"{k:7} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
+if mads and ceiling:
+    rate = mads / r["daemon"]["median"]
+    print(f"daemon: {mads} MADs ({mads / ports:.2f} per port) at {rate:.0f} MADs/s: {100 * rate / ceiling:.0f} % of the ceiling ({ceiling}/s)")
+def cpu(label):
+    user, system, rss = open(f"rss_{label}.txt").read().split()[-3:]
+    return float(user) + float(system), int(rss)
+peer_cpu, peer_rss = cpu("peer")
+for k in ("daemon", "direct"):
+    c, rss = cpu(k)
+    print(f"{k:7} one steady sweep: CPU {c:.2f} s ({1e6 * c / ports:.1f} us per port, {c / max(peer_cpu, 0.01):.2f}x the peer's {peer_cpu:.2f} s), max RSS {rss / 1024:.1f} MB (peer {peer_rss / 1024:.1f} MB)")
 gb = lambda b: f"{b / 1e9:.1f} GB"
 print(f"state on disk for {ports} ports: {gb(used)} measured with the bench's layout")
 print(f"  per port: default layout (a day of minutes, 4 weeks of hours, a year of days) {default / 1e6:.2f} MB"

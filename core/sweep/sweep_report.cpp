@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
-#include <unordered_map>
 
 #include "base/number.hpp"
+#include "poll/far_ends.hpp"
 #include "sweep/shared_state_errors.hpp"
 #include "thresholds/error_rate.hpp"
 
@@ -82,33 +82,21 @@ namespace {
 class CableFlaps {
  public:
   CableFlaps(const SweepResult& sweep, const link_quality::FlapSettings& settings)
-      : sweep_(sweep), settings_(settings) {
-    index_.reserve(sweep.results.size());
-    for (std::size_t i = 0; i < sweep.results.size(); ++i)
-      index_[key({sweep.results[i].target.node, sweep.results[i].target.port})] = i;
-  }
+      : sweep_(sweep), settings_(settings), far_ends_(sweep.results) {}
 
   // The flapping of result i's cable, when result i speaks for it.
   std::optional<Subcheck> of(std::size_t i) const {
     const poll::PortResult& near = sweep_.results[i];
-    const poll::PortResult* far = nullptr;
-    if (near.target.remote) {
-      const auto found = index_.find(key(*near.target.remote));
-      if (found != index_.end()) {
-        far = &sweep_.results[found->second];
-        const PortRef self{near.target.node, near.target.port};
-        if (*near.target.remote < self) return std::nullopt;  // the other end speaks for it
-      }
-    }
+    const poll::PortResult* far = far_ends_.of(near);
+    if (far && *near.target.remote < PortRef{near.target.node, near.target.port})
+      return std::nullopt;  // the other end speaks for it
     return poll::flap_subcheck(near, far, settings_);
   }
 
  private:
-  static std::uint64_t key(PortRef ref) { return ref.node * 257 + ref.port; }
-
   const SweepResult& sweep_;
   const link_quality::FlapSettings& settings_;
-  std::unordered_map<std::uint64_t, std::size_t> index_;
+  const poll::FarEnds far_ends_;
 };
 
 }  // namespace
