@@ -5,7 +5,9 @@
 //   - --csv FILE: every sample appended (one row per port and sweep);
 //   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (sweep_summary.hpp),
 //     replaced atomically;
-//   - --histograms: the rate histograms in the long output.
+//   - --histograms: the rate histograms in the long output;
+//   - --openmetrics FILE: the ports' counters and rates for Prometheus (openmetrics.hpp), replaced
+//     whole.
 #pragma once
 
 #include <string>
@@ -27,6 +29,8 @@ struct OutputOptions {
   std::string csv;          // append samples here
   bool histograms = false;  // print them in the long output
   std::string jobs;         // JOBID HOSTLIST lines: the jobs a port in trouble hurts
+  std::string openmetrics;  // write the exposition format here
+  std::string openmetrics_counters = "all";  // the counters it exports (keys, comma-separated)
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);
