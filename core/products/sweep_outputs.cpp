@@ -13,6 +13,7 @@
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
 #include "products/sweep_summary.hpp"
+#include "products/switch_results.hpp"
 
 namespace ibpm::products {
 
@@ -85,6 +86,21 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
       ->capture_default_str()
       ->type_name("LIST")
       ->group(group);
+  app.add_option("--nagios-spool", options.nagios_spool,
+                 "After each sweep, hand every switch's result (what check_ib_node would say "
+                 "of its ports) to its passive ib-node service: one file in DIR, Nagios 4's "
+                 "check_result_path (see ibpm-nagios-config --node-services passive)")
+      ->type_name("DIR")
+      ->group(group);
+  app.add_option("--nagios-fabric-host", options.nagios_fabric_host,
+                 "The fabric host's name, as given to ibpm-nagios-config --fabric-host (switch "
+                 "hosts are named as the generator names them)")
+      ->capture_default_str()
+      ->group(group);
+  app.add_flag("--nagios-cas", options.nagios_cas,
+               "The configuration was generated with --cas (host CAs have hosts too, which "
+               "can change how switch hosts are named)")
+      ->group(group);
   app.add_flag("--histograms", options.histograms,
                "Histograms of the rates across the swept ports in the long output")
       ->group(group);
@@ -153,6 +169,27 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
                         parse_counter_list(outputs.openmetrics_counters));
     } catch (const std::exception& e) {
       failed("OpenMetrics file", e);
+    }
+  }
+  if (!outputs.nagios_spool.empty()) {
+    SwitchResults results;
+    try {
+      results = switch_results(
+          options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+      write_checkresult_file(outputs.nagios_spool, results.results, sweep.started,
+                             sweep.started + sweep.duration);
+      std::string line =
+          std::to_string(results.results.size()) + " switch results handed to Nagios";
+      if (results.partial)
+        line += " (" + std::to_string(results.partial) +
+                " switches with ports in another shard left to it)";
+      lines.push_back({State::ok, line, {}, {}});
+    } catch (const std::exception& e) {
+      lines.push_back({State::unknown,
+                       std::to_string(results.results.size()) +
+                           " switch results not delivered to Nagios: " + e.what(),
+                       {},
+                       {}});
     }
   }
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);

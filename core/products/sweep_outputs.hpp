@@ -7,7 +7,9 @@
 //     replaced atomically;
 //   - --histograms: the rate histograms in the long output;
 //   - --openmetrics FILE: the ports' counters and rates for Prometheus (openmetrics.hpp), replaced
-//     whole.
+//     whole;
+//   - --nagios-spool DIR: every switch's result for its passive ib-node service, in one file of
+//     Nagios's check result spool (switch_results.hpp, nagios_spool.hpp).
 #pragma once
 
 #include <string>
@@ -30,7 +32,10 @@ struct OutputOptions {
   bool histograms = false;  // print them in the long output
   std::string jobs;         // JOBID HOSTLIST lines: the jobs a port in trouble hurts
   std::string openmetrics;  // write the exposition format here
-  std::string openmetrics_counters = "all";  // the counters it exports (keys, comma-separated)
+  std::string openmetrics_counters = "all";      // the counters it exports (keys, comma-separated)
+  std::string nagios_spool;                      // Nagios's check_result_path
+  std::string nagios_fabric_host = "ib-fabric";  // as ibpm-nagios-config names hosts
+  bool nagios_cas = false;
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);
