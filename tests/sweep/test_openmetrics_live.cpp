@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // check_ib_fabric --openmetrics on a live simulated fat tree, served by a real node_exporter from
 // its textfile folder: the error counter injected with PerformanceSet shows on the right port's
-// labels in /metrics, and nowhere else.
+// labels in /metrics, and nowhere else. A Nagios spool folder that is missing leaves the sweep's
+// status line as it was and adds one line saying how many results were not delivered and why.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -117,4 +119,33 @@ TEST_CASE("node_exporter serves the sweep's series with the injected error on th
   REQUIRE(read.size() == 1);
   CHECK(read[0].value == "144");
   CHECK(read[0].labels.at("scope") == "fabric");
+}
+
+TEST_CASE("A sweep whose Nagios spool folder is missing keeps its own result and says why") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-spool-missing");
+  TempDir spool("nagios-spool-live");
+  const std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--nagios-spool",
+                                      (spool.path() / "missing").string()};
+  const ProcessRun run = live.run("check_ib_fabric", args);
+  INFO(run.out << run.err);
+  CHECK(run.first_line().find("144 ports polled in ") != std::string::npos);
+  std::size_t lines = 0;
+  for (const std::string& line : run.lines())
+    lines += line.find(
+                 "9 switch results not delivered to Nagios: cannot create a check result "
+                 "file in " +
+                 (spool.path() / "missing").string() + ": No such file or directory") !=
+             std::string::npos;
+  CHECK(lines == 1);
+  // With the folder there, the next sweep delivers every switch's result.
+  std::filesystem::create_directories(spool.path() / "missing");
+  const ProcessRun next = live.run("check_ib_fabric", args);
+  INFO(next.out);
+  CHECK(next.has("9 switch results handed to Nagios"));
+  std::size_t markers = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(spool.path() / "missing"))
+    markers += entry.path().extension() == ".ok";
+  CHECK(markers == 1);
 }
