@@ -182,7 +182,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
           std::to_string(results.results.size()) + " switch results handed to Nagios";
       if (results.partial)
         line += " (" + std::to_string(results.partial) +
-                " switches with ports in another shard left to it)";
+                " switches with ports in another shard: no result from this one)";
       lines.push_back({State::ok, line, {}, {}});
     } catch (const std::exception& e) {
       lines.push_back({State::unknown,
