@@ -89,9 +89,6 @@ void run(Options options) {
   if (options.format == "nagios" && options.packaged_commands)
     throw std::runtime_error(
         "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
-  if (options.node_services == "passive" && options.format != "nagios")
-    throw std::runtime_error(
-        "--node-services passive: written for Nagios 4 (--format nagios) so far");
   options.plan.zones.nearest = options.assign == "nearest";
 
   const ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
@@ -187,12 +184,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"active", "passive"}))
       ->capture_default_str();
   app.add_option("--check-result-path", options.check_result_path,
-                 "With --node-services passive: Nagios's check_result_path (nagios.cfg), where "
-                 "the sweep leaves the results")
+                 "With --node-services passive and --format nagios: Nagios's check_result_path "
+                 "(nagios.cfg), where the sweep leaves the results")
       ->capture_default_str();
   app.add_option("--freshness", options.freshness,
                  "With --node-services passive: seconds without a result before a switch's "
-                 "service turns UNKNOWN (default: two sweep intervals and a minute, 660)")
+                 "service turns UNKNOWN (default: two check intervals and a minute, 660 with the "
+                 "5-minute interval)")
       ->check(CLI::Range(1u, 86400u));
   const std::string zones = "Icinga 2 zones";
   app.add_option("--zones", options.plan.zones.count,
