@@ -301,7 +301,8 @@ TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results,
   const fs::path nagios_dir = work.path() / "nagios";
   fs::create_directories(state);
   write_wrappers(live, plugins);
-  constexpr int kFreshness = 6;
+  // Long enough for a sweep under the sanitizers to be reaped and seen before it goes stale.
+  constexpr int kFreshness = 12;
   const ProcessRun generated =
       live.run("ibpm-nagios-config",
                {"--format", "nagios", "-o", objects, "--state-dir", state, "--plugin-dir", plugins,
