@@ -41,10 +41,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# useradd and groupadd for the postinst; negate (host checks) from the Monitoring Plugins.
+# useradd and groupadd for the postinst; negate (host checks) and check_dummy (the freshness of
+# passive switch services) from the Monitoring Plugins; node_exporter serves check_ib_fabric
+# --openmetrics.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "monitoring-plugins-basic")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nagios4-core | icinga2-bin, infiniband-diags")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "nagios4-core | icinga2-bin, infiniband-diags, prometheus-node-exporter")
 configure_file(${PROJECT_SOURCE_DIR}/packaging/debian/conffiles.in
                ${PROJECT_BINARY_DIR}/packaging/debian/conffiles @ONLY)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${ibpm_maintainer}/postinst ${ibpm_maintainer}/prerm

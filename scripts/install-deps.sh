@@ -11,6 +11,7 @@ packages=(
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
+  prometheus prometheus-node-exporter
   help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd
 )
 

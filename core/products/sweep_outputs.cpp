@@ -9,9 +9,11 @@
 
 #include "base/atomic_file.hpp"
 #include "products/event_log.hpp"
+#include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
 #include "products/sweep_summary.hpp"
+#include "products/switch_results.hpp"
 
 namespace ibpm::products {
 
@@ -64,6 +66,41 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                  "Append every sample (one row per port: raw counters and rates) to FILE")
       ->type_name("FILE")
       ->group(group);
+  app.add_option("--openmetrics", options.openmetrics,
+                 "After each sweep, replace FILE with the ports' counters, rates and link "
+                 "state and the sweep's own figures in the Prometheus text format (for "
+                 "node_exporter's textfile collector: FILE ends in .prom, in its folder)")
+      ->type_name("FILE")
+      ->group(group);
+  app.add_option("--openmetrics-counters", options.openmetrics_counters,
+                 "The counters --openmetrics exports, raw and as rates (perfdata names, "
+                 "comma-separated, or all): fewer series per port")
+      ->check([](const std::string& list) {
+        try {
+          parse_counter_list(list);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      })
+      ->capture_default_str()
+      ->type_name("LIST")
+      ->group(group);
+  app.add_option("--nagios-spool", options.nagios_spool,
+                 "After each sweep, hand every switch's result (what check_ib_node would say "
+                 "of its ports) to its passive ib-node service: one file in DIR, Nagios 4's "
+                 "check_result_path (see ibpm-nagios-config --node-services passive)")
+      ->type_name("DIR")
+      ->group(group);
+  app.add_option("--nagios-fabric-host", options.nagios_fabric_host,
+                 "The fabric host's name, as given to ibpm-nagios-config --fabric-host (switch "
+                 "hosts are named as the generator names them)")
+      ->capture_default_str()
+      ->group(group);
+  app.add_flag("--nagios-cas", options.nagios_cas,
+               "The configuration was generated with --cas (host CAs have hosts too, which "
+               "can change how switch hosts are named)")
+      ->group(group);
   app.add_flag("--histograms", options.histograms,
                "Histograms of the rates across the swept ports in the long output")
       ->group(group);
@@ -114,6 +151,45 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
       append_samples_csv(outputs.csv, sweep.started, sweep.results, sweep::shard_label(options));
     } catch (const std::exception& e) {
       failed("CSV", e);
+    }
+  }
+  if (!outputs.openmetrics.empty()) {
+    try {
+      const sweep::SweepCounts counts = sweep::count_ports(verdicts);
+      SweepFigures figures;
+      figures.scope = sweep::sweep_scope(options);
+      figures.started = sweep.started;
+      figures.duration = sweep.duration;
+      figures.mads_sent = sweep.mad_stats.sent;
+      figures.mad_retries = sweep.mad_stats.retries;
+      figures.ports = sweep.results.size();
+      figures.ports_read = counts.polled;
+      figures.ports_unreachable = counts.unreachable;
+      write_openmetrics(outputs.openmetrics, sweep.results, sweep.topology.fabric, figures,
+                        parse_counter_list(outputs.openmetrics_counters));
+    } catch (const std::exception& e) {
+      failed("OpenMetrics file", e);
+    }
+  }
+  if (!outputs.nagios_spool.empty()) {
+    SwitchResults results;
+    try {
+      results = switch_results(
+          options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+      write_checkresult_file(outputs.nagios_spool, results.results, sweep.started,
+                             sweep.started + sweep.duration);
+      std::string line =
+          std::to_string(results.results.size()) + " switch results handed to Nagios";
+      if (results.partial)
+        line += " (" + std::to_string(results.partial) +
+                " switches with ports in another shard: no result from this one)";
+      lines.push_back({State::ok, line, {}, {}});
+    } catch (const std::exception& e) {
+      lines.push_back({State::unknown,
+                       std::to_string(results.results.size()) +
+                           " switch results not delivered to Nagios: " + e.what(),
+                       {},
+                       {}});
     }
   }
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);

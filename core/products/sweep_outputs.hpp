@@ -5,7 +5,11 @@
 //   - --csv FILE: every sample appended (one row per port and sweep);
 //   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (sweep_summary.hpp),
 //     replaced atomically;
-//   - --histograms: the rate histograms in the long output.
+//   - --histograms: the rate histograms in the long output;
+//   - --openmetrics FILE: the ports' counters and rates for Prometheus (openmetrics.hpp), replaced
+//     whole;
+//   - --nagios-spool DIR: every switch's result for its passive ib-node service, in one file of
+//     Nagios's check result spool (switch_results.hpp, nagios_spool.hpp).
 #pragma once
 
 #include <string>
@@ -27,6 +31,11 @@ struct OutputOptions {
   std::string csv;          // append samples here
   bool histograms = false;  // print them in the long output
   std::string jobs;         // JOBID HOSTLIST lines: the jobs a port in trouble hurts
+  std::string openmetrics;  // write the exposition format here
+  std::string openmetrics_counters = "all";      // the counters it exports (keys, comma-separated)
+  std::string nagios_spool;                      // Nagios's check_result_path
+  std::string nagios_fabric_host = "ib-fabric";  // as ibpm-nagios-config names hosts
+  bool nagios_cas = false;
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);

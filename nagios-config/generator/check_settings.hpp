@@ -19,6 +19,11 @@ struct CheckSettings {
   std::string delegation_file;  // check_ib_fabric --delegation (with zones)
   bool nearest = false;         // check_ib_fabric --assign nearest (with zones)
   unsigned check_interval = 0;  // seconds between checks, 0: the templates' default (5 min)
+  // Switch services passive: the fabric sweep submits their results (check_ib_fabric
+  // --nagios-spool), freshness checking turns one UNKNOWN when its results stop coming.
+  bool passive_nodes = false;
+  std::string check_result_path = "/var/lib/nagios4/spool/checkresults";  // Nagios 4
+  unsigned freshness = 0;  // seconds without a result before UNKNOWN; 0: two intervals and 1 min
   // Icinga 2: the CheckCommands come from the installed package (include <plugins-contrib>), so
   // ibpm-commands.conf is not written (Icinga 2 refuses a command defined twice).
   bool packaged_commands = false;

@@ -2,13 +2,13 @@
 
 #include "config_text.hpp"
 
+#include "products/monitoring_names.hpp"
+
 namespace ibpm::nagios_config {
 
 namespace {
 
 bool printable_ascii(char c) { return c >= 0x20 && c < 0x7f; }
-
-constexpr std::string_view kForbiddenInNames = "`~!$%^&*|'\"<>?,()=;#\\";
 
 std::string trim(std::string text) {
   const auto first = text.find_first_not_of(' ');
@@ -19,18 +19,7 @@ std::string trim(std::string text) {
 
 }  // namespace
 
-std::string object_name(std::string_view text) {
-  std::string name;
-  for (char c : text) {
-    if (c == ' ' || c == '\t') {
-      if (!name.empty() && name.back() != '_') name += '_';
-    } else if (printable_ascii(c) && kForbiddenInNames.find(c) == std::string_view::npos) {
-      name += c;
-    }
-  }
-  while (!name.empty() && name.back() == '_') name.pop_back();
-  return name;
-}
+std::string object_name(std::string_view text) { return products::object_name(text); }
 
 std::string nagios_value(std::string_view text) {
   std::string value;

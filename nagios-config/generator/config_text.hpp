@@ -12,7 +12,7 @@ namespace ibpm::nagios_config {
 // A name for a host or group object, valid in Nagios 4 and Icinga 2: whitespace becomes '_';
 // removed are the characters Nagios forbids in object names by default (`~!$%^&*|'"<>?,()=),
 // ';' (starts a Nagios comment), '#' and '\', and everything that is not printable ASCII.
-// May be empty.
+// May be empty. (products::object_name: the sweep names its passive results' hosts so too.)
 std::string object_name(std::string_view text);
 
 // A value for a Nagios object directive: one line (control characters become spaces), no

@@ -32,6 +32,9 @@ struct Options {
   std::string rrdcached;
   std::string assign = "even";
   unsigned check_interval = 0;
+  std::string node_services = "active";
+  std::string check_result_path = "/var/lib/nagios4/spool/checkresults";
+  unsigned freshness = 0;
   bool packaged_commands = false;
   std::string parent_zone = "master";
   std::string global_zone = "ibpm-global";
@@ -111,6 +114,9 @@ void run(Options options) {
   settings.delegation_file = options.plan.zones.delegation_file;
   settings.nearest = options.plan.zones.nearest;
   settings.check_interval = options.check_interval;
+  settings.passive_nodes = options.node_services == "passive";
+  settings.check_result_path = options.check_result_path;
+  settings.freshness = options.freshness;
   settings.parent_zone = options.parent_zone;
   settings.global_zone = options.global_zone;
   settings.endpoint_addresses = endpoint_addresses(options.endpoint_addresses, plan);
@@ -170,6 +176,21 @@ int main(int argc, char** argv) {
   app.add_option("--check-interval", options.check_interval,
                  "Icinga 2: seconds between checks (default 300; retries every minute, or as "
                  "often when shorter)")
+      ->check(CLI::Range(1u, 86400u));
+  app.add_option("--node-services", options.node_services,
+                 "active: each switch's ib-node service runs check_ib_node (small fabrics); "
+                 "passive: the fabric sweep submits every switch's result (check_ib_fabric "
+                 "--nagios-spool) and a switch without a fresh one turns UNKNOWN")
+      ->check(CLI::IsMember({"active", "passive"}))
+      ->capture_default_str();
+  app.add_option("--check-result-path", options.check_result_path,
+                 "With --node-services passive and --format nagios: Nagios's check_result_path "
+                 "(nagios.cfg), where the sweep leaves the results")
+      ->capture_default_str();
+  app.add_option("--freshness", options.freshness,
+                 "With --node-services passive: seconds without a result before a switch's "
+                 "service turns UNKNOWN (default: two check intervals and a minute, 660 with the "
+                 "5-minute interval)")
       ->check(CLI::Range(1u, 86400u));
   const std::string zones = "Icinga 2 zones";
   app.add_option("--zones", options.plan.zones.count,

@@ -37,7 +37,12 @@ std::string settings_file(const CheckSettings& settings) {
   std::ostringstream out;
   out << kIcingaHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
       << "const IbpmCheckInterval = " << duration(every) << "\n"
-      << "const IbpmRetryInterval = " << duration(std::min(every, 60u)) << "\n\n"
+      << "const IbpmRetryInterval = " << duration(std::min(every, 60u)) << "\n";
+  // Passive switch services: their freshness, two intervals and a minute unless told.
+  if (settings.passive_nodes)
+    out << "const IbpmNodeFreshness = "
+        << (settings.freshness ? settings.freshness : 2 * every + 60) << "\n";
+  out << "\n"
       << "template Host \"ibpm-settings\" {\n"
       << "  var settings = {\n"
       << "    state_dir = " << icinga_string(settings.state_dir) << "\n";

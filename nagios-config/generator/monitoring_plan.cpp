@@ -10,44 +10,13 @@
 #include "config_text.hpp"
 #include "delegation/delegation.hpp"
 #include "fabric/graph.hpp"
-#include "fabric/unique_names.hpp"
 #include "levels/fabric_levels.hpp"
+#include "products/monitoring_names.hpp"
 #include "sweep/fabric_targets.hpp"
 
 namespace ibpm::nagios_config {
 
 namespace {
-
-const std::set<std::string>& reserved_names() {
-  static const std::set<std::string> names{"ibpm-node",   "ibpm-switch",   "ibpm-ca",
-                                           "ibpm-fabric", "ibpm-settings", "ibpm-service"};
-  return names;
-}
-
-std::string guid_digits(Guid guid) { return format_guid(guid).substr(2); }
-
-bool wanted(const Node& node, bool cas) {
-  return node.type == NodeType::sw || (cas && node.type == NodeType::ca && levels::is_host(node));
-}
-
-// Object names: the display name made safe; names that collide (with each other, with the
-// fabric host or with a template) get the GUID appended, and a number after that when even that
-// is taken, so a name never depends on which node happens to come first and always resolves.
-std::map<Guid, std::string> object_names_of(const Fabric& fabric, const NodeNameMap* names,
-                                            const std::vector<std::size_t>& nodes,
-                                            const std::string& fabric_host) {
-  std::vector<NamedNode> candidates;
-  for (std::size_t i : nodes) {
-    const Node& node = fabric.nodes()[i];
-    std::string candidate = object_name(display_name(node, names));
-    if (candidate.empty())
-      candidate = (node.type == NodeType::sw ? "switch-" : "ca-") + guid_digits(node.guid);
-    candidates.push_back({node.guid, std::move(candidate)});
-  }
-  return unique_names(candidates, [&](const std::string& name) {
-    return name == fabric_host || is_reserved_name(name);
-  });
-}
 
 // The shard (1..N) of every node with ports to poll: the shard holding most of its ports.
 std::map<Guid, unsigned> node_shards(const Fabric& fabric, const NodeNameMap* names,
@@ -78,7 +47,7 @@ std::map<Guid, unsigned> node_shards(const Fabric& fabric, const NodeNameMap* na
 
 }  // namespace
 
-bool is_reserved_name(const std::string& name) { return reserved_names().contains(name); }
+bool is_reserved_name(const std::string& name) { return products::is_reserved_name(name); }
 
 MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
                                const PlanOptions& options) {
@@ -92,9 +61,9 @@ MonitoringPlan plan_monitoring(const Fabric& fabric, const NodeNameMap* names,
 
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)
-    if (wanted(fabric.nodes()[i], options.cas)) chosen.push_back(i);
+    if (products::has_host(fabric.nodes()[i], options.cas)) chosen.push_back(i);
   const std::map<Guid, std::string> object_names =
-      object_names_of(fabric, names, chosen, options.fabric_host);
+      products::host_names(fabric, names, options.cas, options.fabric_host);
 
   std::map<Guid, unsigned> shards;
   if (options.zones.count > 0) {

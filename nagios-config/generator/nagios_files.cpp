@@ -148,12 +148,52 @@ void service(std::ostream& out, const std::string& host, const std::string& desc
   out << "}\n";
 }
 
+// The template's 5 minutes between sweeps, twice, and a minute for the reaper and the sweep.
+constexpr unsigned kDefaultFreshness = 2 * 300 + 60;
+
+unsigned freshness(const CheckSettings& settings) {
+  return settings.freshness ? settings.freshness : kDefaultFreshness;
+}
+
+// A switch's service fed by the sweep: no check of its own; when no result came for the
+// freshness threshold, Nagios runs the check_command, which says so as UNKNOWN.
+void passive_service(std::ostream& out, const std::string& host, const CheckSettings& settings) {
+  const std::string seconds = std::to_string(freshness(settings));
+  out << "\ndefine service {\n";
+  line(out, "use", "ibpm-service");
+  line(out, "host_name", host);
+  line(out, "service_description", "ib-node");
+  line(out, "check_command", "check_ib_sweep_result!" + seconds);
+  line(out, "active_checks_enabled", "0");
+  line(out, "passive_checks_enabled", "1");
+  line(out, "check_freshness", "1");
+  line(out, "freshness_threshold", seconds);
+  out << "}\n";
+}
+
+// check_ib_fabric's arguments that hand the switches' results to their passive services.
+std::string sweep_submits(const MonitoringPlan& plan, const CheckSettings& settings) {
+  std::string args = "--nagios-spool " + command_word(settings.check_result_path);
+  if (plan.fabric_host != "ib-fabric") args += " --nagios-fabric-host " + plan.fabric_host;
+  if (plan.cas > 0) args += " --nagios-cas";
+  return args;
+}
+
 std::string services(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
   out << kNagiosHeader << "# The fabric as a whole.\n";
-  service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric", true);
+  service(out, plan.fabric_host, "ib-fabric",
+          settings.passive_nodes ? "check_ib_fabric!" + sweep_submits(plan, settings)
+                                 : "check_ib_fabric",
+          true);
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
+  if (settings.passive_nodes) {
+    out << "\n# Every cabled port of each switch, from the fabric sweep's results (passive).\n";
+    for (const PlannedHost& host : plan.hosts)
+      if (host.is_switch) passive_service(out, host.name, settings);
+    return out.str();
+  }
   out << "\n# Every cabled port of each switch.\n";
   for (const PlannedHost& host : plan.hosts)
     if (host.is_switch) service(out, host.name, "ib-node", "check_ib_node");

@@ -295,3 +295,44 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of a fabric with hostile
     CHECK(counts.at("Dependency") == fabric.nodes.cas);
   }
 }
+
+TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshness") {
+  IBPM_REQUIRE_A_DAEMON(have_nagios(), have_icinga());
+  TempDir dir("passive-fat-tree");
+  const std::string dump = fat_tree_dump(dir, 648, 36);
+  const FabricCounts nodes = count_nodes(dump);
+  const std::vector<std::string> passive{"--node-services", "passive", "--freshness", "90"};
+  if (have_nagios()) {
+    const std::string out = generate(dir, "ibpm-passive", "nagios", dump, passive);
+    const auto counts = require_nagios_accepts(dir, out);
+    CHECK(counts.at("services") == nodes.switches + 2);
+    std::size_t fresh = 0;
+    for (const NagiosObject& s : parse_nagios_objects(read_text(out + "/ibpm-services.cfg")))
+      fresh += s.get("service_description") == "ib-node" && s.get("active_checks_enabled") == "0" &&
+               s.get("check_freshness") == "1" && s.get("freshness_threshold") == "90";
+    CHECK(fresh == static_cast<std::size_t>(nodes.switches));
+  }
+  if (have_icinga()) {
+    const std::string out = generate(dir, "ibpm-passive-icinga", "icinga2", dump, passive);
+    const auto counts = require_icinga_accepts(dir, out);
+    CHECK(counts.at("Service") == nodes.switches + 2);
+    // What Icinga 2 made of the apply rule: the dummy check, run when no result came for 90 s.
+    const fs::path cache = dir.path() / "icinga-ibpm-passive-icinga" / "cache";
+    const ProcessRun list =
+        run_process({find_program("icinga2"), "object", "list", "--type", "Service", "--name",
+                     "*!ib-node", "-D", "Configuration.CacheDir=" + cache.string()},
+                    {.env = {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()},
+                     .stderr_to = Stderr::merged});
+    INFO(list.out.substr(0, 3000));
+    REQUIRE(list.exit_code == 0);
+    std::size_t dummies = 0, intervals = 0, texts = 0;
+    for (const std::string& line : list.lines()) {
+      dummies += line.find("* check_command = \"dummy\"") != std::string::npos;
+      intervals += line.find("* check_interval = 90") != std::string::npos;
+      texts += line.find("\"no result from the fabric sweep for 90 s\"") != std::string::npos;
+    }
+    CHECK(dummies == static_cast<std::size_t>(nodes.switches));
+    CHECK(intervals == static_cast<std::size_t>(nodes.switches));
+    CHECK(texts == static_cast<std::size_t>(nodes.switches));
+  }
+}

@@ -286,3 +286,102 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
     CHECK(nagios.hosts().at("leaf03").state == 0);
   }
 }
+
+TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results, then freshness") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (find_program("nagios4").empty() || !fs::exists("/usr/lib/nagios/plugins/check_dummy"))
+    IBPM_SKIP(
+        "nagios4 or check_dummy not installed (apt-get install nagios4-core "
+        "monitoring-plugins-basic)");
+  LiveFabric live = LiveFabric::start();
+  TempDir work("nagios-passive");
+  const std::string state = work / "state";
+  const std::string plugins = work / "plugins";
+  const std::string objects = work / "ibpm";
+  const fs::path nagios_dir = work.path() / "nagios";
+  fs::create_directories(state);
+  write_wrappers(live, plugins);
+  // Long enough for a sweep under the sanitizers to be reaped and seen before it goes stale.
+  constexpr int kFreshness = 12;
+  const ProcessRun generated =
+      live.run("ibpm-nagios-config",
+               {"--format", "nagios", "-o", objects, "--state-dir", state, "--plugin-dir", plugins,
+                "--no-baseline", "--node-services", "passive", "--check-result-path",
+                (nagios_dir / "checkresults").string(), "--freshness", std::to_string(kFreshness)});
+  INFO(generated.out << generated.err);
+  REQUIRE(generated.exit_code == 0);
+
+  NagiosSetup setup = write_nagios_setup(nagios_dir, objects);
+  // Results reaped every second, freshness looked at every second, with no grace added.
+  write_text(setup.main_cfg, read_text(setup.main_cfg) +
+                                 "check_result_reaper_frequency=1\n"
+                                 "check_service_freshness=1\n"
+                                 "service_freshness_check_interval=1\n"
+                                 "additional_freshness_latency=0\n");
+  const ProcessRun verify = nagios_verify(setup);
+  INFO(verify.out);
+  REQUIRE(verify.exit_code == 0);
+
+  Nagios nagios(setup);
+  std::vector<std::string> node_services;
+  for (const auto& level : live.tree.switches)
+    for (const std::string& name : level) node_services.push_back(name + ";ib-node");
+  REQUIRE(node_services.size() == 9);
+  // Forces one sweep and waits until every switch's service has a result from it.
+  const auto sweep = [&] {
+    const long before = time(nullptr);
+    nagios.force({"ib-fabric;ib-fabric"});
+    const auto deadline = Clock::now() + std::chrono::seconds(20);
+    for (;;) {
+      const auto services = nagios.services();
+      bool all = true;
+      for (const std::string& s : node_services)
+        all = all && services.contains(s) && services.at(s).last_check >= before &&
+              services.at(s).output.rfind("IB NODE ", 0) == 0;
+      if (all) return services;
+      if (Clock::now() > deadline) {
+        FAIL("no passive results in time:\n" << describe(services) << nagios.log());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  };
+
+  // The first sweep: every switch OK (collecting its baseline).
+  {
+    const auto services = sweep();
+    INFO(describe(services));
+    CHECK(services.at("ib-fabric;ib-fabric").output.find("9 switch results handed to Nagios") !=
+          std::string::npos);
+    for (const std::string& s : node_services) {
+      INFO(s);
+      CHECK(services.at(s).state == 0);
+    }
+  }
+  // Symbol errors on one leaf port: that leaf CRITICAL naming the cable, the rest OK.
+  const std::string cable = "leaf02[3] <-> " + live.peer_name("leaf02", 3);
+  ConsoleUndo clear_errors(live, "PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=0");
+  live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=5000");
+  {
+    const auto services = sweep();
+    INFO(describe(services));
+    for (const std::string& s : node_services) {
+      INFO(s);
+      CHECK(services.at(s).state == (s == "leaf02;ib-node" ? 2 : 0));
+    }
+    CHECK(services.at("leaf02;ib-node").output.rfind("IB NODE CRITICAL - leaf02: ", 0) == 0);
+    CHECK(services.at("leaf02;ib-node").output.find(cable) != std::string::npos);
+  }
+  // No more sweeps: within the freshness threshold (and a few seconds), UNKNOWN saying so.
+  const auto deadline = Clock::now() + std::chrono::seconds(kFreshness + 15);
+  for (;;) {
+    const auto services = nagios.services();
+    const ObjectState& leaf = services.at("leaf01;ib-node");
+    if (leaf.state == 3) {
+      CHECK(leaf.output.find("no result from the fabric sweep for " + std::to_string(kFreshness) +
+                             " s") != std::string::npos);
+      break;
+    }
+    if (Clock::now() > deadline) FAIL("no freshness check in time:\n" << describe(services));
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}

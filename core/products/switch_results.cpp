@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+
+#include "products/switch_results.hpp"
+
+#include <map>
+
+#include "plugin/render.hpp"
+#include "poll/node_report.hpp"
+#include "poll/port_check.hpp"
+#include "products/monitoring_names.hpp"
+
+namespace ibpm::products {
+
+namespace {
+
+using plugin::State;
+
+// "leaf01: 2 of 12 ports not read by the sweep (leaf01[3]: no answer after 4 tries)".
+plugin::Check not_all_read(const std::string& node,
+                           const std::vector<const poll::PortResult*>& ports) {
+  std::size_t missing = 0;
+  const poll::PortResult* first = nullptr;
+  for (const poll::PortResult* p : ports) {
+    if (p->sample.answered) continue;
+    ++missing;
+    if (!first) first = p;
+  }
+  const std::string why = first->sample.cut             ? "the sweep's time ran out"
+                          : first->sample.error.empty() ? "not answered"
+                                                        : first->sample.error;
+  return plugin::unknown_check(node + ": " + std::to_string(missing) + " of " +
+                               std::to_string(ports.size()) + " ports not read by the sweep (" +
+                               first->target.name + ": " + why + ")");
+}
+
+// The node's cabled ports (port 0 aside): what check_ib_node reads.
+std::size_t cabled_ports(const Fabric& fabric, const Node& node) {
+  std::size_t n = 0;
+  node.for_each_port([&](const Port& p) {
+    n += p.number > 0 && fabric.remote(PortRef{node.guid, p.number}).has_value();
+  });
+  return n;
+}
+
+}  // namespace
+
+SwitchResults switch_results(const sweep::SweepOptions& options, const sweep::SweepResult& sweep,
+                             const SwitchResultOptions& settings) {
+  const Fabric& fabric = sweep.topology.fabric;
+  const std::map<Guid, std::string> hosts =
+      host_names(fabric, sweep.name_map(), settings.cas, settings.fabric_host);
+  std::map<Guid, std::vector<const poll::PortResult*>> by_node;
+  for (const poll::PortResult& r : sweep.results)
+    if (r.target.type == NodeType::sw) by_node[r.target.node].push_back(&r);
+  const poll::NodeReportSettings report{poll::report_settings(options, sweep.thresholds),
+                                        settings.shown};
+  SwitchResults out;
+  for (const Node& node : fabric.nodes()) {
+    const auto ports = by_node.find(node.guid);
+    const auto host = hosts.find(node.guid);
+    if (ports == by_node.end() || host == hosts.end()) continue;
+    // check_ib_node reads every cabled port; a sweep's share may hold only some of them.
+    if (ports->second.size() != cabled_ports(fabric, node)) {
+      ++out.partial;
+      continue;
+    }
+    const std::string name = display_name(node, sweep.name_map());
+    bool all_read = true;
+    for (const poll::PortResult* p : ports->second) all_read = all_read && p->sample.answered;
+    const plugin::Check check = all_read ? poll::node_report(name, ports->second, report)
+                                         : not_all_read(name, ports->second);
+    out.results.push_back({host->second, settings.service, plugin::effective_state(check),
+                           plugin::render_text(check, "IB NODE")});
+  }
+  return out;
+}
+
+}  // namespace ibpm::products

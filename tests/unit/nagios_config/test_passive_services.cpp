@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// --node-services passive for Nagios 4: every switch's ib-node service passive with freshness
+// checking, the fabric sweep told where to submit, and the sweep naming hosts as the generator
+// does.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "config_files.hpp"
+#include "monitoring_plan.hpp"
+#include "plan_fixtures.hpp"
+#include "products/monitoring_names.hpp"
+#include "sim/fat_tree.hpp"
+
+using namespace ibpm;
+using namespace ibpm::nagios_config;
+using namespace ibpm::nagios_config::test;
+
+namespace {
+
+// The "define service { ... }" blocks of a file, each as its text.
+std::vector<std::string> service_blocks(const std::string& text) {
+  std::vector<std::string> blocks;
+  for (std::size_t at = text.find("define service {"); at != std::string::npos;
+       at = text.find("define service {", at + 1))
+    blocks.push_back(text.substr(at, text.find('}', at) - at));
+  return blocks;
+}
+
+bool has_line(const std::string& block, const std::string& directive, const std::string& value) {
+  std::istringstream in(block);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string d, v;
+    words >> d;
+    std::getline(words >> std::ws, v);
+    if (d == directive && v == value) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("passive switch services check freshness and the sweep submits their results") {
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 64, .radix = 8, .levels = 3});
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  const MonitoringPlan plan = plan_monitoring(fabric, nullptr, plan_options(true));
+  CheckSettings settings = check_settings("");
+  settings.passive_nodes = true;
+  const ConfigFiles files = nagios_files(plan, settings);
+  const auto blocks = service_blocks(files.at("ibpm-services.cfg"));
+
+  std::size_t passive = 0;
+  for (const std::string& block : blocks) {
+    INFO(block);
+    if (has_line(block, "service_description", "ib-fabric")) {
+      CHECK(has_line(block, "check_command",
+                     "check_ib_fabric!--nagios-spool /var/lib/nagios4/spool/checkresults "
+                     "--nagios-cas"));
+      continue;
+    }
+    REQUIRE(has_line(block, "service_description", "ib-node"));
+    ++passive;
+    CHECK(has_line(block, "active_checks_enabled", "0"));
+    CHECK(has_line(block, "passive_checks_enabled", "1"));
+    CHECK(has_line(block, "check_freshness", "1"));
+    CHECK(has_line(block, "freshness_threshold", "660"));
+    CHECK(has_line(block, "check_command", "check_ib_sweep_result!660"));
+  }
+  CHECK(passive == plan.switches);
+  CHECK(files.at("ibpm-commands.cfg").find("command_name    check_ib_sweep_result") !=
+        std::string::npos);
+
+  // The sweep names every switch's host as the generator did.
+  const auto names = products::host_names(fabric, nullptr, true, plan.fabric_host);
+  for (const PlannedHost& host : plan.hosts) CHECK(names.at(host.guid) == host.name);
+
+  // The default stays active, and a shorter freshness is taken as given.
+  settings.freshness = 8;
+  CHECK(nagios_files(plan, settings).at("ibpm-services.cfg").find("freshness_threshold     8\n") !=
+        std::string::npos);
+  settings.passive_nodes = false;
+  const std::string active = nagios_files(plan, settings).at("ibpm-services.cfg");
+  CHECK(active.find("active_checks_enabled") == std::string::npos);
+  CHECK(active.find("--nagios-spool") == std::string::npos);
+}

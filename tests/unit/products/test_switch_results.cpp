@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Every switch's passive result from a sweep: check_ib_node's report of its ports, UNKNOWN when
+// not all were read, nothing for a switch whose ports another shard has, and a hostile
+// NodeDescription that cannot forge a second result in the spool.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "products/monitoring_names.hpp"
+#include "products/switch_results.hpp"
+#include "support/port_results.hpp"
+
+using namespace ibpm;
+using namespace ibpm::products;
+using namespace ibpm::test;
+
+namespace {
+
+constexpr Guid kLeaf = 0x0002c90300001234;
+constexpr Guid kSpine = 0x0002c90300005678;
+const std::string kHostile = "leaf;01\nhost_name=spine01\nreturn_code=0";
+
+// A leaf whose ports 1 and 2 go to a spine, and the sweep's results for the leaf's `ports`.
+sweep::SweepResult swept(const std::vector<poll::PortResult>& ports) {
+  sweep::SweepResult sweep;
+  Fabric& fabric = sweep.topology.fabric;
+  fabric.add_node(kLeaf, NodeType::sw, kHostile, 8);
+  fabric.add_node(kSpine, NodeType::sw, "spine01", 8);
+  for (PortNumber p : {1, 2}) {
+    fabric.port({kLeaf, p}).lid = 17;
+    fabric.port({kSpine, p}).lid = 18;
+    fabric.connect({kLeaf, p}, {kSpine, p});
+  }
+  sweep.results = ports;
+  sweep.thresholds = thresholds::RateThresholds::defaults();
+  return sweep;
+}
+
+std::size_t lines_starting(const std::string& text, const std::string& prefix) {
+  std::size_t n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a switch whose ports were all read gets check_ib_node's report of them") {
+  const sweep::SweepResult sweep =
+      swept({quiet_port(1), with_rate(quiet_port(2), counters::Counter::symbol_errors, 50)});
+  const SwitchResults results = switch_results({}, sweep, {});
+  REQUIRE(results.results.size() == 1);  // the spine's ports were not in the sweep
+  const PassiveResult& leaf = results.results[0];
+  INFO(leaf.output);
+  CHECK(leaf.host == object_name(kHostile));
+  CHECK(leaf.host.find('\n') == std::string::npos);
+  CHECK(leaf.host.find(';') == std::string::npos);
+  CHECK(leaf.service == "ib-node");
+  CHECK(leaf.state == plugin::State::critical);
+  CHECK(leaf.output.rfind("IB NODE CRITICAL - ", 0) == 0);
+  CHECK(leaf.output.find("2 ports, 1 not OK; worst: leaf01[2]") != std::string::npos);
+  CHECK(leaf.output.find(" p2_symbol_errors=50;") != std::string::npos);
+
+  // In the spool, one result: the description's line feeds and ';' forge nothing.
+  const std::string text = checkresult_text(results.results, 1, 2, 3);
+  CHECK(lines_starting(text, "host_name=") == 1);
+  CHECK(lines_starting(text, "return_code=") == 1);
+}
+
+TEST_CASE("a switch with a port not read is UNKNOWN and says why") {
+  const SwitchResults results = switch_results({}, swept({quiet_port(1), unanswered_port(2)}), {});
+  REQUIRE(results.results.size() == 1);
+  CHECK(results.results[0].state == plugin::State::unknown);
+  CHECK(results.results[0].output.find("1 of 2 ports not read by the sweep (leaf01[2]: no answer "
+                                       "after 4 tries)") != std::string::npos);
+}
+
+TEST_CASE("a switch with ports in another shard gets no result from this one") {
+  const SwitchResults results = switch_results({}, swept({quiet_port(1)}), {});
+  CHECK(results.results.empty());
+  CHECK(results.partial == 1);
+}
