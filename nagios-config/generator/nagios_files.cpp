@@ -95,9 +95,13 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string nagios_hosts(const MonitoringPlan& plan) {
+std::string nagios_hosts(const MonitoringPlan& plan, const CheckSettings& settings) {
   std::ostringstream out;
   out << kNagiosHeader;
+  if (settings.passive_nodes)
+    out << "# The sweep reads every node each interval: the nodes' host checks run on demand only\n"
+           "# (check_interval 0), when one of the node's services turns bad, so that the fabric is\n"
+           "# not polled a second time.\n";
   out << "define host {\n";
   line(out, "use", "ibpm-fabric");
   line(out, "host_name", plan.fabric_host);
@@ -109,6 +113,7 @@ std::string nagios_hosts(const MonitoringPlan& plan) {
     out << "\ndefine host {\n";
     line(out, "use", host.is_switch ? "ibpm-switch" : "ibpm-ca");
     line(out, "host_name", host.name);
+    if (settings.passive_nodes) line(out, "check_interval", "0");
     line(out, "alias", alias.empty() ? host.name : alias);
     line(out, "address", format_guid(host.guid));
     line(out, "parents", joined(host.parents));
@@ -206,7 +211,7 @@ ConfigFiles nagios_files(const MonitoringPlan& plan, const CheckSettings& settin
   return {{"ibpm-commands.cfg", commands(settings)},
           {"ibpm-templates.cfg",
            std::string(kNagiosHeader) + std::string(static_files::nagios_templates)},
-          {"ibpm-hosts.cfg", nagios_hosts(plan)},
+          {"ibpm-hosts.cfg", nagios_hosts(plan, settings)},
           {"ibpm-hostgroups.cfg", hostgroups(plan)},
           {"ibpm-services.cfg", services(plan, settings)}};
 }

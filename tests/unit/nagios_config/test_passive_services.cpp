@@ -70,6 +70,14 @@ TEST_CASE("passive switch services check freshness and the sweep submits their r
   CHECK(files.at("ibpm-commands.cfg").find("command_name    check_ib_sweep_result") !=
         std::string::npos);
 
+  // No host check polls the fabric again between the sweeps: they run on demand only.
+  const std::string hosts = files.at("ibpm-hosts.cfg");
+  std::size_t on_demand = 0;
+  for (std::size_t at = hosts.find("check_interval          0\n"); at != std::string::npos;
+       at = hosts.find("check_interval          0\n", at + 1))
+    ++on_demand;
+  CHECK(on_demand == plan.hosts.size());
+
   // The sweep names every switch's host as the generator did.
   const auto names = products::host_names(fabric, nullptr, true, plan.fabric_host);
   for (const PlannedHost& host : plan.hosts) CHECK(names.at(host.guid) == host.name);
@@ -82,4 +90,6 @@ TEST_CASE("passive switch services check freshness and the sweep submits their r
   const std::string active = nagios_files(plan, settings).at("ibpm-services.cfg");
   CHECK(active.find("active_checks_enabled") == std::string::npos);
   CHECK(active.find("--nagios-spool") == std::string::npos);
+  CHECK(nagios_files(plan, settings).at("ibpm-hosts.cfg").find("check_interval") ==
+        std::string::npos);
 }

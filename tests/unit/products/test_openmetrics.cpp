@@ -13,6 +13,7 @@
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_files.hpp"
+#include "two_switches.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
@@ -20,16 +21,10 @@ using namespace ibpm::test;
 
 namespace {
 
-constexpr Guid kLeaf = 0x0002c90300001234;
-constexpr Guid kSpine = 0x0002c90300005678;
-
 // A leaf (described `leaf`) whose ports 1 and 2 are cabled to a spine (described `spine`).
 Fabric two_switches(const std::string& leaf, const std::string& spine) {
   Fabric fabric;
-  fabric.add_node(kLeaf, NodeType::sw, leaf, 36);
-  fabric.add_node(kSpine, NodeType::sw, spine, 36);
-  fabric.connect({kLeaf, 1}, {kSpine, 1});
-  fabric.connect({kLeaf, 2}, {kSpine, 2});
+  add_two_switches(fabric, leaf, spine);
   return fabric;
 }
 

@@ -4,15 +4,15 @@
 #include <map>
 
 #include "products/port_events.hpp"
+#include "two_switches.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
 using ibpm::plugin::State;
+using ibpm::test::kLeaf;
+using ibpm::test::kSpine;
 
 namespace {
-
-constexpr Guid kLeaf = 0x0002c90300001234;
-constexpr Guid kSpine = 0x0002c90300005678;
 
 PortStatus status(Guid node, PortNumber port, State state, std::string detail = "") {
   return PortStatus{node,

@@ -8,6 +8,7 @@
 #include "products/monitoring_names.hpp"
 #include "products/switch_results.hpp"
 #include "support/port_results.hpp"
+#include "two_switches.hpp"
 
 using namespace ibpm;
 using namespace ibpm::products;
@@ -15,20 +16,16 @@ using namespace ibpm::test;
 
 namespace {
 
-constexpr Guid kLeaf = 0x0002c90300001234;
-constexpr Guid kSpine = 0x0002c90300005678;
 const std::string kHostile = "leaf;01\nhost_name=spine01\nreturn_code=0";
 
 // A leaf whose ports 1 and 2 go to a spine, and the sweep's results for the leaf's `ports`.
 sweep::SweepResult swept(const std::vector<poll::PortResult>& ports) {
   sweep::SweepResult sweep;
   Fabric& fabric = sweep.topology.fabric;
-  fabric.add_node(kLeaf, NodeType::sw, kHostile, 8);
-  fabric.add_node(kSpine, NodeType::sw, "spine01", 8);
+  add_two_switches(fabric, kHostile, "spine01", 8);
   for (PortNumber p : {1, 2}) {
     fabric.port({kLeaf, p}).lid = 17;
     fabric.port({kSpine, p}).lid = 18;
-    fabric.connect({kLeaf, p}, {kSpine, p});
   }
   sweep.results = ports;
   sweep.thresholds = thresholds::RateThresholds::defaults();
