@@ -100,7 +100,8 @@ std::string nagios_hosts(const MonitoringPlan& plan, const CheckSettings& settin
   out << kNagiosHeader;
   if (settings.passive_nodes)
     out << "# The sweep reads every node each interval: the nodes' host checks run on demand only\n"
-           "# (check_interval 0), when one of the node's services turns bad, so that the fabric is\n"
+           "# (check_interval 0), when one of the node's services turns bad, so that the fabric "
+           "is\n"
            "# not polled a second time.\n";
   out << "define host {\n";
   line(out, "use", "ibpm-fabric");
