@@ -247,26 +247,30 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
   record.runs = header.get<std::uint64_t>();
   const auto count = header.get<std::uint64_t>();
   const std::size_t body = bytes->size() - 8;
+  // The entries go straight into the map (a copy of them all beside it was the sweep's peak of
+  // memory), their error intervals, which follow all the entries, after them.
   Reader in(*bytes, kHeaderSize);  // the entries are within the file; the checksum comes below
-  std::vector<std::pair<PortRef, PortMemory>> entries(count);
-  std::vector<std::uint32_t> interval_counts(count);
+  record.ports_.reserve(count);
+  std::vector<std::pair<PortMemory*, std::uint32_t>> interval_counts;
+  interval_counts.reserve(count);
   std::uint64_t intervals = 0;
   for (std::uint64_t i = 0; i < count; ++i) {
-    interval_counts[i] = get_entry(in, entries[i].first, entries[i].second);
-    if (interval_counts[i] > kMaxErrorIntervals) return refuse("too many error intervals");
-    intervals += interval_counts[i];
+    PortRef ref;
+    PortMemory memory;
+    const std::uint32_t n = get_entry(in, ref, memory);
+    if (n > kMaxErrorIntervals) return refuse("too many error intervals");
+    const auto [entry, added] = record.ports_.emplace(ref, std::move(memory));
+    if (!added) return refuse("a port listed twice");
+    interval_counts.emplace_back(&entry->second, n);
+    intervals += n;
   }
   if (kHeaderSize + count * kEntrySize + intervals * kIntervalSize != body)
     return refuse("truncated or padded");
   if (Reader(*bytes, body).get<std::uint64_t>() != fnv1a(*bytes, body))
     return refuse("checksum mismatch");
-  record.ports_.reserve(count);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    auto& [ref, memory] = entries[i];
-    memory.errors.intervals.reserve(interval_counts[i]);
-    for (std::uint32_t k = 0; k < interval_counts[i]; ++k)
-      memory.errors.intervals.push_back(get_interval(in));
-    record.ports_[ref] = std::move(memory);
+  for (const auto& [memory, n] : interval_counts) {
+    memory->errors.intervals.reserve(n);
+    for (std::uint32_t k = 0; k < n; ++k) memory->errors.intervals.push_back(get_interval(in));
   }
   return record;
 }

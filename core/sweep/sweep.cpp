@@ -170,6 +170,9 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   const state::PortStore store(poll::store_options(options));
 
   result.topology = sweep_topology(options, result);
+  // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric
+  // is ours: the sweep saves the topology from the fabric.
+  result.topology.ibnd.reset();
   for (int pass = 0;; ++pass) {
     const Fabric& fabric = result.topology.fabric;
     FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
