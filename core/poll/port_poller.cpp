@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -20,8 +21,7 @@ using Clock = std::chrono::steady_clock;
 // Sample times as the RRD keeps them (milliseconds): rates are computed with the times as stored.
 double stored_time(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
-state::PortRecord record_of(const PortSample& sample,
-                            const std::optional<state::PortRecord>& previous) {
+state::PortRecord record_of(const PortSample& sample, const state::PortRecord* previous) {
   state::PortRecord record;
   record.time = stored_time(sample.time);
   // Strictly after the previous sample as stored (RRD refuses anything else), even when two
@@ -162,31 +162,39 @@ struct StoreLoss {
 // The port's error history with this run's interval added: its errors from the rates (a counter
 // not read counts none), continuous only when the rates compare with a previous sample.
 state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult& r,
-                                  double keep_seconds) {
-  const bool continuous = r.previous && !r.rates.baseline && r.rates.interval > 0;
+                                  const state::PortRecord* previous, double keep_seconds) {
+  const bool continuous = previous && !r.rates.baseline && r.rates.interval > 0;
   std::array<std::uint32_t, state::kHistoryCounterCount> errors{};
   for (std::size_t c = 0; c < errors.size(); ++c)
     if (const auto rate = r.rates.of(state::kHistoryCounters[c]); rate && continuous)
       errors[c] = static_cast<std::uint32_t>(
           std::min(4.0e9, std::llround(rate->per_second * r.rates.interval) * 1.0));
-  return state::extend(std::move(history), continuous, r.previous ? r.previous->time : 0,
+  return state::extend(std::move(history), continuous, previous ? previous->time : 0,
                        r.record.time, errors, keep_seconds);
 }
+
+// The previous sample of each target (null: none) for the time of the run: pointers into the
+// loaded sample record, or into the samples read from the ports' files. Not kept in the results,
+// which would carry a copy of every port's sample for the whole run.
+struct PreviousSamples {
+  std::vector<const state::PortRecord*> of;  // one per target
+  std::deque<state::PortRecord> read;        // read from the files (a deque: they stay put)
+};
 
 // The previous samples of results[i] for each i in `which`, from the ports' files in one
 // exchange with the store (see PortStore::read_all; a file dated ahead of `now` is an error
 // naming it).
 void read_previous(const state::PortStore& store, const std::vector<PortTarget>& targets,
                    const std::vector<std::size_t>& which, double now,
-                   std::chrono::milliseconds timeout, PollRun& run) {
+                   std::chrono::milliseconds timeout, PollRun& run, PreviousSamples& previous) {
   std::vector<PortRef> refs;
   refs.reserve(which.size());
   for (std::size_t i : which) refs.push_back({targets[i].node, targets[i].port});
   std::vector<state::PortStore::ReadResult> reads = store.read_all(refs, now, timeout);
   for (std::size_t k = 0; k < which.size(); ++k) {
-    PortResult& r = run.results[which[k]];
-    r.previous = std::move(reads[k].record);
-    if (!reads[k].error.empty()) r.state_error = std::move(reads[k].error);
+    previous.of[which[k]] =
+        reads[k].record ? &previous.read.emplace_back(std::move(*reads[k].record)) : nullptr;
+    if (!reads[k].error.empty()) run.results[which[k]].state_error = std::move(reads[k].error);
   }
   run.from_rrd += which.size();
 }
@@ -226,6 +234,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   const double max_age = static_cast<double>(store.layout().heartbeat.count());
 
   KnownCapabilities known;
+  PreviousSamples previous;
+  previous.of.assign(targets.size(), nullptr);
   std::vector<SampleHint> hints(targets.size());
   std::vector<bool> file_known(targets.size(), false);
   std::vector<std::size_t> from_files;
@@ -236,7 +246,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
     if (memory && memory->sample.time > ahead) r.clock_back = memory->sample.time - now;
     if (memory && !r.clock_back && now - memory->sample.time <= max_age) {
-      r.previous = memory->sample;
+      previous.of[i] = &memory->sample;
       r.reported = memory->reported;
       r.errors = state::drop_after(memory->errors, ahead);
       hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
@@ -251,13 +261,13 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   }
   // The ports the record does not cover (a first run, a take-over) read from their files, all
   // in one exchange with the store.
-  read_previous(store, targets, from_files, now, settings.store_read_timeout, run);
-  for (std::size_t i : from_files) file_known[i] = results[i].previous.has_value();
+  read_previous(store, targets, from_files, now, settings.store_read_timeout, run, previous);
+  for (std::size_t i : from_files) file_known[i] = previous.of[i] != nullptr;
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    const std::optional<state::PortRecord>& previous = results[i].previous;
+    const state::PortRecord* sample = previous.of[i];
     // A mask stored before CapabilityMask2 was kept does not count: ClassPortInfo is asked again.
-    if (previous && previous->pma_cap_mask)
-      if (const auto caps = mad::capabilities_from_stored(*previous->pma_cap_mask))
+    if (sample && sample->pma_cap_mask)
+      if (const auto caps = mad::capabilities_from_stored(*sample->pma_cap_mask))
         known[targets[i].lid] = *caps;
   }
 
@@ -270,7 +280,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     std::vector<std::size_t> from_record;
     std::vector<PortRef> refs;
     for (std::size_t i = 0; i < targets.size(); ++i)
-      if (results[i].previous && results[i].state_error.empty()) {
+      if (previous.of[i] && results[i].state_error.empty()) {
         from_record.push_back(i);  // (a sample read from the store just now passes as well)
         refs.push_back({targets[i].node, targets[i].port});
       }
@@ -288,7 +298,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       const std::size_t i = from_record[j];
       PortResult& r = results[i];
       // rrdcached's LAST answers the last update rounded down to the file's step.
-      const auto sample = static_cast<std::time_t>(std::floor(r.previous->time));
+      const auto sample = static_cast<std::time_t>(std::floor(previous.of[i]->time));
       const std::time_t recorded = sample - sample % step;
       if (last[j] && *last[j] == recorded) continue;
       loss.add(last[j], recorded);
@@ -298,7 +308,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       const bool updated_since = last[j] && *last[j] > recorded;
       if (updated_since) r.errors = {};
       if (last[j] && static_cast<double>(*last[j]) > ahead) {
-        r.previous.reset();
+        previous.of[i] = nullptr;
         r.state_error = state::ahead_of_clock(store.rrd_name(targets[i].node, targets[i].port),
                                               static_cast<double>(*last[j]), now);
         continue;
@@ -307,11 +317,11 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
     }
     if (loss.ports) run.notes.push_back(loss.describe());
-    read_previous(store, targets, overtaken, now, settings.store_read_timeout, run);
+    read_previous(store, targets, overtaken, now, settings.store_read_timeout, run, previous);
     for (std::size_t k = 0; k < overtaken.size(); ++k) {
       PortResult& r = results[overtaken[k]];
-      file_known[overtaken[k]] = r.previous.has_value();
-      if (r.previous || !r.state_error.empty() || !overtaken_last[k]) continue;
+      file_known[overtaken[k]] = previous.of[overtaken[k]] != nullptr;
+      if (previous.of[overtaken[k]] || !r.state_error.empty() || !overtaken_last[k]) continue;
       // The file is there and was updated after our sample, with no sample in it.
       r.state_error = store.rrd_name(targets[overtaken[k]].node, targets[overtaken[k]].port) +
                       ": the store's last update (at " + std::to_string(*overtaken_last[k]) +
@@ -329,16 +339,19 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     // The previous sample (never more than the tolerance ahead, see above) is not before this
     // one: the clock stepped back a little. No rate over the made-up interval; the sample is
     // still stored just after the previous one, so that RRD takes it.
+    const state::PortRecord* before = previous.of[i];
     const double taken = stored_time(r.sample.time);
-    const bool stepped_back = r.previous && taken <= r.previous->time;
-    if (stepped_back) r.clock_back = std::max(r.clock_back, r.previous->time - taken);
-    r.record = record_of(r.sample, r.previous);
-    r.rates = compute_rates(stepped_back ? std::nullopt : r.previous, r.record,
-                            live_capacity(r.sample), settings.xmit_wait_tick);
-    r.errors = extend_errors(std::move(r.errors), r, settings.error_history_seconds);
+    const bool stepped_back = before && taken <= before->time;
+    if (stepped_back) r.clock_back = std::max(r.clock_back, before->time - taken);
+    r.record = record_of(r.sample, before);
+    r.rates = compute_rates(stepped_back ? nullptr : before, r.record, live_capacity(r.sample),
+                            settings.xmit_wait_tick);
+    r.errors = extend_errors(std::move(r.errors), r, before, settings.error_history_seconds);
   }
   forget_reboot_downs(results);
-  std::vector<SampleHint>().swap(hints);  // freed before the state is written
+  // Freed before the state is written (the record itself is updated in place by save_record).
+  std::vector<SampleHint>().swap(hints);
+  previous = {};
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);

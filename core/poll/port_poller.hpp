@@ -43,8 +43,7 @@ struct PollSettings {
 struct PortResult {
   PortTarget target;
   PortSample sample;
-  std::optional<state::PortRecord> previous;  // what the last run left
-  state::PortRecord record;                   // this run's sample, as written
+  state::PortRecord record;  // this run's sample, as written
   // Written after it when this run cleared counters (rare: shared, so that a result without one
   // does not carry room for a whole record).
   std::shared_ptr<const state::PortRecord> after_reset;

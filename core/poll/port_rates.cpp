@@ -15,7 +15,7 @@ counters::CounterMask at_maximum(const counters::CounterReadings& values, bool e
   return mask;
 }
 
-PortRates compute_rates(const std::optional<state::PortRecord>& previous,
+PortRates compute_rates(const state::PortRecord* previous,
                         const state::PortRecord& current, std::optional<double> capacity_bps,
                         std::optional<double> xmit_wait_tick) {
   PortRates rates;

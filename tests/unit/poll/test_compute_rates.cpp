@@ -26,7 +26,7 @@ PortRecord record(double time, bool extended = true) {
 }  // namespace
 
 TEST_CASE("compute_rates without a previous sample is a baseline") {
-  const auto rates = compute_rates(std::nullopt, record(1000), kHdr4x);
+  const auto rates = compute_rates(nullptr, record(1000), kHdr4x);
   CHECK(rates.baseline);
   for (const auto& r : rates.rate) CHECK_FALSE(r);
   CHECK_FALSE(rates.xmit_util_pct);
@@ -34,8 +34,9 @@ TEST_CASE("compute_rates without a previous sample is a baseline") {
 }
 
 TEST_CASE("compute_rates with a previous sample at the same time or later is a baseline") {
-  CHECK(compute_rates(record(1000), record(1000), kHdr4x).baseline);
-  CHECK(compute_rates(record(1001), record(1000), kHdr4x).baseline);
+  const PortRecord same = record(1000), later = record(1001);
+  CHECK(compute_rates(&same, record(1000), kHdr4x).baseline);
+  CHECK(compute_rates(&later, record(1000), kHdr4x).baseline);
 }
 
 TEST_CASE("compute_rates divides the exact increase by the interval") {
@@ -44,7 +45,7 @@ TEST_CASE("compute_rates divides the exact increase by the interval") {
   before.raw[at(counters::Counter::symbol_errors)] = 5;
   now.raw[at(counters::Counter::symbol_errors)] = 25;
   now.raw[at(counters::Counter::link_downed)] = 3;
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
   CHECK(rates.interval == Approx(10.0));
   REQUIRE(rates.of(counters::Counter::symbol_errors));
@@ -61,7 +62,7 @@ TEST_CASE("compute_rates leaves a counter not read in either sample unknown") {
   PortRecord now = record(1002);
   before.raw[at(counters::Counter::xmit_wait)].reset();
   now.raw[at(counters::Counter::vl15_dropped)].reset();
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   CHECK_FALSE(rates.of(counters::Counter::xmit_wait));
   CHECK_FALSE(rates.of(counters::Counter::vl15_dropped));
   CHECK_FALSE(rates.xmit_wait_pct);
@@ -74,7 +75,7 @@ TEST_CASE("compute_rates gives a saturated counter as a lower bound") {
   before.raw[at(counters::Counter::symbol_errors)] = 535;
   now.raw[at(counters::Counter::symbol_errors)] = 65535;  // 16 bits: sticky at its maximum
   now.raw[at(counters::Counter::link_downed)] = 255;      // 8 bits
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   CHECK(rates.saturated == (counters::counter_bit(counters::Counter::symbol_errors) |
                             counter_bit(counters::Counter::link_downed)));
   REQUIRE(rates.of(counters::Counter::symbol_errors));
@@ -87,7 +88,7 @@ TEST_CASE("compute_rates gives a saturated counter as a lower bound") {
 TEST_CASE("compute_rates marks saturated counters even in a baseline") {
   PortRecord now = record(1000);
   now.raw[at(counters::Counter::symbol_errors)] = 65535;
-  CHECK(compute_rates(std::nullopt, now, kHdr4x).saturated ==
+  CHECK(compute_rates(nullptr, now, kHdr4x).saturated ==
         counters::counter_bit(counters::Counter::symbol_errors));
 }
 
@@ -96,7 +97,7 @@ TEST_CASE("compute_rates counts a counter reset by someone else from zero") {
   PortRecord now = record(1002);
   before.raw[at(counters::Counter::symbol_errors)] = 1000;
   now.raw[at(counters::Counter::symbol_errors)] = 5;
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   CHECK(rates.reset_seen == counters::counter_bit(counters::Counter::symbol_errors));
   REQUIRE(rates.of(counters::Counter::symbol_errors));
   CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(2.5));
@@ -110,7 +111,7 @@ TEST_CASE("compute_rates does not compare data counters read from another attrib
   now.raw[at(counters::Counter::xmit_data)] = 5'000'000'000;
   before.raw[at(counters::Counter::symbol_errors)] = 1;
   now.raw[at(counters::Counter::symbol_errors)] = 11;
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
   for (counters::Counter c : {counters::Counter::xmit_data, counters::Counter::rcv_data,
                               counters::Counter::xmit_pkts, counters::Counter::rcv_pkts})
@@ -122,7 +123,7 @@ TEST_CASE("compute_rates does not compare data counters read from another attrib
   CHECK(rates.of(counters::Counter::symbol_errors)->per_second == Approx(1.0));
   // And back from 64 to 32 bits: again not comparable.
   const auto back = compute_rates(
-      now,
+      &now,
       [] {
         PortRecord r = record(1020, false);
         r.raw[at(counters::Counter::xmit_data)] = 7;
@@ -138,7 +139,7 @@ TEST_CASE("compute_rates keeps 64-bit data counters exact beyond 32 bits") {
   before.raw[at(counters::Counter::xmit_data)] =
       0xFFFFFFFFull;  // the 32-bit maximum is no limit here
   now.raw[at(counters::Counter::xmit_data)] = 0xFFFFFFFFull + 1'000'000'000'000ull;
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE(rates.of(counters::Counter::xmit_data));
   CHECK(rates.of(counters::Counter::xmit_data)->per_second == Approx(1e12));
   CHECK_FALSE(rates.of(counters::Counter::xmit_data)->lower_bound);
@@ -151,7 +152,7 @@ TEST_CASE("compute_rates turns data words into utilization of the link capacity"
   // 1e9 words in 10 s: 1e8 words/s = 3.2e9 bit/s = 1.6 % of 4x HDR.
   now.raw[at(counters::Counter::xmit_data)] = 1'000'000'000;
   now.raw[at(counters::Counter::rcv_data)] = 3'125'000'000;  // 1e10 bit/s: 5 % of 200 Gb/s
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE(rates.capacity_bps);
   CHECK(*rates.capacity_bps == kHdr4x);
   REQUIRE(rates.xmit_util_pct);
@@ -165,7 +166,7 @@ TEST_CASE("compute_rates gives no utilization without a capacity") {
   PortRecord now = record(1010);
   now.raw[at(counters::Counter::xmit_data)] = 1000;
   now.raw[at(counters::Counter::xmit_wait)] = 1000;
-  const auto rates = compute_rates(before, now, std::nullopt);
+  const auto rates = compute_rates(&before, now, std::nullopt);
   CHECK(rates.of(counters::Counter::xmit_data));
   CHECK_FALSE(rates.xmit_util_pct);
   CHECK_FALSE(rates.rcv_util_pct);
@@ -178,12 +179,12 @@ TEST_CASE("compute_rates turns XmitWait ticks into a share of the interval") {
   now.raw[at(counters::Counter::xmit_wait)] = 1'000'000'000;  // 1e8 ticks/s
   SECTION("default tick: one 4-octet word at the link rate") {
     CHECK(counters::default_xmit_wait_tick(kHdr4x) == Approx(32.0 / 200e9));
-    const auto rates = compute_rates(before, now, kHdr4x);
+    const auto rates = compute_rates(&before, now, kHdr4x);
     REQUIRE(rates.xmit_wait_pct);
     CHECK(*rates.xmit_wait_pct == Approx(1e8 * 32.0 / 200e9 * 100));  // 1.6 %
   }
   SECTION("a given tick") {
-    const auto rates = compute_rates(before, now, kHdr4x, 1e-9);
+    const auto rates = compute_rates(&before, now, kHdr4x, 1e-9);
     REQUIRE(rates.xmit_wait_pct);
     CHECK(*rates.xmit_wait_pct == Approx(10.0));
   }
@@ -208,7 +209,7 @@ TEST_CASE("compute_rates with every counter 64-bit: error counters beyond 16 bit
   before.raw[at(counters::Counter::link_downed)] = 255;
   now.raw[at(counters::Counter::link_downed)] = 275;
   now.raw[at(counters::Counter::xmit_wait)] = 0x100000000ULL * 10;  // past 32 bits
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
   CHECK(rates.saturated == 0);
   CHECK(rates.reset_seen == 0);
@@ -227,7 +228,7 @@ TEST_CASE("compute_rates with every counter 64-bit: saturation only at the 64-bi
   now.raw[at(counters::Counter::symbol_errors)] = 65535;
   now.raw[at(counters::Counter::local_link_integrity_errors)] = 15;
   now.raw[at(counters::Counter::rcv_errors)] = ~std::uint64_t{0};
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   CHECK(rates.saturated == counters::counter_bit(counters::Counter::rcv_errors));
   REQUIRE(rates.of(counters::Counter::rcv_errors));
   CHECK(rates.of(counters::Counter::rcv_errors)->lower_bound);
@@ -251,7 +252,7 @@ TEST_CASE("compute_rates does not compare error counters across the one-MAD swit
   now.raw[at(counters::Counter::xmit_wait)] = 0x1'0000'0000ULL;
   before.raw[at(counters::Counter::xmit_data)] = 1000;
   now.raw[at(counters::Counter::xmit_data)] = 2000;
-  const auto rates = compute_rates(before, now, kHdr4x);
+  const auto rates = compute_rates(&before, now, kHdr4x);
   REQUIRE_FALSE(rates.baseline);
   for (const counters::CounterSpec& s : counters::counter_specs()) {
     INFO(s.name);
@@ -260,7 +261,7 @@ TEST_CASE("compute_rates does not compare error counters across the one-MAD swit
   CHECK(rates.of(counters::Counter::xmit_data)->per_second == Approx(100));
   CHECK(rates.reset_seen == 0);
   // And back.
-  const auto back = compute_rates(now, record(1020, true), kHdr4x);
+  const auto back = compute_rates(&now, record(1020, true), kHdr4x);
   CHECK_FALSE(back.of(counters::Counter::symbol_errors));
   REQUIRE(back.of(counters::Counter::xmit_data));  // the 64-bit data counters still compare
   CHECK(back.reset_seen == counters::counter_bit(counters::Counter::xmit_data));
