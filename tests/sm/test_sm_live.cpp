@@ -100,8 +100,13 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   const std::vector<std::string> args{"--state-dir", dir / "state", "--events-file",
                                       events,        "--no-syslog", "-v"};
 
+  // h1 first, until it is master; then h2 comes up as its standby.
   auto master = start_opensm(fabric, dir, "h1", 10);
-  std::this_thread::sleep_for(1s);  // h1 sweeps first and stays master
+  const ProcessRun alone = check_until(
+      fabric, {"--state-dir", dir / "alone"}, [](const ProcessRun& r) { return r.exit_code == 0; },
+      30s);
+  INFO(alone.out << alone.err);
+  REQUIRE(alone.exit_code == 0);
   auto standby = start_opensm(fabric, dir, "h2", 5);
 
   // Both up: the higher priority one is master, the other standby.
