@@ -20,6 +20,10 @@ void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
       ->type_name("PORT")
       ->check(CLI::Range(0, 254))
       ->group(fabric);
+  app.add_option("--node-name-map", options.node_name_map,
+                 "Node name map file: names SMs by their node GUID")
+      ->type_name("FILE")
+      ->group(fabric);
   app.add_option("--state-dir", options.state_dir, "Directory for state kept between runs")
       ->type_name("DIR")
       ->capture_default_str()
@@ -74,7 +78,9 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
       dir + "/" + port.ca_name() + "-" + std::to_string(port.port_number()) + ".state";
   const std::optional<Remembered> before = read_remembered(path);
 
-  const Survey seen = survey(port, before ? before->sms : std::vector<SmSeen>{}, engine);
+  const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.node_name_map);
+  const Survey seen =
+      survey(port, before ? before->sms : std::vector<SmSeen>{}, engine, names ? &*names : nullptr);
   Expectations expect;
   expect.sms = options.expect_sms;
   expect.master = options.expect_master;

@@ -16,6 +16,7 @@ struct SmCheckOptions {
   std::string ca;
   int port = 0;
   std::string state_dir = "/var/lib/ibpm";
+  std::string node_name_map;
   std::optional<unsigned> expect_sms;
   std::string expect_master;
   unsigned stale_after = 60;

@@ -7,11 +7,12 @@
 #include <stdexcept>
 
 #include "mad/sm_info.hpp"
+#include "mad/smp.hpp"
 
 namespace ibpm::sm {
 
 Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
-              const mad::EngineOptions& options) {
+              const mad::EngineOptions& options, const NodeNameMap* names) {
   Survey result;
   mad::MadEngine engine(port);
   std::map<unsigned, SmSeen> by_lid;  // what is known of each SM before asking it
@@ -49,6 +50,7 @@ Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
   for (const auto& [lid, sm] : by_lid) {
     queries.push_back(mad::sm_info_query(lid));
     queries.push_back(mad::node_description_query(lid));
+    if (names) queries.push_back(mad::node_info_query(lid));
   }
   const auto replies = engine.run(queries, options);
   std::size_t i = 0;
@@ -65,6 +67,12 @@ Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
       sm.act_count.reset();
     }
     if (description.ok()) sm.name = mad::decode_node_description(description.data);
+    if (names) {
+      const mad::MadReply& node = replies[i++];
+      if (node.ok())
+        if (const std::string* name = names->find(mad::decode_node_info(node.data).node_guid))
+          sm.name = *name;
+    }
     // A LID nobody answers for and nothing is known about (the port's stale SM LID): no SM.
     if (sm.port_guid != 0) result.sms.push_back(sm);
   }

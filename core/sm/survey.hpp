@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fabric/node_name_map.hpp"
 #include "mad/mad_engine.hpp"
 #include "mad/umad_port.hpp"
 #include "sm/judgement.hpp"
@@ -25,7 +26,9 @@ struct Survey {
 
 // Throws std::runtime_error with a one-line reason when nothing at all can be learnt: the port
 // knows no SM and none is remembered, or the SA does not answer and none is remembered.
+// With `names`, each SM's NodeInfo is asked too and the map's name for its node GUID, when it has
+// one, replaces the NodeDescription.
 Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
-              const mad::EngineOptions& options);
+              const mad::EngineOptions& options, const NodeNameMap* names = nullptr);
 
 }  // namespace ibpm::sm
