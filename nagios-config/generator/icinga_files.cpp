@@ -53,7 +53,7 @@ std::string settings_file(const CheckSettings& settings) {
       << "  if (globals.contains(\"IbpmStateDir\")) {\n"
       << "    settings.state_dir = IbpmStateDir\n"
       << "  }\n"
-      << "  for (command in [ \"ib_topology\", \"ib_port\", \"ib_node\", \"ib_fabric\" ]) {\n"
+      << "  for (command in [ \"ib_topology\", \"ib_port\", \"ib_node\", \"ib_fabric\", \"ib_sm\" ]) {\n"
       << "    for (key => value in settings) {\n"
       << "      vars[command + \"_\" + key] = value\n"
       << "    }\n"

@@ -152,6 +152,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
   std::ostringstream out;
   out << kHeader << "# The fabric as a whole.\n";
   service(out, plan.fabric_host, "ib-fabric", "check_ib_fabric", true);
+  service(out, plan.fabric_host, "ib-sm", "check_ib_sm");
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   out << "\n# Every cabled port of each switch.\n";
