@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // index.html: what an operator looks at first.
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <set>
 
@@ -171,10 +172,38 @@ std::string busiest_section(const SiteContext& site) {
   return html + "</div>\n";
 }
 
+// The subnet managers as check_ib_sm last saw them: the master first.
+std::string sm_section(const SiteContext& site) {
+  const SiteData& data = site.data;
+  std::string html = "<h2>Subnet managers</h2>\n";
+  if (data.sms_error) return html + "<p class=\"note\">" + escape(*data.sms_error) + "</p>\n";
+  if (!data.sms)
+    return html + "<p class=\"note\">No check_ib_sm state in the state directory.</p>\n";
+  const sm::Remembered& r = *data.sms;
+  const double seen = std::chrono::duration<double>(r.sampled.time_since_epoch()).count();
+  html += "<p class=\"note\">";
+  html += r.master ? "Master: " + escape(sm::describe(*r.master)) + ". " : "No master. ";
+  html += "As check_ib_sm saw them " + escape(age(static_cast<double>(data.generated) - seen)) +
+          ".</p>\n";
+  Table table{"sms", {"SM", "port GUID", "LID", "state", "priority"}, {}, "No SM known."};
+  std::vector<sm::SmSeen> sms = r.sms;
+  std::stable_sort(sms.begin(), sms.end(), [](const sm::SmSeen& a, const sm::SmSeen& b) {
+    return a.state == 3 && b.state != 3;
+  });
+  for (const sm::SmSeen& s : sms) {
+    Cell state = text_cell(sm::state_name(s.state));
+    if (s.state == 3) state.css = "state ok";
+    table.rows.push_back({text_cell(s.name), text_cell(format_guid(s.port_guid)),
+                          number_cell(s.lid, std::to_string(s.lid)), state,
+                          number_cell(s.priority, std::to_string(s.priority))});
+  }
+  return html + render(table);
+}
+
 }  // namespace
 
 std::string overview_page(const SiteContext& site, const std::string& map_svg) {
-  std::string body = "<h1>InfiniBand fabric</h1>\n" + summary_section(site);
+  std::string body = "<h1>InfiniBand fabric</h1>\n" + summary_section(site) + sm_section(site);
   // Fitted to the page's width whatever its size (map.js: the button shows it at its actual size,
   // scrolled within its box, and back).
   body +=

@@ -2,9 +2,32 @@
 
 #include "site_data.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <utility>
+#include <vector>
+
+#include "sm/remembered_file.hpp"
 
 namespace ibpm::web {
+
+namespace {
+
+void read_sms(const std::string& state_dir, SiteData& data) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(state_dir + "/sm", ec))
+    if (entry.path().extension() == ".state") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) return;
+  try {
+    data.sms = sm::read_remembered(files.front().string());
+  } catch (const std::exception& e) {
+    data.sms_error = e.what();
+  }
+}
+
+}  // namespace
 
 SiteData collect_site_data(const plugin::FabricOptions& fabric_options,
                            const SiteOptions& options) {
@@ -26,6 +49,7 @@ SiteData collect_site_data(const plugin::FabricOptions& fabric_options,
     } catch (const std::exception& e) {
       data.sweep_error = e.what();
     }
+    read_sms(options.state_dir, data);
   } else if (options.read_history) {
     data.warnings.push_back("no state directory " + options.state_dir +
                             ": no counter history, no sweep summary");

@@ -10,6 +10,7 @@
 #include "analysis/collect.hpp"
 #include "plugin/options.hpp"
 #include "products/sweep_summary.hpp"
+#include "sm/judgement.hpp"
 #include "topology/topology_diff.hpp"
 
 namespace ibpm::web {
@@ -31,6 +32,10 @@ struct SiteData : analysis::FabricAnalysis {
   std::optional<std::string> sweep_error;  // why the summary could not be read
   topology::TopologyDiff diff;
   bool has_baseline = false;
+  // The subnet managers as check_ib_sm last saw them (STATE_DIR/sm/*.state, the first in name
+  // order), or why they could not be read; neither when check_ib_sm never ran here.
+  std::optional<sm::Remembered> sms;
+  std::optional<std::string> sms_error;
 };
 
 // Throws std::runtime_error with a one-line reason (topology, baseline or node-name-map).

@@ -31,7 +31,15 @@ struct Outstanding {
 };
 
 int data_size(MgmtClass mgmt_class) {
-  return mgmt_class == MgmtClass::subnet ? IB_SMP_DATA_SIZE : IB_PC_DATA_SZ;
+  switch (mgmt_class) {
+    case MgmtClass::subnet:
+      return IB_SMP_DATA_SIZE;
+    case MgmtClass::subnet_admin:
+      return IB_SA_DATA_SIZE;
+    case MgmtClass::performance:
+      break;
+  }
+  return IB_PC_DATA_SZ;
 }
 
 // Encodes the query with libibmad's packet builder; the transaction id is set per try.
@@ -42,13 +50,14 @@ std::vector<std::uint8_t> build_packet(const MadQuery& query, int& length) {
   rpc.method = static_cast<int>(query.method);
   rpc.attr.id = query.attribute;
   rpc.attr.mod = query.modifier;
-  rpc.dataoffs = kMadDataOffset;
+  rpc.dataoffs = static_cast<int>(data_offset(query.mgmt_class));
   rpc.datasz = data_size(query.mgmt_class);
+  rpc.mask = query.component_mask;
   rpc.trid = 1;  // replaced before each send; nonzero keeps libibmad's own counter untouched
 
   ib_portid_t destination{};
   destination.lid = static_cast<int>(query.lid);
-  if (query.mgmt_class == MgmtClass::performance) {
+  if (query.mgmt_class != MgmtClass::subnet) {
     destination.qp = 1;
     destination.qkey = IB_DEFAULT_QP1_QKEY;
   }
@@ -145,7 +154,8 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
     MadReply reply;
     reply.status = ReplyStatus::answered;
     reply.mad_status = static_cast<std::uint16_t>(mad_get_field(mad, 0, IB_MAD_STATUS_F));
-    std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + kMadDataOffset,
+    const auto klass = static_cast<MgmtClass>(mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F));
+    std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + data_offset(klass),
                 reply.data.size());
     reply.received = std::chrono::system_clock::now();
     reply.tries = static_cast<int>(it->second.attempt) + 1;
@@ -220,6 +230,10 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       if (item.expires <= now) expired.push_back(tid);
     for (std::uint32_t tid : expired) give_up_try(in_flight.find(tid), now);
   }
+}
+
+std::size_t data_offset(MgmtClass mgmt_class) {
+  return mgmt_class == MgmtClass::subnet_admin ? IB_SA_DATA_OFFS : kMadDataOffset;
 }
 
 std::string describe_failure(const MadReply& reply) {

@@ -23,7 +23,8 @@
 namespace ibpm::mad {
 
 // The attribute data of a MAD: everything after the 64 bytes of MAD and class headers
-// (the PMA's data area; an SMP uses the first 64 bytes).
+// (the PMA's data area; an SMP uses the first 64 bytes). The SA's data starts at byte 56
+// (data_offset): its first 192 bytes are copied.
 constexpr std::size_t kMadDataOffset = 64;
 constexpr std::size_t kMadSize = 256;
 using MadData = std::array<std::uint8_t, kMadSize - kMadDataOffset>;
@@ -33,7 +34,10 @@ using MadData = std::array<std::uint8_t, kMadSize - kMadDataOffset>;
 constexpr std::size_t kMadRequestSize = 64;
 using MadRequestData = std::array<std::uint8_t, kMadRequestSize>;
 
-enum class MadMethod : std::uint8_t { get = 0x01, set = 0x02 };
+enum class MadMethod : std::uint8_t { get = 0x01, set = 0x02, get_table = 0x12 };
+
+// Where a class's attribute data starts in the MAD: 56 for the SA, 64 otherwise.
+std::size_t data_offset(MgmtClass mgmt_class);
 
 struct MadQuery {
   unsigned lid = 0;  // destination LID
@@ -41,7 +45,8 @@ struct MadQuery {
   MadMethod method = MadMethod::get;
   std::uint16_t attribute = 0;
   std::uint32_t modifier = 0;
-  MadRequestData data{};  // request payload (PortSelect etc.)
+  MadRequestData data{};             // request payload (PortSelect etc.)
+  std::uint64_t component_mask = 0;  // SA queries: which fields of `data` select records
 };
 
 enum class ReplyStatus {

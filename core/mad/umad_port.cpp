@@ -2,6 +2,7 @@
 
 #include "mad/umad_port.hpp"
 
+#include <endian.h>
 #include <infiniband/umad.h>
 
 #include <cstring>
@@ -28,6 +29,8 @@ UmadPort::UmadPort(const std::string& ca, int port) {
   ca_name_ = info.ca_name;
   port_number_ = info.portnum;
   lid_ = info.base_lid;
+  sm_lid_ = info.sm_lid;
+  port_guid_ = be64toh(info.port_guid);
   umad_release_port(&info);
 
   fd_ = umad_open_port(ca_name_.c_str(), port_number_);
@@ -36,7 +39,10 @@ UmadPort::UmadPort(const std::string& ca, int port) {
                    " (permission on /dev/infiniband/umad*?)");
   subnet_agent_ = umad_register(fd_, static_cast<int>(MgmtClass::subnet), 1, 0, nullptr);
   performance_agent_ = umad_register(fd_, static_cast<int>(MgmtClass::performance), 1, 0, nullptr);
-  if (subnet_agent_ < 0 || performance_agent_ < 0) {
+  // No RMPP: the SA's first segment is all we read (SMInfoRecord tables fit in one).
+  subnet_admin_agent_ =
+      umad_register(fd_, static_cast<int>(MgmtClass::subnet_admin), 2, 0, nullptr);
+  if (subnet_agent_ < 0 || performance_agent_ < 0 || subnet_admin_agent_ < 0) {
     umad_close_port(fd_);
     throw MadError("cannot register MAD agents on " + describe());
   }
@@ -47,7 +53,15 @@ UmadPort::~UmadPort() {
 }
 
 int UmadPort::agent(MgmtClass mgmt_class) const {
-  return mgmt_class == MgmtClass::subnet ? subnet_agent_ : performance_agent_;
+  switch (mgmt_class) {
+    case MgmtClass::subnet:
+      return subnet_agent_;
+    case MgmtClass::subnet_admin:
+      return subnet_admin_agent_;
+    case MgmtClass::performance:
+      break;
+  }
+  return performance_agent_;
 }
 
 std::string UmadPort::describe() const {

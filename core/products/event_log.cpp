@@ -97,3 +97,19 @@ void EventLog::write(const std::vector<PortEvent>& events,
 }
 
 }  // namespace ibpm::products
+
+namespace ibpm::products {
+
+void EventLog::write_message(plugin::State state, const std::string& message,
+                             std::chrono::system_clock::time_point time) const {
+  PortEvent event;
+  event.status.state = state;
+  const std::string text = log_safe(message);
+  if (options_.syslog_facility)
+    ::syslog(*options_.syslog_facility | syslog_level(event), "%s", text.c_str());
+  if (options_.file.empty()) return;
+  base::LockedAppend(options_.file)
+      .append(iso8601_utc(time) + " " + std::string(plugin::to_string(state)) + " " + text + "\n");
+}
+
+}  // namespace ibpm::products

@@ -42,6 +42,12 @@ class EventLog {
   void write(const std::vector<PortEvent>& events,
              std::chrono::system_clock::time_point time = std::chrono::system_clock::now()) const;
 
+  // One event that is not a port's (a subnet manager's failover): `message` made log-safe, at
+  // the priority of `state`, in the same file format.
+  void write_message(
+      plugin::State state, const std::string& message,
+      std::chrono::system_clock::time_point time = std::chrono::system_clock::now()) const;
+
  private:
   EventLogOptions options_;  // openlog keeps a pointer to the ident: it lives here
 };

@@ -192,6 +192,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
           settings.passive_nodes ? "check_ib_fabric!" + sweep_submits(plan, settings)
                                  : "check_ib_fabric",
           true);
+  service(out, plan.fabric_host, "ib-sm", "check_ib_sm");
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   if (settings.passive_nodes) {

@@ -75,6 +75,30 @@ TEST_CASE("the overview opens the map fitted to the page, however wide it is") {
   CHECK(page.find("<a href=\"map.svg\">Open the map alone</a>") != std::string::npos);
 }
 
+TEST_CASE("the overview lists the subnet managers check_ib_sm saw, the master first") {
+  Workspace ws;
+  web::SiteData data = hostile_site(ws);
+  const web::SiteGraphs graphs;
+  const web::SiteContext site{data, graphs, "now"};
+  CHECK(web::overview_page(site, "").find("No check_ib_sm state in the state directory.") !=
+        std::string::npos);
+  sm::Remembered sms;
+  sms.sampled = std::chrono::system_clock::from_time_t(data.generated - 30);
+  sms.master = sm::SmSeen{0x3, 3, "sm<b>2</b>", 5, 3, 100};
+  sms.sms = {sm::SmSeen{0x1, 1, "sm1", 10, 2, std::nullopt}, *sms.master};
+  data.sms = sms;
+  const std::string page = web::overview_page(site, "");
+  INFO(page);
+  CHECK(page.find("Master: sm&lt;b&gt;2&lt;/b&gt; (0x0000000000000003, LID 3). As check_ib_sm "
+                  "saw them 30 s ago.") != std::string::npos);
+  const auto master = page.find("<td>sm&lt;b&gt;2&lt;/b&gt;</td>");
+  const auto standby = page.find("<td>sm1</td>");
+  CHECK(master < standby);
+  CHECK(standby != std::string::npos);
+  CHECK(page.find("<td class=\"state ok\">master</td>") != std::string::npos);
+  CHECK(page.find("<b>") == std::string::npos);
+}
+
 TEST_CASE("the site has a page for every node and cable, and every map URL leads to one") {
   Workspace ws;
   const web::SiteData data = hostile_site(ws);

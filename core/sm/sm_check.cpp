@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+
+#include "sm/sm_check.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "products/event_log.hpp"
+#include "sm/remembered_file.hpp"
+#include "sm/survey.hpp"
+#include "state/directories.hpp"
+
+namespace ibpm::sm {
+
+void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
+  const std::string fabric = "Fabric";
+  app.add_option("-C,--Ca", options.ca, "InfiniBand device (HCA) to use")
+      ->type_name("CA")
+      ->group(fabric);
+  app.add_option("-P,--Port", options.port, "HCA port to use (0: the first active port)")
+      ->type_name("PORT")
+      ->check(CLI::Range(0, 254))
+      ->group(fabric);
+  app.add_option("--node-name-map", options.node_name_map,
+                 "Node name map file: names SMs by their node GUID")
+      ->type_name("FILE")
+      ->group(fabric);
+  app.add_option("--state-dir", options.state_dir, "Directory for state kept between runs")
+      ->type_name("DIR")
+      ->capture_default_str()
+      ->group(fabric);
+  const std::string sms = "Subnet managers";
+  app.add_option("--expect-sms", options.expect_sms,
+                 "WARNING when fewer SMs than N answer (the sms perfdata's warning range N:)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 64))
+      ->group(sms);
+  app.add_option("--expect-master", options.expect_master,
+                 "WARNING when the master is not this SM: a port GUID (0x...) or a node "
+                 "description")
+      ->type_name("GUID|NAME")
+      ->group(sms);
+  app.add_option("--stale-after", options.stale_after,
+                 "CRITICAL when the master's ActCount has not moved for SECONDS (checked against "
+                 "the last run's)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str()
+      ->group(sms);
+  poll::add_mad_options(app, options.mad, "MADs");
+  const std::string events = "Events";
+  app.add_flag("!--no-syslog", options.syslog, "Do not log failovers to syslog")->group(events);
+  app.add_option("--syslog-facility", options.syslog_facility,
+                 "Facility of the events: daemon, user, local0..local7")
+      ->check([](const std::string& name) {
+        try {
+          products::parse_syslog_facility(name);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      })
+      ->capture_default_str()
+      ->group(events);
+  app.add_option("--events-file", options.events_file, "Also append the events (failovers) to FILE")
+      ->type_name("FILE")
+      ->group(events);
+}
+
+plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOptions& common) {
+  const auto start = std::chrono::steady_clock::now();
+  mad::EngineOptions engine = options.mad.engine();
+  if (common.timeout > 0) engine.deadline = start + std::chrono::milliseconds(common.timeout * 900);
+
+  const mad::UmadPort port(options.ca, options.port);
+  const std::string dir = options.state_dir + "/sm";
+  state::make_directories(dir);
+  const std::string path =
+      dir + "/" + port.ca_name() + "-" + std::to_string(port.port_number()) + ".state";
+  const std::optional<Remembered> before = read_remembered(path);
+
+  const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.node_name_map);
+  const Survey seen =
+      survey(port, before ? before->sms : std::vector<SmSeen>{}, engine, names ? &*names : nullptr);
+  Expectations expect;
+  expect.sms = options.expect_sms;
+  expect.master = options.expect_master;
+  expect.stale_after = std::chrono::seconds(options.stale_after);
+  const auto now = Clock::now();
+  Judgement judgement = judge(seen.sms, before, expect, now, seen.sa_seconds);
+  write_remembered(path, judgement.next);
+
+  plugin::Check& check = judgement.check;
+  if (!seen.sa_problem.empty())
+    check.subchecks.push_back(
+        {plugin::State::ok, seen.sa_problem + " (SMs asked directly)", {}, {}});
+  if (!judgement.failover.empty()) {
+    products::EventLogOptions log_options;
+    log_options.syslog_ident = "check_ib_sm";
+    if (options.syslog)
+      log_options.syslog_facility = products::parse_syslog_facility(options.syslog_facility);
+    log_options.file = options.events_file;
+    try {
+      products::EventLog(log_options)
+          .write_message(plugin::State::warning, judgement.failover, now);
+    } catch (const std::runtime_error& e) {
+      check.subchecks.push_back({plugin::State::unknown, e.what(), {}, {}});
+    }
+  }
+  if (common.verbosity > 0)
+    check.subchecks.push_back({plugin::State::ok, poll::describe(seen.mads), {}, {}});
+  return check;
+}
+
+}  // namespace ibpm::sm

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Asking the fabric about its SMs: the SA's SMInfoRecord table (from the SA at the local port's
+// master SM LID), then SMInfo and NodeDescription of every SM it lists and of the port's master SM,
+// in one parallel engine run; the SMs the last run knew are asked instead when the SA does not
+// answer. SMInfo is answered by the SM itself, so
+// an SM that is gone or stopped is seen as silent (no ActCount), not as absent.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabric/node_name_map.hpp"
+#include "mad/mad_engine.hpp"
+#include "mad/umad_port.hpp"
+#include "sm/judgement.hpp"
+
+namespace ibpm::sm {
+
+struct Survey {
+  std::vector<SmSeen> sms;           // in LID order
+  std::optional<double> sa_seconds;  // the SA query's time, nullopt when it was not answered
+  std::string sa_problem;            // why the SA gave nothing ("no answer after 4 tries")
+  mad::EngineStats mads;
+};
+
+// Throws std::runtime_error with a one-line reason when nothing at all can be learnt: the port
+// knows no SM and none is remembered, or the SA does not answer and none is remembered.
+// With `names`, each SM's NodeInfo is asked too and the map's name for its node GUID, when it has
+// one, replaces the NodeDescription.
+Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
+              const mad::EngineOptions& options, const NodeNameMap* names = nullptr);
+
+}  // namespace ibpm::sm
