@@ -169,8 +169,8 @@ state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult&
     if (const auto rate = r.rates.of(state::kHistoryCounters[c]); rate && continuous)
       errors[c] = static_cast<std::uint32_t>(
           std::min(4.0e9, std::llround(rate->per_second * r.rates.interval) * 1.0));
-  return state::extend(std::move(history), continuous, previous ? previous->time : 0,
-                       r.record.time, errors, keep_seconds);
+  return state::extend(std::move(history), continuous, previous ? previous->time : 0, r.record.time,
+                       errors, keep_seconds);
 }
 
 // The previous sample of each target (null: none) for the time of the run: pointers into the

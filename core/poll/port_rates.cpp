@@ -15,9 +15,8 @@ counters::CounterMask at_maximum(const counters::CounterReadings& values, bool e
   return mask;
 }
 
-PortRates compute_rates(const state::PortRecord* previous,
-                        const state::PortRecord& current, std::optional<double> capacity_bps,
-                        std::optional<double> xmit_wait_tick) {
+PortRates compute_rates(const state::PortRecord* previous, const state::PortRecord& current,
+                        std::optional<double> capacity_bps, std::optional<double> xmit_wait_tick) {
   PortRates rates;
   rates.capacity_bps = capacity_bps;
   rates.saturated = at_maximum(current.raw, current.extended, current.all_extended);

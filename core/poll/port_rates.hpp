@@ -33,10 +33,11 @@ struct PortRates {
 counters::CounterMask at_maximum(const counters::CounterReadings& values, bool extended,
                                  bool all_extended);
 
-// previous: the port's last sample (null: none). capacity_bps: the link's data rate (nullopt when down or unknown); xmit_wait_tick: seconds per
-// PortXmitWait tick, nullopt for default_xmit_wait_tick(capacity).
-PortRates compute_rates(const state::PortRecord* previous,
-                        const state::PortRecord& current, std::optional<double> capacity_bps,
+// previous: the port's last sample (null: none). capacity_bps: the link's data rate (nullopt when
+// down or unknown); xmit_wait_tick: seconds per PortXmitWait tick, nullopt for
+// default_xmit_wait_tick(capacity).
+PortRates compute_rates(const state::PortRecord* previous, const state::PortRecord& current,
+                        std::optional<double> capacity_bps,
                         std::optional<double> xmit_wait_tick = std::nullopt);
 
 }  // namespace ibpm::poll

@@ -306,7 +306,7 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
   if (have_nagios()) {
     const std::string out = generate(dir, "ibpm-passive", "nagios", dump, passive);
     const auto counts = require_nagios_accepts(dir, out);
-    CHECK(counts.at("services") == nodes.switches + 2);
+    CHECK(counts.at("services") == nodes.switches + 3);  // and ib-fabric, ib-topology, ib-sm
     std::size_t fresh = 0;
     for (const NagiosObject& s : parse_nagios_objects(read_text(out + "/ibpm-services.cfg")))
       fresh += s.get("service_description") == "ib-node" && s.get("active_checks_enabled") == "0" &&
@@ -316,7 +316,7 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
   if (have_icinga()) {
     const std::string out = generate(dir, "ibpm-passive-icinga", "icinga2", dump, passive);
     const auto counts = require_icinga_accepts(dir, out);
-    CHECK(counts.at("Service") == nodes.switches + 2);
+    CHECK(counts.at("Service") == nodes.switches + 3);
     // What Icinga 2 made of the apply rule: the dummy check, run when no result came for 90 s.
     const fs::path cache = dir.path() / "icinga-ibpm-passive-icinga" / "cache";
     const ProcessRun list =
