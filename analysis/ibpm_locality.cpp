@@ -84,10 +84,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--level", options.level, "Only subtrees rooted at this level (1 = leaves)");
   app.add_option("--top", options.top, "Only the first N sets after sorting (0: all)");
-  app.add_option("--jobs", options.jobs,
-                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): each "
-                 "job's hosts are a set, with its traffic and locality over the window")
-      ->type_name("FILE");
+  ibpm::plugin::add_jobs_option(
+      app, options.jobs,
+      "each job's hosts are a set, with its traffic and locality over the window");
   app.add_option("--sets", options.set_files,
                  "File of operator-defined node sets: 'NAME: HOSTLIST|GUID ...' per line")
       ->check(CLI::ExistingFile);

@@ -78,9 +78,8 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
                "With --balance: a Nagios check of the spread (-w/-c; exit 0/1/2/3, one status "
                "line, perfdata)")
       ->group(what);
-  app.add_option("--jobs", options.jobs,
-                 "Jobs file: JOBID HOSTLIST lines as squeue -h -o \"%A %N\" prints them; "
-                 "--cable names the jobs whose own traffic crosses the cable")
+  ibpm::plugin::add_jobs_option(app, options.jobs,
+                                "--cable names the jobs whose own traffic crosses the cable")
       ->check(CLI::ExistingFile)
       ->group(what);
   app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);

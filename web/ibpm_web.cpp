@@ -61,10 +61,9 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("--baseline", options.site.baseline,
                  "Topology file to compare with (check_ib_topology --write-baseline)");
-  app.add_option("--jobs", options.site.jobs,
-                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): each "
-                 "cable page names the jobs routed through it (needs STATE_DIR/routes.lft)")
-      ->type_name("FILE");
+  ibpm::plugin::add_jobs_option(
+      app, options.site.jobs,
+      "each cable page names the jobs routed through it (needs STATE_DIR/routes.lft)");
   app.add_option("--busiest", options.write.busiest, "Rows of the busiest cables table")
       ->check(CLI::Range(1UL, 10000UL))
       ->capture_default_str();

@@ -7,25 +7,46 @@
 
 namespace ibpm::plugin {
 
-void add_fabric_options(CLI::App& app, FabricOptions& options) {
-  const std::string group = "Fabric";
-  app.add_option("-C,--Ca", options.ca, "InfiniBand device (HCA) to use")
-      ->type_name("CA")
-      ->group(group);
-  app.add_option("-P,--Port", options.port, "HCA port to use (0: the first active port)")
+void add_local_port_options(CLI::App& app, std::string& ca, int& port, const std::string& group) {
+  app.add_option("-C,--Ca", ca, "InfiniBand device (HCA) to use")->type_name("CA")->group(group);
+  app.add_option("-P,--Port", port, "HCA port to use (0: the first active port)")
       ->type_name("PORT")
       ->check(CLI::Range(0, 254))
       ->group(group);
-  app.add_option("--cache", options.cache, "Read the fabric from this ibnetdiscover cache file")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_option("--node-name-map", options.node_name_map, "Node name map file")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_option("--state-dir", options.state_dir, "Directory for state kept between runs")
+}
+
+void add_node_name_map_option(CLI::App& app, std::string& file, const std::string& group) {
+  app.add_option("--node-name-map", file, "Node name map file")->type_name("FILE")->group(group);
+}
+
+void add_state_dir_option(CLI::App& app, std::string& dir, const std::string& group) {
+  app.add_option("--state-dir", dir, "Directory for state kept between runs")
       ->type_name("DIR")
       ->capture_default_str()
       ->group(group);
+}
+
+CLI::Option* add_jobs_option(CLI::App& app, std::string& file, const std::string& use) {
+  return app
+      .add_option("--jobs", file,
+                  "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): " + use)
+      ->type_name("FILE");
+}
+
+CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use) {
+  return app
+      .add_option("--rrdcached", address, "rrdcached address (unix:PATH or HOST[:PORT]): " + use)
+      ->type_name("ADDR");
+}
+
+void add_fabric_options(CLI::App& app, FabricOptions& options) {
+  const std::string group = "Fabric";
+  add_local_port_options(app, options.ca, options.port, group);
+  app.add_option("--cache", options.cache, "Read the fabric from this ibnetdiscover cache file")
+      ->type_name("FILE")
+      ->group(group);
+  add_node_name_map_option(app, options.node_name_map, group);
+  add_state_dir_option(app, options.state_dir, group);
 }
 
 CLI::Option* add_range_option(CLI::App& app, const std::string& name, std::optional<Range>& target,

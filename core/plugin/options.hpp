@@ -18,6 +18,20 @@ struct FabricOptions {
   std::string state_dir = "/var/lib/ibpm";  // --state-dir: where checks keep state between runs
 };
 
+// -C/--Ca CA and -P/--Port PORT (0..254) in help group `group`: the local HCA port the MADs go
+// out of.
+void add_local_port_options(CLI::App& app, std::string& ca, int& port, const std::string& group);
+// --node-name-map FILE in help group `group`.
+void add_node_name_map_option(CLI::App& app, std::string& file, const std::string& group);
+// --state-dir DIR (its default shown) in help group `group`.
+void add_state_dir_option(CLI::App& app, std::string& dir, const std::string& group);
+
+// --jobs FILE, the jobs file every command reads the same way (see core/jobs); `use` says what the
+// command does with it.
+CLI::Option* add_jobs_option(CLI::App& app, std::string& file, const std::string& use);
+// --rrdcached ADDR; `use` says what goes through the daemon.
+CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use);
+
 // Registers -C/--Ca CA, -P/--Port PORT (0..254), --cache FILE, --node-name-map FILE and
 // --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.
 void add_fabric_options(CLI::App& app, FabricOptions& options);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "plugin/options.hpp"
+
 namespace ibpm::poll {
 
 mad::EngineOptions MadOptions::engine() const {
@@ -38,9 +40,8 @@ void add_mad_options(CLI::App& app, MadOptions& options, const std::string& grou
 
 void add_poll_options(CLI::App& app, PollOptions& options) {
   const std::string state = "State";
-  app.add_option("--rrdcached", options.rrdcached,
-                 "rrdcached address for the RRD writes (default: $RRDCACHED_ADDRESS when set)")
-      ->type_name("ADDR")
+  plugin::add_rrdcached_option(
+      app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")
       ->group(state);
   app.add_option("--rrd-step", options.rrd_step, "Seconds per row of newly created RRD files")
       ->check(CLI::Range(1, 3600))

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "mad/umad_port.hpp"
+#include "plugin/options.hpp"
 #include "poll/fabric_topology.hpp"
 #include "routes/cable_impact.hpp"
 #include "routes/lft_file.hpp"
@@ -94,11 +95,9 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
         ->check(CLI::Range(1, 254))
         ->type_name("N");
   add_poll_options(app, options);
-  app.add_option("--jobs", options.jobs,
-                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): a port "
-                 "in trouble names the jobs routed through its cable (needs STATE_DIR/routes.lft, "
-                 "see ibpm-routes --refresh)")
-      ->type_name("FILE")
+  plugin::add_jobs_option(app, options.jobs,
+                          "a port in trouble names the jobs routed through its cable (needs "
+                          "STATE_DIR/routes.lft, see ibpm-routes --refresh)")
       ->group("Outputs");
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "base/atomic_file.hpp"
+#include "plugin/options.hpp"
 #include "products/event_log.hpp"
 #include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
@@ -38,11 +39,9 @@ void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& even
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
   const std::string group = "Outputs";
-  app.add_option("--jobs", options.jobs,
-                 "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): the "
-                 "long output names the jobs whose hosts route through a cable in trouble "
-                 "(needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
-      ->type_name("FILE")
+  plugin::add_jobs_option(app, options.jobs,
+                          "the long output names the jobs whose hosts route through a cable in "
+                          "trouble (needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
       ->group(group);
   app.add_flag("!--no-syslog", options.syslog, "Do not log port state changes to syslog")
       ->group(group);

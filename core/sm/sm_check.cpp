@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "plugin/options.hpp"
 #include "products/event_log.hpp"
 #include "sm/remembered_file.hpp"
 #include "sm/survey.hpp"
@@ -13,21 +14,9 @@ namespace ibpm::sm {
 
 void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
   const std::string fabric = "Fabric";
-  app.add_option("-C,--Ca", options.ca, "InfiniBand device (HCA) to use")
-      ->type_name("CA")
-      ->group(fabric);
-  app.add_option("-P,--Port", options.port, "HCA port to use (0: the first active port)")
-      ->type_name("PORT")
-      ->check(CLI::Range(0, 254))
-      ->group(fabric);
-  app.add_option("--node-name-map", options.node_name_map,
-                 "Node name map file: names SMs by their node GUID")
-      ->type_name("FILE")
-      ->group(fabric);
-  app.add_option("--state-dir", options.state_dir, "Directory for state kept between runs")
-      ->type_name("DIR")
-      ->capture_default_str()
-      ->group(fabric);
+  plugin::add_local_port_options(app, options.ca, options.port, fabric);
+  plugin::add_node_name_map_option(app, options.node_name_map, fabric);
+  plugin::add_state_dir_option(app, options.state_dir, fabric);
   const std::string sms = "Subnet managers";
   app.add_option("--expect-sms", options.expect_sms,
                  "WARNING when fewer SMs than N answer (the sms perfdata's warning range N:)")
