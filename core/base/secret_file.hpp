@@ -14,4 +14,8 @@ namespace ibpm::base {
 // "PATH: empty", "PATH: not a regular file".
 std::string read_secret_file(const std::string& path);
 
+// The same checks for a file read by another library (a TLS client key): it exists, is a
+// regular file, and neither group nor others may read it. Throws as read_secret_file.
+void require_private_file(const std::string& path);
+
 }  // namespace ibpm::base

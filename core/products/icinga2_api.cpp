@@ -95,6 +95,7 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
   try {
     global_init();
     if (!api.password_file.empty()) password = base::read_secret_file(api.password_file);
+    if (!api.key_file.empty()) base::require_private_file(api.key_file);
   } catch (const std::exception& e) {
     return give_up(e.what());
   }
@@ -138,6 +139,10 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
     // The CA file only: not the system's certificate authorities too.
     curl_easy_setopt(e, CURLOPT_CAINFO, api.ca_file.empty() ? nullptr : api.ca_file.c_str());
     curl_easy_setopt(e, CURLOPT_CAPATH, nullptr);
+    if (!api.cert_file.empty()) {
+      curl_easy_setopt(e, CURLOPT_SSLCERT, api.cert_file.c_str());
+      curl_easy_setopt(e, CURLOPT_SSLKEY, api.key_file.c_str());
+    }
     if (!api.user.empty()) {
       curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
       curl_easy_setopt(e, CURLOPT_USERNAME, api.user.c_str());
@@ -181,9 +186,10 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
           ++out.delivered;
         } else if (ends_submission(code, status, said)) {
           if (fatal.empty())
-            fatal = code != CURLE_OK
-                        ? base + ": " + (t->error[0] ? std::string(t->error) : curl_easy_strerror(code))
-                        : http_reason(status, said, service);
+            fatal =
+                code != CURLE_OK
+                    ? base + ": " + (t->error[0] ? std::string(t->error) : curl_easy_strerror(code))
+                    : http_reason(status, said, service);
         } else if (!refused++) {
           first_refusal = http_reason(status, said, service);
         }
@@ -204,7 +210,8 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
   if (!fatal.empty())
     out.reason = fatal;
   else if (refused)
-    out.reason = first_refusal + (refused > 1 ? " (the first of " + std::to_string(refused) + ")" : "");
+    out.reason =
+        first_refusal + (refused > 1 ? " (the first of " + std::to_string(refused) + ")" : "");
   return out;
 }
 

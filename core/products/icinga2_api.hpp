@@ -4,7 +4,8 @@
 // connection kept alive (libcurl's multi interface, at most one connection to the endpoint;
 // requests go back to back over it, several at once when the endpoint speaks HTTP/2). The
 // server's certificate is verified against the CA file given (and only against it); the ApiUser's
-// password comes from a file only its owner can read (base/secret_file.hpp).
+// password comes from a file only its owner can read (base/secret_file.hpp), or the client
+// presents a certificate whose key is such a file.
 //
 // A failed submission never throws: it says how many results were not delivered and why. A
 // failure of the connection (refused, a certificate that does not verify, 401 for a wrong
@@ -26,6 +27,8 @@ struct Icinga2Api {
   std::string ca_file;        // PEM: the CA the server's certificate must chain to
   std::string user;           // ApiUser name (basic authentication) ...
   std::string password_file;  // ... and the file with its password
+  std::string cert_file;      // or a client certificate (PEM) the ApiUser's client_cn names
+  std::string key_file;       // and its key, a file only its owner reads
   std::string check_source;   // the results' check_source (this host's name when empty)
 };
 
@@ -39,7 +42,6 @@ struct Icinga2Submission {
 // up at `deadline` (what is left then is not delivered: "no time left").
 Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
                                     const std::vector<PassiveResult>& results, double start,
-                                    double finish,
-                                    std::chrono::steady_clock::time_point deadline);
+                                    double finish, std::chrono::steady_clock::time_point deadline);
 
 }  // namespace ibpm::products

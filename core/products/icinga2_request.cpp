@@ -48,9 +48,9 @@ std::string api_answer_reason(const std::string& body) {
   reason = reason.substr(0, reason.find('\n'));
   if (reason.rfind("Error: ", 0) == 0) reason.erase(0, 7);
   if (reason.empty()) reason = text(answer, "status");
-  if (const auto results = answer.find("results");
-      reason.empty() && results != answer.end() && results->is_array() && !results->empty() &&
-      (*results)[0].is_object())
+  if (const auto results = answer.find("results"); reason.empty() && results != answer.end() &&
+                                                   results->is_array() && !results->empty() &&
+                                                   (*results)[0].is_object())
     reason = text((*results)[0], "status");
   reason = base::one_line(reason);
   if (reason.size() > 200) reason = reason.substr(0, 197) + "...";

@@ -134,6 +134,19 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                      "group or others may read it")
           ->type_name("FILE")
           ->group(icinga);
+  CLI::Option* cert =
+      app.add_option("--icinga2-cert", options.icinga2_cert,
+                     "Or a client certificate (PEM) to authenticate with: the ApiUser's "
+                     "client_cn names its CN")
+          ->type_name("FILE")
+          ->group(icinga);
+  CLI::Option* key = app.add_option("--icinga2-key", options.icinga2_key,
+                                    "The client certificate's key; refused when group or "
+                                    "others may read it")
+                         ->type_name("FILE")
+                         ->group(icinga);
+  cert->needs(api, key);
+  key->needs(api, cert);
   api->needs(ca);
   ca->needs(api);
   user->needs(api, password);
@@ -243,6 +256,8 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
                            .ca_file = outputs.icinga2_ca,
                            .user = outputs.icinga2_user,
                            .password_file = outputs.icinga2_password_file,
+                           .cert_file = outputs.icinga2_cert,
+                           .key_file = outputs.icinga2_key,
                            .check_source = {}},
                           results.results, sweep.started, sweep.started + sweep.duration,
                           std::min(outputs.submit_deadline.value_or(latest), latest));

@@ -44,6 +44,8 @@ struct OutputOptions {
   std::string icinga2_ca;             // the CA file the API's certificate is verified against
   std::string icinga2_user;           // ApiUser
   std::string icinga2_password_file;  // its password, in a file only its owner reads
+  std::string icinga2_cert;           // or a client certificate
+  std::string icinga2_key;            // and its key
   // When the submission to Icinga 2 gives up (the check's -t share); a minute at most.
   std::optional<std::chrono::steady_clock::time_point> submit_deadline;
 };

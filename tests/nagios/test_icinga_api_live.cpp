@@ -6,8 +6,9 @@
 // switch's state read back through the API follows the fabric (symbol errors on one leaf port:
 // that leaf CRITICAL, the rest OK). A wrong CA, a wrong password, a user without the permission
 // and a password file others may read each leave the sweep's own result standing with one line
-// saying how many results were not delivered and why; a refusal of some results (a user allowed
-// only some services) is counted and the first named.
+// saying how many results were not delivered and why; a client certificate authenticates as well
+// as a password (its key private too); a refusal of some results (a user allowed only some
+// services) is counted and the first named.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,25 +40,41 @@ namespace {
 void make_certificates(const fs::path& dir, const std::string& ca_name, bool server) {
   const std::string ca = (dir / (ca_name + ".crt")).string();
   const std::string ca_key = (dir / (ca_name + ".key")).string();
-  ProcessRun run = run_process({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-                                "-keyout", ca_key, "-out", ca, "-days", "2", "-subj",
-                                "/CN=" + ca_name},
-                               {{}, Stderr::merged});
+  ProcessRun run =
+      run_process({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key,
+                   "-out", ca, "-days", "2", "-subj", "/CN=" + ca_name},
+                  {{}, Stderr::merged});
   REQUIRE(run.exit_code == 0);
   if (!server) return;
   const std::string key = (dir / "localhost.key").string();
   const std::string csr = (dir / "localhost.csr").string();
   const std::string extensions = (dir / "san.ext").string();
   write_text(extensions, "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
-  run = run_process({"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
-                     csr, "-subj", "/CN=localhost"},
+  run = run_process({"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr,
+                     "-subj", "/CN=localhost"},
                     {{}, Stderr::merged});
   REQUIRE(run.exit_code == 0);
-  run = run_process({"openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key,
-                     "-CAcreateserial", "-out", (dir / "localhost.crt").string(), "-days", "2",
-                     "-extfile", extensions},
+  run = run_process(
+      {"openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+       "-out", (dir / "localhost.crt").string(), "-days", "2", "-extfile", extensions},
+      {{}, Stderr::merged});
+  REQUIRE(run.exit_code == 0);
+}
+
+// A client certificate with CN `cn`, signed by the CA of `ca_dir` (ca.crt, ca.key).
+void make_client_certificate(const fs::path& ca_dir, const fs::path& dir, const std::string& cn) {
+  const std::string key = (dir / (cn + ".key")).string();
+  const std::string csr = (dir / (cn + ".csr")).string();
+  ProcessRun run = run_process({"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                                "-out", csr, "-subj", "/CN=" + cn},
+                               {{}, Stderr::merged});
+  REQUIRE(run.exit_code == 0);
+  run = run_process({"openssl", "x509", "-req", "-in", csr, "-CA", (ca_dir / "ca.crt").string(),
+                     "-CAkey", (ca_dir / "ca.key").string(), "-CAcreateserial", "-out",
+                     (dir / (cn + ".crt")).string(), "-days", "2"},
                     {{}, Stderr::merged});
   REQUIRE(run.exit_code == 0);
+  REQUIRE(::chmod(key.c_str(), 0600) == 0);
 }
 
 std::string private_file(const fs::path& path, const std::string& text, mode_t mode = 0600) {
@@ -105,37 +122,38 @@ class IcingaApi {
   }
 
  private:
-  static std::vector<std::string> start(const fs::path& dir, const std::string& objects,
-                                        int port) {
+  static std::vector<std::string> start(const fs::path& dir, const std::string& objects, int port) {
     for (const char* sub : {"run/icinga2", "data/certs", "log", "cache", "spool"})
       fs::create_directories(dir / sub);
     make_certificates(dir / "data/certs", "ca", true);
     const std::string conf = (dir / "icinga2.conf").string();
-    write_text(
-        conf,
-        "const PluginDir = \"/usr/lib/nagios/plugins\"\n"
-        "const NodeName = \"localhost\"\n"
-        "const ZoneName = NodeName\n"
-        "object Endpoint NodeName { }\n"
-        "object Zone ZoneName { endpoints = [ NodeName ] }\n"
-        "object ApiListener \"api\" {\n  bind_host = \"127.0.0.1\"\n  bind_port = " +
-            std::to_string(port) +
-            "\n}\n"
-            "object ApiUser \"reader\" {\n  password = \"reader-password\"\n"
-            "  permissions = [ \"objects/query/*\", \"status/query\" ]\n}\n"
-            // The README's least-privilege user: results for the ib-node services only.
-            "object ApiUser \"ibpm\" {\n  password = \"ibpm-password\"\n"
-            "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
-            "    filter = {{ service.name == \"ib-node\" }}\n  } ]\n}\n"
-            "object ApiUser \"viewer\" {\n  password = \"viewer-password\"\n"
-            "  permissions = [ \"objects/query/Service\" ]\n}\n"
-            "object ApiUser \"leaves\" {\n  password = \"leaves-password\"\n"
-            "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
-            "    filter = {{ match(\"leaf*\", service.host_name) }}\n  } ]\n}\n"
-            "include <itl>\n"
-            "include <plugins>\n"
-            "include_recursive \"" +
-            objects + "\"\n");
+    write_text(conf,
+               "const PluginDir = \"/usr/lib/nagios/plugins\"\n"
+               "const NodeName = \"localhost\"\n"
+               "const ZoneName = NodeName\n"
+               "object Endpoint NodeName { }\n"
+               "object Zone ZoneName { endpoints = [ NodeName ] }\n"
+               "object ApiListener \"api\" {\n  bind_host = \"127.0.0.1\"\n  bind_port = " +
+                   std::to_string(port) +
+                   "\n}\n"
+                   "object ApiUser \"reader\" {\n  password = \"reader-password\"\n"
+                   "  permissions = [ \"objects/query/*\", \"status/query\" ]\n}\n"
+                   // The README's least-privilege user: results for the ib-node services only.
+                   "object ApiUser \"ibpm\" {\n  password = \"ibpm-password\"\n"
+                   "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
+                   "    filter = {{ service.name == \"ib-node\" }}\n  } ]\n}\n"
+                   "object ApiUser \"ibpm-cert\" {\n  client_cn = \"ibpm-sweep\"\n"
+                   "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
+                   "    filter = {{ service.name == \"ib-node\" }}\n  } ]\n}\n"
+                   "object ApiUser \"viewer\" {\n  password = \"viewer-password\"\n"
+                   "  permissions = [ \"objects/query/Service\" ]\n}\n"
+                   "object ApiUser \"leaves\" {\n  password = \"leaves-password\"\n"
+                   "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
+                   "    filter = {{ match(\"leaf*\", service.host_name) }}\n  } ]\n}\n"
+                   "include <itl>\n"
+                   "include <plugins>\n"
+                   "include_recursive \"" +
+                   objects + "\"\n");
     const std::string d = dir.string();
     return {"/usr/bin/env",
             "ICINGA2_USER=" + current_user(),
@@ -191,11 +209,10 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
   const std::string password = private_file(work.path() / "ibpm.password", "ibpm-password\n");
 
   const ProcessRun generated = live.run(
-      "ibpm-nagios-config",
-      {"--format", "icinga2", "-o", objects, "--state-dir", state, "--no-baseline",
-       "--node-services", "passive", "--icinga2-api", url, "--icinga2-ca",
-       (work.path() / "icinga/data/certs/ca.crt").string(), "--icinga2-user", "ibpm",
-       "--icinga2-password-file", password});
+      "ibpm-nagios-config", {"--format", "icinga2", "-o", objects, "--state-dir", state,
+                             "--no-baseline", "--node-services", "passive", "--icinga2-api", url,
+                             "--icinga2-ca", (work.path() / "icinga/data/certs/ca.crt").string(),
+                             "--icinga2-user", "ibpm", "--icinga2-password-file", password});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   const std::string settings = read_text(fs::path(objects) / "ibpm-settings.conf");
@@ -208,9 +225,9 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
     args.insert(args.end(), api.begin(), api.end());
     return live.run("check_ib_fabric", args);
   };
-  const std::vector<std::string> submit{"--icinga2-api",  url,    "--icinga2-ca",
-                                        icinga.ca(),      "--icinga2-user", "ibpm",
-                                        "--icinga2-password-file", password};
+  const std::vector<std::string> submit{
+      "--icinga2-api",           url,     "--icinga2-ca", icinga.ca(), "--icinga2-user", "ibpm",
+      "--icinga2-password-file", password};
 
   // The first sweep: every switch OK (collecting its baseline), submitted.
   {
@@ -224,8 +241,10 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
     for (const auto& [host, attrs] : services) {
       INFO(host << ": " << attrs.dump());
       CHECK(attrs.at("state") == 0);
-      CHECK(attrs.at("last_check_result").at("output").get<std::string>().rfind(
-                "IB NODE OK - " + host, 0) == 0);
+      CHECK(attrs.at("last_check_result")
+                .at("output")
+                .get<std::string>()
+                .rfind("IB NODE OK - " + host, 0) == 0);
     }
   }
 
@@ -303,6 +322,21 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
   failed(with("--icinga2-api", "https://127.0.0.1:" + std::to_string(free_loopback_port())),
          "9 switch results not delivered to Icinga 2: https://127.0.0.1:");
 
+  // A client certificate instead of the password; its key must be private too.
+  {
+    make_client_certificate(work.path() / "icinga/data/certs", work.path(), "ibpm-sweep");
+    const std::vector<std::string> by_certificate{"--icinga2-api",  url,
+                                                  "--icinga2-ca",   icinga.ca(),
+                                                  "--icinga2-cert", work / "ibpm-sweep.crt",
+                                                  "--icinga2-key",  work / "ibpm-sweep.key"};
+    const ProcessRun run = sweep(by_certificate);
+    INFO(run.out);
+    CHECK(icinga_line(run) == "\\_[OK] 9 switch results submitted to Icinga 2");
+    REQUIRE(::chmod((work / "ibpm-sweep.key").c_str(), 0640) == 0);
+    failed(by_certificate, "9 switch results not delivered to Icinga 2: " +
+                               (work / "ibpm-sweep.key") + ": group or others may read it");
+  }
+
   // A user allowed only the leaves' services: the spines' results refused, counted, the first
   // named; the leaves' delivered.
   {
@@ -315,7 +349,8 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
     const std::string refused = icinga_line(run);
     const std::size_t leaf_count = live.tree.switches.front().size();
     CHECK(refused.find(std::to_string(9 - leaf_count) + " of 9 switch results not delivered to "
-                       "Icinga 2: HTTP 404 for ") != std::string::npos);
+                                                        "Icinga 2: HTTP 404 for ") !=
+          std::string::npos);
     CHECK(refused.find("!ib-node: Access denied to object") != std::string::npos);
   }
 }

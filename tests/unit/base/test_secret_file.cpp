@@ -54,3 +54,13 @@ TEST_CASE("a missing, empty or shared password file is refused, naming the file 
   CHECK(refusal(secret_file(dir, "hunter2\n", 0620)).find("(mode 0620)") != std::string::npos);
   CHECK(refusal(dir.path().string()).find("not a regular file") != std::string::npos);
 }
+
+TEST_CASE("a key file another library reads must be private too") {
+  TempDir dir("secret");
+  CHECK_NOTHROW(ibpm::base::require_private_file(secret_file(dir, "-----BEGIN KEY", 0600)));
+  CHECK_THROWS_WITH(ibpm::base::require_private_file(secret_file(dir, "-----BEGIN KEY", 0640)),
+                    dir / "password" + ": group or others may read it (mode 0640): chmod 600 " +
+                        dir / "password");
+  CHECK_THROWS_WITH(ibpm::base::require_private_file(dir / "absent"),
+                    dir / "absent" + ": cannot open: No such file or directory");
+}

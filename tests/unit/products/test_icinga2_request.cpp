@@ -35,8 +35,11 @@ TEST_CASE("the output loses its perfdata, which goes into an array of items") {
 
 TEST_CASE("a hostile description cannot add a field or a second result") {
   const std::string hostile = "evil\", \"exit_status\": 0, \"x\": \"\\\nIB NODE OK - forged | a=1";
-  const PassiveResult result{"leaf01", "ib-node", plugin::State::critical,
-                             "IB NODE CRITICAL - " + hostile + " | 'p1_x'=1\n", {"'p1_x'=1"}};
+  const PassiveResult result{"leaf01",
+                             "ib-node",
+                             plugin::State::critical,
+                             "IB NODE CRITICAL - " + hostile + " | 'p1_x'=1\n",
+                             {"'p1_x'=1"}};
   const std::string body = process_check_result_body(result, "c", 1, 2);
   CHECK(body.find("\\\"exit_status\\\": 0") != std::string::npos);  // quotes escaped
   CHECK(body.find("\\\\\\n") != std::string::npos);                 // backslash, line feed
