@@ -35,6 +35,47 @@ void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& even
   log.write(events);
 }
 
+// Every switch's result to Icinga 2's API: a line saying how many went, or how many did not and
+// why.
+Subcheck submit_icinga2_results(const SweepOptions& options, const OutputOptions& outputs,
+                                const SweepResult& sweep) {
+  SwitchResults results;
+  try {
+    results = switch_results(
+        options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+  } catch (const std::exception& e) {
+    return {State::unknown,
+            std::string("switch results not delivered to Icinga 2: ") + e.what(),
+            {},
+            {}};
+  }
+  const auto latest = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  const Icinga2Submission sent =
+      submit_to_icinga2({.url = outputs.icinga2_api,
+                         .ca_file = outputs.icinga2_ca,
+                         .user = outputs.icinga2_user,
+                         .password_file = outputs.icinga2_password_file,
+                         .cert_file = outputs.icinga2_cert,
+                         .key_file = outputs.icinga2_key,
+                         .check_source = {}},
+                        results.results, sweep.started, sweep.started + sweep.duration,
+                        std::min(outputs.submit_deadline.value_or(latest), latest));
+  if (sent.not_delivered > 0) {
+    const std::string count = sent.delivered ? std::to_string(sent.not_delivered) + " of " +
+                                                   std::to_string(results.results.size())
+                                             : std::to_string(sent.not_delivered);
+    return {State::unknown,
+            count + " switch results not delivered to Icinga 2: " + sent.reason,
+            {},
+            {}};
+  }
+  std::string line = std::to_string(sent.delivered) + " switch results submitted to Icinga 2";
+  if (results.partial)
+    line += " (" + std::to_string(results.partial) +
+            " switches with ports in another shard: no result from this one)";
+  return {State::ok, line, {}, {}};
+}
+
 }  // namespace
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
@@ -242,41 +283,8 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
                        {}});
     }
   }
-  if (!outputs.icinga2_api.empty()) {
-    SwitchResults results;
-    try {
-      results = switch_results(
-          options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
-    } catch (const std::exception& e) {
-      failed("Icinga 2 results", e);
-    }
-    const auto latest = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    const Icinga2Submission sent =
-        submit_to_icinga2({.url = outputs.icinga2_api,
-                           .ca_file = outputs.icinga2_ca,
-                           .user = outputs.icinga2_user,
-                           .password_file = outputs.icinga2_password_file,
-                           .cert_file = outputs.icinga2_cert,
-                           .key_file = outputs.icinga2_key,
-                           .check_source = {}},
-                          results.results, sweep.started, sweep.started + sweep.duration,
-                          std::min(outputs.submit_deadline.value_or(latest), latest));
-    if (sent.not_delivered == 0) {
-      std::string line = std::to_string(sent.delivered) + " switch results submitted to Icinga 2";
-      if (results.partial)
-        line += " (" + std::to_string(results.partial) +
-                " switches with ports in another shard: no result from this one)";
-      lines.push_back({State::ok, line, {}, {}});
-    } else {
-      const std::string count = sent.delivered ? std::to_string(sent.not_delivered) + " of " +
-                                                     std::to_string(results.results.size())
-                                               : std::to_string(sent.not_delivered);
-      lines.push_back({State::unknown,
-                       count + " switch results not delivered to Icinga 2: " + sent.reason,
-                       {},
-                       {}});
-    }
-  }
+  if (!outputs.icinga2_api.empty())
+    lines.push_back(submit_icinga2_results(options, outputs, sweep));
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);
   try {
     const std::string path = summary_path(options);
