@@ -6,6 +6,8 @@
 // go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
 // tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
 
 #include "poll/state_lines.hpp"
 #include "products/sweep_outputs.hpp"
@@ -17,8 +19,20 @@ namespace {
 using ibpm::plugin::Check;
 using ibpm::plugin::State;
 
-Check run(const ibpm::sweep::SweepOptions& options, const ibpm::products::OutputOptions& outputs,
+// What is left of -t for handing results to a monitoring system after the sweep: up to the last
+// part of the reserve the sweep leaves for its output (poll::poll_settings).
+std::optional<std::chrono::steady_clock::time_point> submit_deadline(
+    const ibpm::plugin::CommonOptions& common, std::chrono::steady_clock::time_point began) {
+  if (common.timeout == 0) return std::nullopt;
+  const std::int64_t total_ms = static_cast<std::int64_t>(common.timeout) * 1000;
+  const std::int64_t reserve_ms =
+      std::max(total_ms / 10, std::min<std::int64_t>(1000, total_ms / 4));
+  return began + std::chrono::milliseconds(total_ms - reserve_ms / 4);
+}
+
+Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOptions outputs,
           ibpm::sweep::SweepReportSettings settings, const ibpm::plugin::CommonOptions& common) {
+  outputs.submit_deadline = submit_deadline(common, std::chrono::steady_clock::now());
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;

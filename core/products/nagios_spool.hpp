@@ -30,7 +30,8 @@ struct PassiveResult {
   std::string host;  // object names: already safe
   std::string service;
   plugin::State state = plugin::State::unknown;
-  std::string output;  // plugin output, may span lines
+  std::string output;  // plugin output, may span lines (perfdata after " | " on the first)
+  std::vector<std::string> perfdata;  // the same perfdata, an item each (for APIs that take a list)
 };
 
 // `output` as the spool holds it: one line, '\' as "\\", line feeds as "\n", other control

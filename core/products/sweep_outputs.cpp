@@ -10,6 +10,7 @@
 #include "base/atomic_file.hpp"
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
+#include "products/icinga2_api.hpp"
 #include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
@@ -33,6 +34,47 @@ void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& even
   log_options.file = outputs.events_file;
   const EventLog log(log_options);
   log.write(events);
+}
+
+// Every switch's result to Icinga 2's API: a line saying how many went, or how many did not and
+// why.
+Subcheck submit_icinga2_results(const SweepOptions& options, const OutputOptions& outputs,
+                                const SweepResult& sweep) {
+  SwitchResults results;
+  try {
+    results = switch_results(
+        options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+  } catch (const std::exception& e) {
+    return {State::unknown,
+            std::string("switch results not delivered to Icinga 2: ") + e.what(),
+            {},
+            {}};
+  }
+  const auto latest = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  const Icinga2Submission sent =
+      submit_to_icinga2({.url = outputs.icinga2_api,
+                         .ca_file = outputs.icinga2_ca,
+                         .user = outputs.icinga2_user,
+                         .password_file = outputs.icinga2_password_file,
+                         .cert_file = outputs.icinga2_cert,
+                         .key_file = outputs.icinga2_key,
+                         .check_source = {}},
+                        results.results, sweep.started, sweep.started + sweep.duration,
+                        std::min(outputs.submit_deadline.value_or(latest), latest));
+  if (sent.not_delivered > 0) {
+    const std::string count = sent.delivered ? std::to_string(sent.not_delivered) + " of " +
+                                                   std::to_string(results.results.size())
+                                             : std::to_string(sent.not_delivered);
+    return {State::unknown,
+            count + " switch results not delivered to Icinga 2: " + sent.reason,
+            {},
+            {}};
+  }
+  std::string line = std::to_string(sent.delivered) + " switch results submitted to Icinga 2";
+  if (results.partial)
+    line += " (" + std::to_string(results.partial) +
+            " switches with ports in another shard: no result from this one)";
+  return {State::ok, line, {}, {}};
 }
 
 }  // namespace
@@ -100,6 +142,55 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                "The configuration was generated with --cas (host CAs have hosts too, which "
                "can change how switch hosts are named)")
       ->group(group);
+  const std::string icinga = "Icinga 2 passive results";
+  CLI::Option* api =
+      app.add_option("--icinga2-api", options.icinga2_api,
+                     "After each sweep, hand every switch's result (what check_ib_node would say "
+                     "of its ports) to its passive ib-node service through Icinga 2's REST API at "
+                     "URL, e.g. https://icinga.example.org:5665 (see ibpm-nagios-config "
+                     "--node-services passive)")
+          ->type_name("URL")
+          ->check([](const std::string& url) {
+            return url.rfind("https://", 0) == 0
+                       ? std::string()
+                       : std::string("the API's URL starts with https://");
+          })
+          ->group(icinga);
+  CLI::Option* ca =
+      app.add_option("--icinga2-ca", options.icinga2_ca,
+                     "The CA certificate (PEM) the API's certificate must chain to, e.g. "
+                     "/var/lib/icinga2/certs/ca.crt; no other CA is trusted")
+          ->type_name("FILE")
+          ->group(icinga);
+  CLI::Option* user =
+      app.add_option("--icinga2-user", options.icinga2_user,
+                     "The ApiUser the results are submitted as (its only permission: "
+                     "actions/process-check-result)")
+          ->type_name("NAME")
+          ->group(icinga);
+  CLI::Option* password =
+      app.add_option("--icinga2-password-file", options.icinga2_password_file,
+                     "The file holding the ApiUser's password (its first line); refused when "
+                     "group or others may read it")
+          ->type_name("FILE")
+          ->group(icinga);
+  CLI::Option* cert =
+      app.add_option("--icinga2-cert", options.icinga2_cert,
+                     "Or a client certificate (PEM) to authenticate with: the ApiUser's "
+                     "client_cn names its CN")
+          ->type_name("FILE")
+          ->group(icinga);
+  CLI::Option* key = app.add_option("--icinga2-key", options.icinga2_key,
+                                    "The client certificate's key; refused when group or "
+                                    "others may read it")
+                         ->type_name("FILE")
+                         ->group(icinga);
+  cert->needs(api, key);
+  key->needs(api, cert);
+  api->needs(ca);
+  ca->needs(api);
+  user->needs(api, password);
+  password->needs(api, user);
   app.add_flag("--histograms", options.histograms,
                "Histograms of the rates across the swept ports in the long output")
       ->group(group);
@@ -191,6 +282,8 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
                        {}});
     }
   }
+  if (!outputs.icinga2_api.empty())
+    lines.push_back(submit_icinga2_results(options, outputs, sweep));
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);
   try {
     const std::string path = summary_path(options);

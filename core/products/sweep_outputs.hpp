@@ -9,9 +9,13 @@
 //   - --openmetrics FILE: the ports' counters and rates for Prometheus (openmetrics.hpp), replaced
 //     whole;
 //   - --nagios-spool DIR: every switch's result for its passive ib-node service, in one file of
-//     Nagios's check result spool (switch_results.hpp, nagios_spool.hpp).
+//     Nagios's check result spool (switch_results.hpp, nagios_spool.hpp);
+//   - --icinga2-api URL: every switch's result for its passive ib-node service, through Icinga 2's
+//     REST API (icinga2_api.hpp).
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +40,14 @@ struct OutputOptions {
   std::string nagios_spool;                      // Nagios's check_result_path
   std::string nagios_fabric_host = "ib-fabric";  // as ibpm-nagios-config names hosts
   bool nagios_cas = false;
+  std::string icinga2_api;            // https://HOST:PORT
+  std::string icinga2_ca;             // the CA file the API's certificate is verified against
+  std::string icinga2_user;           // ApiUser
+  std::string icinga2_password_file;  // its password, in a file only its owner reads
+  std::string icinga2_cert;           // or a client certificate
+  std::string icinga2_key;            // and its key
+  // When the submission to Icinga 2 gives up (the check's -t share); a minute at most.
+  std::optional<std::chrono::steady_clock::time_point> submit_deadline;
 };
 
 void add_output_options(CLI::App& app, OutputOptions& options);

@@ -69,8 +69,11 @@ SwitchResults switch_results(const sweep::SweepOptions& options, const sweep::Sw
     for (const poll::PortResult* p : ports->second) all_read = all_read && p->sample.answered;
     const plugin::Check check = all_read ? poll::node_report(name, ports->second, report)
                                          : not_all_read(name, ports->second);
+    std::vector<std::string> perfdata;
+    for (const plugin::Perfdata& item : plugin::collect_perfdata(check))
+      perfdata.push_back(plugin::format_perfdata(item));
     out.results.push_back({host->second, settings.service, plugin::effective_state(check),
-                           plugin::render_text(check, "IB NODE")});
+                           plugin::render_text(check, "IB NODE"), std::move(perfdata)});
   }
   return out;
 }

@@ -24,6 +24,12 @@ struct CheckSettings {
   bool passive_nodes = false;
   std::string check_result_path = "/var/lib/nagios4/spool/checkresults";  // Nagios 4
   unsigned freshness = 0;  // seconds without a result before UNKNOWN; 0: two intervals and 1 min
+  // Icinga 2: where the sweep submits them (check_ib_fabric --icinga2-*). An empty API URL is
+  // the endpoint that runs the sweep, https://NodeName:5665 (in zones, each satellite's own).
+  std::string icinga2_api;
+  std::string icinga2_ca = "/var/lib/icinga2/certs/ca.crt";
+  std::string icinga2_user = "ibpm";
+  std::string icinga2_password_file = "/etc/icinga2/ibpm-api.password";
   // Icinga 2: the CheckCommands come from the installed package (include <plugins-contrib>), so
   // ibpm-commands.conf is not written (Icinga 2 refuses a command defined twice).
   bool packaged_commands = false;

@@ -35,6 +35,7 @@ struct Options {
   std::string node_services = "active";
   std::string check_result_path = "/var/lib/nagios4/spool/checkresults";
   unsigned freshness = 0;
+  ibpm::nagios_config::CheckSettings icinga2;  // its icinga2_* fields: where the sweep submits
   bool packaged_commands = false;
   std::string parent_zone = "master";
   std::string global_zone = "ibpm-global";
@@ -117,6 +118,10 @@ void run(Options options) {
   settings.passive_nodes = options.node_services == "passive";
   settings.check_result_path = options.check_result_path;
   settings.freshness = options.freshness;
+  settings.icinga2_api = options.icinga2.icinga2_api;
+  settings.icinga2_ca = options.icinga2.icinga2_ca;
+  settings.icinga2_user = options.icinga2.icinga2_user;
+  settings.icinga2_password_file = options.icinga2.icinga2_password_file;
   settings.parent_zone = options.parent_zone;
   settings.global_zone = options.global_zone;
   settings.endpoint_addresses = endpoint_addresses(options.endpoint_addresses, plan);
@@ -180,13 +185,32 @@ int main(int argc, char** argv) {
   app.add_option("--node-services", options.node_services,
                  "active: each switch's ib-node service runs check_ib_node (small fabrics); "
                  "passive: the fabric sweep submits every switch's result (check_ib_fabric "
-                 "--nagios-spool) and a switch without a fresh one turns UNKNOWN")
+                 "--nagios-spool or --icinga2-api) and a switch without a fresh one turns UNKNOWN")
       ->check(CLI::IsMember({"active", "passive"}))
       ->capture_default_str();
   app.add_option("--check-result-path", options.check_result_path,
                  "With --node-services passive and --format nagios: Nagios's check_result_path "
                  "(nagios.cfg), where the sweep leaves the results")
       ->capture_default_str();
+  const std::string submit = "Icinga 2 passive results (--format icinga2 --node-services passive)";
+  app.add_option("--icinga2-api", options.icinga2.icinga2_api,
+                 "The REST API the sweep submits the switches' results to (default: the "
+                 "endpoint running the sweep, \"https://\" + NodeName + \":5665\")")
+      ->type_name("URL")
+      ->group(submit);
+  app.add_option("--icinga2-ca", options.icinga2.icinga2_ca,
+                 "The CA file the API's certificate is verified against")
+      ->capture_default_str()
+      ->group(submit);
+  app.add_option("--icinga2-user", options.icinga2.icinga2_user,
+                 "The ApiUser (its only permission: actions/process-check-result)")
+      ->capture_default_str()
+      ->group(submit);
+  app.add_option("--icinga2-password-file", options.icinga2.icinga2_password_file,
+                 "The file with the ApiUser's password, readable only by the user the checks "
+                 "run as")
+      ->capture_default_str()
+      ->group(submit);
   app.add_option("--freshness", options.freshness,
                  "With --node-services passive: seconds without a result before a switch's "
                  "service turns UNKNOWN (default: two check intervals and a minute, 660 with the "

@@ -32,7 +32,7 @@ std::string duration(unsigned seconds) {
 }
 
 // The same shape as the static ibpm-settings.conf, with the generator's values.
-std::string settings_file(const CheckSettings& settings) {
+std::string settings_file(const MonitoringPlan& plan, const CheckSettings& settings) {
   const unsigned every = settings.check_interval ? settings.check_interval : 300;
   std::ostringstream out;
   out << kIcingaHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
@@ -66,6 +66,22 @@ std::string settings_file(const CheckSettings& settings) {
       << "  }\n";
   if (!settings.baseline.empty())
     out << "  vars.ib_baseline = " << icinga_string(settings.baseline) << "\n";
+  if (settings.passive_nodes) {
+    // The sweep submits every switch's result through the API of the endpoint it runs on, as
+    // the ApiUser whose only permission is actions/process-check-result (see the README).
+    out << "  vars.ibpm_icinga2_api = "
+        << (settings.icinga2_api.empty() ? "\"https://\" + NodeName + \":5665\""
+                                         : icinga_string(settings.icinga2_api))
+        << "\n"
+        << "  vars.ibpm_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n"
+        << "  vars.ibpm_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
+        << "  vars.ibpm_icinga2_password_file = " << icinga_string(settings.icinga2_password_file)
+        << "\n";
+    // Hosts named as here.
+    if (plan.fabric_host != "ib-fabric")
+      out << "  vars.ib_fabric_nagios_fabric_host = " << icinga_string(plan.fabric_host) << "\n";
+    if (plan.cas > 0) out << "  vars.ib_fabric_nagios_cas = true\n";
+  }
   out << "}\n";
   return out.str();
 }
@@ -202,7 +218,7 @@ ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settin
   const std::string templates =
       std::string(kIcingaHeader) + std::string(static_files::icinga_templates);
   if (plan.zones.empty()) {
-    ConfigFiles files{{"ibpm-settings.conf", settings_file(settings)},
+    ConfigFiles files{{"ibpm-settings.conf", settings_file(plan, settings)},
                       {"ibpm-templates.conf", templates},
                       {"ibpm-hosts.conf", icinga_hosts(plan)},
                       {"ibpm-groups.conf", groups(plan)}};
@@ -214,7 +230,7 @@ ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settin
   const std::string global = "ibpm-zones.d/" + settings.global_zone + "/";
   ConfigFiles files{{"ibpm-zones.conf", zones(plan, settings)},
                     {"ibpm-master.conf", master_include()},
-                    {global + "ibpm-settings.conf", settings_file(settings)},
+                    {global + "ibpm-settings.conf", settings_file(plan, settings)},
                     {global + "ibpm-templates.conf", templates},
                     {global + "ibpm-groups.conf", groups(plan)}};
   if (!settings.packaged_commands) files[global + "ibpm-commands.conf"] = commands;

@@ -335,5 +335,18 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
     CHECK(dummies == static_cast<std::size_t>(nodes.switches));
     CHECK(intervals == static_cast<std::size_t>(nodes.switches));
     CHECK(texts == static_cast<std::size_t>(nodes.switches));
+    // The sweep submits to the API of the endpoint that runs it: NodeName, evaluated there.
+    const ProcessRun fabric =
+        run_process({find_program("icinga2"), "object", "list", "--type", "Host", "--name",
+                     "ib-fabric", "-D", "Configuration.CacheDir=" + cache.string()},
+                    {.env = {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()},
+                     .stderr_to = Stderr::merged});
+    INFO(fabric.out);
+    CHECK(fabric.out.find("* ibpm_icinga2_api = \"https://") != std::string::npos);
+    CHECK(fabric.out.find("* ibpm_icinga2_user = \"ibpm\"") != std::string::npos);
+    // And with zones (each satellite's sweep to its own endpoint).
+    std::vector<std::string> zoned = passive;
+    zoned.insert(zoned.end(), {"--zones", "2"});
+    require_icinga_accepts(dir, generate(dir, "ibpm-passive-zones", "icinga2", dump, zoned));
   }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // --node-services passive for Nagios 4: every switch's ib-node service passive with freshness
-// checking, the fabric sweep told where to submit, and the sweep naming hosts as the generator
-// does.
+// checking, the fabric sweep told where to submit (for Icinga 2 too: its API), and the sweep
+// naming hosts as the generator does.
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -92,5 +92,34 @@ TEST_CASE("passive switch services check freshness and the sweep submits their r
   CHECK(active.find("active_checks_enabled") == std::string::npos);
   CHECK(active.find("--nagios-spool") == std::string::npos);
   CHECK(nagios_files(plan, settings).at("ibpm-hosts.cfg").find("check_interval") ==
+        std::string::npos);
+}
+
+TEST_CASE("Icinga 2 passive: the sweep's command gets the API it submits to") {
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 64, .radix = 8, .levels = 3});
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  const MonitoringPlan plan = plan_monitoring(fabric, nullptr, plan_options(true));
+  CheckSettings settings = check_settings("");
+  settings.passive_nodes = true;
+  std::string text = icinga_files(plan, settings).at("ibpm-settings.conf");
+  // By default the API of the endpoint running the sweep, as the ApiUser of the README.
+  CHECK(text.find("  vars.ibpm_icinga2_api = \"https://\" + NodeName + \":5665\"\n") !=
+        std::string::npos);
+  CHECK(text.find("  vars.ibpm_icinga2_ca = \"/var/lib/icinga2/certs/ca.crt\"\n") !=
+        std::string::npos);
+  CHECK(text.find("  vars.ibpm_icinga2_user = \"ibpm\"\n") != std::string::npos);
+  CHECK(text.find("  vars.ibpm_icinga2_password_file = \"/etc/icinga2/ibpm-api.password\"\n") !=
+        std::string::npos);
+  CHECK(text.find("  vars.ib_fabric_nagios_cas = true\n") != std::string::npos);  // --cas
+  settings.icinga2_api = "https://icinga.example.org:5665";
+  settings.icinga2_password_file = "/etc/ibpm/\"api\".password";
+  text = icinga_files(plan, settings).at("ibpm-settings.conf");
+  CHECK(text.find("  vars.ibpm_icinga2_api = \"https://icinga.example.org:5665\"\n") !=
+        std::string::npos);
+  CHECK(text.find("  vars.ibpm_icinga2_password_file = \"/etc/ibpm/\\\"api\\\".password\"\n") !=
+        std::string::npos);
+  // Active switch services: nothing submits.
+  settings.passive_nodes = false;
+  CHECK(icinga_files(plan, settings).at("ibpm-settings.conf").find("ibpm_icinga2") ==
         std::string::npos);
 }

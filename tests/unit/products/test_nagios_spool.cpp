@@ -35,9 +35,12 @@ TEST_CASE("output is one line with backslashes and line feeds escaped as Nagios 
 
 TEST_CASE("one result per switch, passive, in the reaper's format") {
   const std::vector<PassiveResult> results{
-      {"leaf01", "ib-node", plugin::State::ok, "IB NODE OK - leaf01: 6 ports, all OK\n"},
-      {"leaf02", "ib-node", plugin::State::critical,
-       "IB NODE CRITICAL - leaf02\n\\_[CRITICAL] x\n"}};
+      {"leaf01", "ib-node", plugin::State::ok, "IB NODE OK - leaf01: 6 ports, all OK\n", {}},
+      {"leaf02",
+       "ib-node",
+       plugin::State::critical,
+       "IB NODE CRITICAL - leaf02\n\\_[CRITICAL] x\n",
+       {}}};
   const std::string text = checkresult_text(results, 1714564800.25, 1714564801.5, 1714564802);
   CHECK(text.rfind("### Active Check Result File ###\nfile_time=1714564802\n\n", 0) == 0);
   CHECK(text.find("### Nagios Service Check Result ###\n"
@@ -59,9 +62,12 @@ TEST_CASE("one result per switch, passive, in the reaper's format") {
 
 TEST_CASE("hostile text cannot forge a second result") {
   const std::vector<PassiveResult> results{
-      {"leaf\n01", "ib-node", plugin::State::ok,
+      {"leaf\n01",
+       "ib-node",
+       plugin::State::ok,
        "IB NODE OK - evil\nhost_name=spine01\nreturn_code=0\n\n### Nagios Service Check Result "
-       "###\nhost_name=spine01;x"}};
+       "###\nhost_name=spine01;x",
+       {}}};
   const std::string text = checkresult_text(results, 1, 2, 3);
   CHECK(count_lines_starting(text, "host_name=") == 1);
   CHECK(count_lines_starting(text, "return_code=") == 1);
@@ -72,7 +78,7 @@ TEST_CASE("hostile text cannot forge a second result") {
 TEST_CASE("the file is written whole, named cXXXXXX, and its .ok marker follows") {
   TempDir dir("nagios-spool");
   const std::vector<PassiveResult> results{
-      {"leaf01", "ib-node", plugin::State::warning, "IB NODE WARNING - leaf01"}};
+      {"leaf01", "ib-node", plugin::State::warning, "IB NODE WARNING - leaf01", {}}};
   const std::string path = write_checkresult_file(dir.path().string(), results, 10, 11);
   CHECK(std::regex_match(fs::path(path).filename().string(), std::regex("c[A-Za-z0-9]{6}")));
   CHECK(fs::exists(path + ".ok"));
