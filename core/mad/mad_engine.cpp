@@ -61,7 +61,9 @@ std::vector<std::uint8_t> build_packet(const MadQuery& query, int& length) {
     destination.qp = 1;
     destination.qkey = IB_DEFAULT_QP1_QKEY;
   }
-  MadData data{};
+  // libibmad copies rpc.datasz bytes from here: the SA's data area (200 bytes from byte 56) is
+  // longer than a MadData, so the query's data goes into a buffer of a whole MAD.
+  std::array<std::uint8_t, kMadSize> data{};
   std::copy(query.data.begin(), query.data.end(), data.begin());
   length = mad_build_pkt(packet.data(), &rpc, &destination, nullptr, data.data());
   if (length < 0) throw MadError("cannot encode a MAD for LID " + std::to_string(query.lid));
