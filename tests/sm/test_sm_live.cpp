@@ -37,11 +37,12 @@ Switch 8 "sw1"
 )";
 
 // Sweeps every second, each sweep heavy (so the master finds the standby's IsSM port whenever it
-// starts: ibsim sends no capability-change trap); a standby declares the master dead after 2
-// polls 1.5 s apart: a failover takes about 5 s.
+// starts: ibsim sends no capability-change trap); a standby declares the master dead after 3
+// polls 3 s apart: a failover takes about 12 s. (Shorter polls let a standby on a loaded machine
+// call a live master dead, fight it and give up as NOT-ACTIVE, never listed again.)
 constexpr const char* kOpensmConf =
-    "sweep_interval 1\nforce_heavy_sweep TRUE\nsminfo_polling_timeout 1500\n"
-    "polling_retry_number 2\n";
+    "sweep_interval 1\nforce_heavy_sweep TRUE\nsminfo_polling_timeout 3000\n"
+    "polling_retry_number 3\n";
 
 std::unique_ptr<BackgroundProcess> start_opensm(ibpm::sim::SimulatedFabric& fabric,
                                                 const TempDir& dir, const std::string& host,
@@ -87,6 +88,17 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+// What an OpenSM said of its own state, for a failure's message.
+std::string sm_states(const TempDir& dir, const std::string& host) {
+  std::istringstream log(read_text(dir / (host + "/osm.log")));
+  std::string said = host + "'s OpenSM:\n";
+  for (std::string line; std::getline(log, line);)
+    if (line.find("SM state") != std::string::npos || line.find("ERR") != std::string::npos ||
+        line.find("Entering") != std::string::npos)
+      said += line + "\n";
+  return said + read_text(dir / (host + "/stdout"));
+}
+
 }  // namespace
 
 TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, stale") {
@@ -113,7 +125,7 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   const ProcessRun up = check_until(
       fabric, args, [](const ProcessRun& r) { return r.exit_code == 0 && r.has("1 standby"); },
       90s);  // an upper bound: a loaded machine starts OpenSM slowly
-  INFO(up.out << up.err);
+  INFO(up.out << up.err << sm_states(dir, "h1") << sm_states(dir, "h2"));
   REQUIRE(up.exit_code == 0);
   CHECK(up.first_line().rfind("IB SM OK - master h1 (", 0) == 0);
   CHECK(up.has("priority 10, 1 standby, 2 SMs"));
@@ -137,7 +149,7 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   std::vector<ProcessRun> runs;
   const ProcessRun over = check_until(
       fabric, args, [](const ProcessRun& r) { return r.exit_code != 2; }, 90s, &runs);
-  INFO(over.out);
+  INFO(over.out << sm_states(dir, "h2"));
   for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
     INFO(runs[i].out);
     CHECK(runs[i].exit_code == 2);
