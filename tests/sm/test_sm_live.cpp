@@ -36,12 +36,10 @@ Switch 8 "sw1"
 [3] "h2"[1]
 )";
 
-// Sweeps every second, each sweep heavy (so the master finds the standby's IsSM port whenever it
-// starts: ibsim sends no capability-change trap); a standby declares the master dead after 3
-// polls 3 s apart: a failover takes about 12 s. (Shorter polls let a standby on a loaded machine
-// call a live master dead, fight it and give up as NOT-ACTIVE, never listed again.)
+// Heavy sweeps 10 s apart. A standby declares the master dead after 3 polls 3 s apart: a failover
+// takes about 12 s. (Shorter polls let a standby on a loaded machine call a live master dead.)
 constexpr const char* kOpensmConf =
-    "sweep_interval 1\nforce_heavy_sweep TRUE\nsminfo_polling_timeout 3000\n"
+    "sweep_interval 10\nforce_heavy_sweep TRUE\nsminfo_polling_timeout 3000\n"
     "polling_retry_number 3\n";
 
 std::unique_ptr<BackgroundProcess> start_opensm(ibpm::sim::SimulatedFabric& fabric,
@@ -112,19 +110,27 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   const std::vector<std::string> args{"--state-dir", dir / "state", "--events-file",
                                       events,        "--no-syslog", "-v"};
 
-  // h1 first, until it is master; then h2 comes up as its standby.
-  auto master = start_opensm(fabric, dir, "h1", 10);
-  const ProcessRun alone = check_until(
-      fabric, {"--state-dir", dir / "alone"}, [](const ProcessRun& r) { return r.exit_code == 0; },
-      90s);  // an upper bound: a loaded machine starts OpenSM slowly
-  INFO(alone.out << alone.err);
-  REQUIRE(alone.exit_code == 0);
-  auto standby = start_opensm(fabric, dir, "h2", 5);
-
-  // Both up: the higher priority one is master, the other standby.
-  const ProcessRun up = check_until(
-      fabric, args, [](const ProcessRun& r) { return r.exit_code == 0 && r.has("1 standby"); },
-      90s);  // an upper bound: a loaded machine starts OpenSM slowly
+  // Both started together, so each sets its IsSM bit before a master has told its port where
+  // the SM is: ibsim then sends no capability trap. Priority decides the master. OpenSM under
+  // ibsim can hang in a sweep for good when another SM's MAD (its trap, or its SMInfo query)
+  // arrives in the middle of one, on a loaded machine about one start in four: the pair is then
+  // started again, up to three times. What is tested is the check, not OpenSM's start.
+  std::unique_ptr<BackgroundProcess> master;
+  std::unique_ptr<BackgroundProcess> standby;
+  ProcessRun up;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (master) master->stop();
+    if (standby) standby->stop();
+    std::filesystem::remove_all(dir / "state");  // nothing of a failed start carries over
+    std::filesystem::remove(events);
+    master = start_opensm(fabric, dir, "h1", 10);
+    standby = start_opensm(fabric, dir, "h2", 5);
+    // Both up: the higher priority one is master, the other standby.
+    up = check_until(
+        fabric, args, [](const ProcessRun& r) { return r.exit_code == 0 && r.has("1 standby"); },
+        40s);  // an upper bound: a loaded machine starts OpenSM slowly
+    if (up.exit_code == 0 && up.has("1 standby")) break;
+  }
   INFO(up.out << up.err << sm_states(dir, "h1") << sm_states(dir, "h2"));
   REQUIRE(up.exit_code == 0);
   CHECK(up.first_line().rfind("IB SM OK - master h1 (", 0) == 0);
