@@ -100,5 +100,8 @@ int main(int argc, char** argv) {
        .body =
            [&](const ibpm::plugin::CommonOptions& common) {
              return run(options, outputs, settings, common);
-           }});
+           },
+       .summary = "Every cabled port of the InfiniBand fabric, or of this collector's shard, in "
+                  "one sweep.",
+       .icinga2_host_defaults = {}});
 }

@@ -58,5 +58,8 @@ int main(int argc, char** argv) {
                  ->capture_default_str();
            },
        .body =
-           [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); }});
+           [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); },
+       .summary =
+           "Every cabled port of an InfiniBand node (a switch, typically) in one parallel run.",
+       .icinga2_host_defaults = {{"node", "$ib_guid$"}}});
 }

@@ -51,5 +51,8 @@ int main(int argc, char** argv) {
            "collects a baseline.",
        .add_options =
            [&](CLI::App& app) { ibpm::poll::add_port_check_options(app, options, true); },
-       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); }});
+       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); },
+       .summary = "Error rates, utilization, XmitWait, link state, width and speed of one "
+                  "InfiniBand port.",
+       .icinga2_host_defaults = {{"node", "$ib_guid$"}}});
 }

@@ -23,5 +23,8 @@ int main(int argc, char** argv) {
        .body =
            [&](const ibpm::plugin::CommonOptions& common) {
              return ibpm::sm::run_sm_check(options, common);
-           }});
+           },
+       .summary = "Every subnet manager of the subnet: the master present and working, no second "
+                  "master, failovers.",
+       .icinga2_host_defaults = {}});
 }

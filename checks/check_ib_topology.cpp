@@ -152,5 +152,8 @@ int main(int argc, char** argv) {
              add_state_option(app, "--degraded", options.degraded, "degraded links");
              add_state_option(app, "--new", options.added, "new nodes and links");
            },
-       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); }});
+       .body = [&](const ibpm::plugin::CommonOptions& common) { return run(options, common); },
+       .summary = "Compares the InfiniBand fabric with a baseline (nodes missing or new, links "
+                  "lost, moved, new or degraded).",
+       .icinga2_host_defaults = {{"baseline", "$ib_baseline$"}}});
 }

@@ -211,7 +211,10 @@ int main(int argc, char** argv) {
          .prefix = "IB ROUTES",
          .description = kDescription,
          .add_options = [&](CLI::App& app) { add_options(app, options, Mode::check); },
-         .body = [&](const plugin::CommonOptions& common) { return run_check(options, common); }});
+         .body = [&](const plugin::CommonOptions& common) { return run_check(options, common); },
+         .summary = "How evenly each switch spreads destinations over its up-ports, from the "
+                    "forwarding tables.",
+         .icinga2_host_defaults = {}});
   CLI::App app{kDescription, "ibpm-routes"};
   add_options(app, options, Mode::tool);
   return plugin::run_tool(app, argc, argv, [&] { run_report(options); });

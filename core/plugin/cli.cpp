@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "plugin/icinga2_command.hpp"
 #include "plugin/timeout.hpp"
 
 #ifndef IBPM_VERSION
@@ -104,6 +106,13 @@ int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
     CLI::App app(spec.description, spec.name);
     add_common_options(app, spec, common, format_name);
     if (spec.add_options) spec.add_options(app);
+    // Asked before parsing: the check's required options are not given then.
+    app.add_flag("--icinga2-check-command")->group("");
+    if (std::find(argv + 1, argv + argc, std::string_view("--icinga2-check-command")) !=
+        argv + argc) {
+      print(icinga2_check_command(app, {spec.name, spec.summary, spec.icinga2_host_defaults}));
+      return 0;
+    }
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -14,6 +14,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
@@ -35,12 +37,18 @@ struct PluginSpec {
   std::string description;  // first paragraph of --help
   std::function<void(CLI::App&)> add_options;       // optional: the check's own options
   std::function<Check(const CommonOptions&)> body;  // the check itself
+  // One line on what the check watches: the comment above its Icinga 2 CheckCommand.
+  std::string summary;
+  // Icinga 2 defaults taken from the host, as variable suffix and value: {"node", "$ib_guid$"}.
+  std::vector<std::pair<std::string, std::string>> icinga2_host_defaults;
 };
 
 // Parses the command line, runs the body under the timeout, prints the result once and
 // returns the exit code for main to return:
 //   -h/--help         help on stdout, 3
 //   -V/--version      "NAME VERSION" on stdout, 3
+//   --icinga2-check-command (hidden)
+//                     the check's Icinga 2 CheckCommand on stdout (icinga2_command.hpp), 0
 //   usage errors      "PREFIX UNKNOWN - <reason>" (one line, always text), 3
 //   body throws       "PREFIX UNKNOWN - <what()>" in the chosen format, 3
 //   timeout           "PREFIX UNKNOWN - timed out after N s" in the chosen format, exit 3

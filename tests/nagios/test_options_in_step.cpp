@@ -4,6 +4,7 @@
 // argument of its Icinga 2 CheckCommand. A renamed or removed option fails here, not at 3 a.m.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
@@ -275,4 +276,21 @@ TEST_CASE("The Icinga 2 variables the configuration sets are ones the CheckComma
     INFO("setting " << k);
     CHECK(readers_found == readers.at(k));
   }
+}
+
+TEST_CASE("The Icinga 2 commands file is what the checks' own options write") {
+  // scripts/icinga2-commands.sh runs every check with --icinga2-check-command; the file in the
+  // source tree must be its output, so a description or default cannot drift from --help.
+  const std::string bin_dir = std::filesystem::path(bin("check_ib_port")).parent_path();
+  const ProcessRun generated = run_process(
+      {"/bin/bash", std::string(IBPM_SOURCE_DIR) + "/scripts/icinga2-commands.sh", bin_dir});
+  INFO(generated.err);
+  REQUIRE(generated.exit_code == 0);
+  const std::string file = source_file("nagios-config/icinga2/ibpm-commands.conf");
+  INFO("run: scripts/icinga2-commands.sh " << bin_dir
+                                           << " > nagios-config/icinga2/ibpm-commands.conf");
+  CHECK(generated.out == file);
+  // The retired --window is gone with its option table entry.
+  CHECK(file.find("\"--window\"") == std::string::npos);
+  CHECK(file.find("\"--mads-in-flight\"") != std::string::npos);
 }

@@ -57,5 +57,7 @@ int main(int argc, char** argv) {
                                 .min = {},
                                 .max = {}}}});
              return check;
-           }});
+           },
+       .summary = "An example for the tests of the plugin conventions.",
+       .icinga2_host_defaults = {}});
 }

@@ -178,10 +178,13 @@ TEST_CASE("plugin: a write past `ulimit -f` fails instead of killing the check",
               .prefix = "IB EXAMPLE",
               .description = "",
               .add_options = {},
-              .body = [&](const CommonOptions&) {
-                ignored = std::signal(SIGXFSZ, SIG_IGN) == SIG_IGN;
-                return Check{State::ok, "fine", {}, {}};
-              }});
+              .body =
+                  [&](const CommonOptions&) {
+                    ignored = std::signal(SIGXFSZ, SIG_IGN) == SIG_IGN;
+                    return Check{State::ok, "fine", {}, {}};
+                  },
+              .summary = "",
+              .icinga2_host_defaults = {}});
   std::signal(SIGXFSZ, before);
   CHECK(ignored);
 }
