@@ -69,15 +69,14 @@ struct CongestionTree {
 };
 
 struct CongestionReport {
-  std::vector<CongestedPort> ports;  // roots and victims, in port order
+  std::vector<CongestedPort> ports;   // roots and victims, in port order
   std::vector<CongestionTree> trees;  // the most victims first
 };
 
 // job_ports: the jobs whose routes leave through each port (routes::job_directions); null or
 // empty names no job.
-CongestionReport find_congestion(const routes::RouteMap& map, const EgressLoads& loads,
-                                 const CongestionThresholds& thresholds,
-                                 const std::map<PortRef, std::vector<std::string>>* job_ports =
-                                     nullptr);
+CongestionReport find_congestion(
+    const routes::RouteMap& map, const EgressLoads& loads, const CongestionThresholds& thresholds,
+    const std::map<PortRef, std::vector<std::string>>* job_ports = nullptr);
 
 }  // namespace ibpm::analysis

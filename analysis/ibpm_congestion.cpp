@@ -54,19 +54,22 @@ void run(const Options& options) {
   for (const auto& warning : data.warnings) std::cerr << "warning: " << warning << "\n";
 
   const ibpm::analysis::EgressLoads loads = ibpm::analysis::egress_loads(data.usage);
-  const ibpm::analysis::CongestionContext context{
-      data.fabric(),     data.name_map(), data.window.start, data.window.end,
-      ibpm::history::describe_coverage(data.coverage), options.thresholds, !options.jobs.empty()};
+  const ibpm::analysis::CongestionContext context{data.fabric(),
+                                                  data.name_map(),
+                                                  data.window.start,
+                                                  data.window.end,
+                                                  ibpm::history::describe_coverage(data.coverage),
+                                                  options.thresholds,
+                                                  !options.jobs.empty()};
   if (!ibpm::analysis::has_xmit_wait(loads)) {
     ibpm::plugin::print_report(
-        options.format,
-        {.table = [] { std::cout << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
-         .csv = [] { std::cerr << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
-         .json =
-             [&] {
-               ibpm::analysis::print_congestion_json(std::cout, {}, context,
-                                                     ibpm::analysis::kNoXmitWaitHistory);
-             }});
+        options.format, {.table = [] { std::cout << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
+                         .csv = [] { std::cerr << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
+                         .json =
+                             [&] {
+                               ibpm::analysis::print_congestion_json(
+                                   std::cout, {}, context, ibpm::analysis::kNoXmitWaitHistory);
+                             }});
     return;
   }
   const ibpm::analysis::CongestionReport report =
