@@ -176,6 +176,9 @@ CongestionReport find_congestion(const routes::RouteMap& map, const EgressLoads&
                    });
   for (std::size_t t = 0; t < report.trees.size(); ++t) {
     CongestionTree& tree = report.trees[t];
+    std::stable_sort(tree.victims.begin(), tree.victims.end(), [&](std::size_t a, std::size_t b) {
+      return report.ports[a].lost_share > report.ports[b].lost_share;
+    });
     report.ports[tree.root].trees.push_back(t);
     for (std::size_t victim : tree.victims) report.ports[victim].trees.push_back(t);
     if (job_ports) name_jobs(report, tree, *job_ports);

@@ -61,7 +61,7 @@ struct CongestedPort {
 
 struct CongestionTree {
   std::size_t root = 0;              // index into CongestionReport::ports
-  std::vector<std::size_t> victims;  // indices into CongestionReport::ports, in port order
+  std::vector<std::size_t> victims;  // indices into CongestionReport::ports, most lost first
   // With jobs: those whose routes end at or cross the root, and those that cross only its
   // victims (they suffer, they do not cause). Sorted.
   std::vector<std::string> cause_jobs;
