@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--busy-threshold", options.thresholds.busy,
-                 "A port is full at this average utilization or more (0..1]")
+                 "A port is full at this average utilization or more (0..1)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   ibpm::plugin::add_jobs_option(
