@@ -2,13 +2,12 @@
 // The congestion analysis on a fat tree of 8 hosts (4 leaves of 2 hosts, 2 spines) with min-hop
 // forwarding tables, the egress loads written by hand as max-min sharing would make them: an
 // incast, a hot uplink, no congestion, two trees at once, a victim of two roots, and a tip that
-// waits itself. Which uplink a destination takes depends on its LID, so the test asks the
-// tables for the port a switch sends a host's traffic out of, then says what it expects of it.
+// waits itself.
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "../routes/routing_fixture.hpp"
 #include "analysis/congestion_analysis.hpp"
+#include "congestion_fixture.hpp"
 #include "routes/job_routes.hpp"
 
 using namespace ibpm;
@@ -16,39 +15,7 @@ using namespace ibpm::analysis;
 
 namespace {
 
-class SmallTree {
- public:
-  SmallTree()
-      : fabric_(routes::test::fat_tree_fabric(8, 4, 2)),
-        tables_(routes::test::min_hop_tables(fabric_)),
-        map_(fabric_, tables_) {}
-
-  const routes::RouteMap& map() const { return map_; }
-
-  PortRef host(const std::string& name) const {
-    return {routes::test::node_named(fabric_, name).guid, 1};
-  }
-  PortRef port(const std::string& node, PortNumber number) const {
-    return {routes::test::node_named(fabric_, node).guid, number};
-  }
-  // The port switch `node` forwards traffic for `host` out of.
-  PortRef egress_toward(const std::string& node, const std::string& host_name) const {
-    const Node& sw = routes::test::node_named(fabric_, node);
-    const unsigned lid = *fabric_.find_port(host(host_name))->lid;
-    const routes::RouteMap::Step step = map_.step(fabric_.index_of(sw.guid), lid);
-    REQUIRE(step.forwards);
-    return {sw.guid, step.egress};
-  }
-  // The switch at the far end of a port.
-  std::string peer_node(const PortRef& port) const {
-    return fabric_.node(fabric_.remote(port)->node).description;
-  }
-
- private:
-  Fabric fabric_;
-  routes::ForwardingTables tables_;
-  routes::RouteMap map_;
-};
+using SmallTree = test::RoutedTree;
 
 EgressLoad load(double utilization, double wait) { return {utilization, wait}; }
 

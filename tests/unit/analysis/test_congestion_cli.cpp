@@ -16,10 +16,9 @@
 #include <set>
 #include <sstream>
 
-#include "../routes/routing_fixture.hpp"
+#include "congestion_fixture.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "routes/lft_file.hpp"
-#include "routes/route_map.hpp"
 #include "sim/process.hpp"
 #include "state/port_store.hpp"
 #include "support/direct_store.hpp"
@@ -35,37 +34,18 @@ constexpr int kSamples = 6;    // five whole 60 s rows
 
 class CongestionCli {
  public:
-  CongestionCli()
-      : fabric_(routes::test::fat_tree_fabric(8, 4, 2)),
-        tables_(routes::test::min_hop_tables(fabric_)),
-        map_(fabric_, tables_) {
+  CongestionCli() {
     std::ostringstream dump;
-    dump::write_ibnetdiscover(dump, fabric_);
+    dump::write_ibnetdiscover(dump, tree_.fabric());
     std::ofstream(dump_path()) << dump.str();
     std::filesystem::create_directories(state_dir());
-    write_lft_file(routes::lft_file_path(state_dir()), tables_);
+    write_lft_file(routes::lft_file_path(state_dir()), tree_.tables());
   }
 
+  const analysis::test::RoutedTree& tree() const { return tree_; }
   std::string dump_path() const { return (tmp_.path() / "fabric.ibnetdiscover").string(); }
   std::string state_dir() const { return (tmp_.path() / "state").string(); }
   std::string file(const std::string& name) const { return (tmp_.path() / name).string(); }
-
-  PortRef host(const std::string& name) const {
-    return {routes::test::node_named(fabric_, name).guid, 1};
-  }
-  PortRef egress_toward(const std::string& node, const std::string& host_name) const {
-    const Node& sw = routes::test::node_named(fabric_, node);
-    const auto step =
-        map_.step(fabric_.index_of(sw.guid), *fabric_.find_port(host(host_name))->lid);
-    REQUIRE(step.forwards);
-    return {sw.guid, step.egress};
-  }
-  std::string name(const PortRef& port) const {
-    return fabric_.node(port.node).description + "[" + std::to_string(port.port) + "]";
-  }
-  std::string peer_node(const PortRef& port) const {
-    return fabric_.node(fabric_.remote(port)->node).description;
-  }
 
   // Every 60 s over the last minutes, each port's PortXmitData and PortXmitWait advanced as its
   // utilization and wait share say.
@@ -106,9 +86,7 @@ class CongestionCli {
 
  private:
   ibpm::test::TempDir tmp_{"congestion-cli"};
-  Fabric fabric_;
-  routes::ForwardingTables tables_;
-  routes::RouteMap map_;
+  analysis::test::RoutedTree tree_;
 };
 
 std::size_t line_count(const std::string& text) {
@@ -124,23 +102,25 @@ std::string entry_name(const nlohmann::json& entry) {
 
 TEST_CASE("ibpm-congestion names an incast's root, its victims and the jobs behind it") {
   const CongestionCli cli;
-  const PortRef up1 = cli.egress_toward("leaf01", "cn0008");
-  const PortRef up2 = cli.egress_toward("leaf02", "cn0008");
-  const PortRef up3 = cli.egress_toward("leaf03", "cn0008");
-  const PortRef down = cli.egress_toward(cli.peer_node(up1), "cn0008");
-  const PortRef root = cli.egress_toward("leaf04", "cn0008");
+  const PortRef up1 = cli.tree().egress_toward("leaf01", "cn0008");
+  const PortRef up2 = cli.tree().egress_toward("leaf02", "cn0008");
+  const PortRef up3 = cli.tree().egress_toward("leaf03", "cn0008");
+  const PortRef down = cli.tree().egress_toward(cli.tree().peer_node(up1), "cn0008");
+  const PortRef root = cli.tree().egress_toward("leaf04", "cn0008");
   // Each sender gets a third of cn0008's link; everything before leaf04[2] waits for it.
   std::map<PortRef, std::pair<double, double>> loads;
-  for (const char* sender : {"cn0001", "cn0003", "cn0005"}) loads[cli.host(sender)] = {0.33, 0.6};
+  for (const char* sender : {"cn0001", "cn0003", "cn0005"})
+    loads[cli.tree().host(sender)] = {0.33, 0.6};
   for (const PortRef& up : {up1, up2, up3}) loads[up] = {0.33, 0.5};
   loads[down] = {1.0, 0.4};
   loads[root] = {0.99, 0.0};
-  loads[cli.host("cn0002")] = {0.2, 0.01};  // waits a little: under the threshold
+  loads[cli.tree().host("cn0002")] = {0.2, 0.01};  // waits a little: under the threshold
   cli.write_history(loads);
   // A job of the incast, and one on cn0002 and the leaf02 host leaf01 reaches through the
   // incast's uplink: it shares a victim, not the root.
-  const std::string shared = cli.egress_toward("leaf01", "cn0003") == up1 ? "cn0003" : "cn0004";
-  REQUIRE(cli.egress_toward("leaf01", shared) == up1);
+  const std::string shared =
+      cli.tree().egress_toward("leaf01", "cn0003") == up1 ? "cn0003" : "cn0004";
+  REQUIRE(cli.tree().egress_toward("leaf01", shared) == up1);
   std::ofstream(cli.file("jobs.txt")) << "101 cn0001,cn0008\n102 cn0002," << shared << "\n";
 
   const auto run = cli.run({"--format", "json", "--jobs", cli.file("jobs.txt")});
@@ -151,8 +131,9 @@ TEST_CASE("ibpm-congestion names an incast's root, its victims and the jobs behi
   for (const auto& port : report["ports"])
     (port["role"] == "root" ? roots : victims).insert(entry_name(port));
   CHECK(roots == std::set<std::string>{"leaf04[2]"});
-  CHECK(victims == std::set<std::string>{"cn0001[1]", "cn0003[1]", "cn0005[1]", cli.name(up1),
-                                         cli.name(up2), cli.name(up3), cli.name(down)});
+  CHECK(victims == std::set<std::string>{"cn0001[1]", "cn0003[1]", "cn0005[1]",
+                                         cli.tree().name(up1), cli.tree().name(up2),
+                                         cli.tree().name(up3), cli.tree().name(down)});
   REQUIRE(report["trees"].size() == 1);
   const auto& tree = report["trees"][0];
   CHECK(entry_name(tree["root"]) == "leaf04[2]");
@@ -193,8 +174,8 @@ TEST_CASE("ibpm-congestion says when the window has no XmitWait history") {
 
 TEST_CASE("ibpm-congestion without congestion names no root and no victim") {
   const CongestionCli cli;
-  cli.write_history(
-      {{cli.host("cn0001"), {0.6, 0.01}}, {cli.egress_toward("leaf01", "cn0008"), {0.95, 0.0}}});
+  cli.write_history({{cli.tree().host("cn0001"), {0.6, 0.01}},
+                     {cli.tree().egress_toward("leaf01", "cn0008"), {0.95, 0.0}}});
   const auto json = cli.run({"--format", "json"});
   INFO(json.out << json.err);
   REQUIRE(json.exit_code == 0);
@@ -230,10 +211,10 @@ TEST_CASE("ibpm-congestion refuses bad input with one line and a non-zero exit")
 
 TEST_CASE("ibpm-congestion escapes names from the fabric in CSV and JSON") {
   const CongestionCli cli;
-  const PortRef up = cli.egress_toward("leaf01", "cn0008");
-  cli.write_history({{cli.host("cn0001"), {0.5, 0.5}}, {up, {1.0, 0.0}}});
+  const PortRef up = cli.tree().egress_toward("leaf01", "cn0008");
+  cli.write_history({{cli.tree().host("cn0001"), {0.5, 0.5}}, {up, {1.0, 0.0}}});
   std::ofstream(cli.file("names.map"))
-      << format_guid(cli.host("cn0001").node) << " \"=SUM(1),\\x y\"\n";
+      << format_guid(cli.tree().host("cn0001").node) << " \"=SUM(1),\\x y\"\n";
   const auto csv = cli.run({"--node-name-map", cli.file("names.map"), "--format", "csv"});
   INFO(csv.out << csv.err);
   REQUIRE(csv.exit_code == 0);
