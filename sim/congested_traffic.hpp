@@ -42,10 +42,10 @@ std::uint64_t xmit_wait_counter(const PortOutcome& port, double seconds,
                                 std::optional<double> tick_ns = std::nullopt);
 
 // ibsim console commands that set PortCounters.PortXmitWait of every port a flow leaves from
-// (clean ones to 0) to xmit_wait_counter. Only PortCounters:
-// ibsim's PortCountersExtended has no PortXmitWait field. At the default tick (the time of 4
-// octets) the counter is full after 2^32 ticks: 0.69 s / lost share on 4x HDR, 137 s / lost
-// share on 4x SDR; a longer tick_ns makes it last.
+// (clean ones to 0) to xmit_wait_counter. Only PortCounters: ibsim's PortCountersExtended has
+// no PortXmitWait field. At the default tick (the time of 4 octets) the counter is full after
+// 2^32 ticks: 0.69 s / lost share on 4x HDR, 17 s / lost share on 4x SDR; a longer tick_ns
+// makes it last (100 ns: 429 s / lost share).
 std::vector<std::string> xmit_wait_commands(const NetTopology& topology,
                                             const CongestedTraffic& congested, double seconds,
                                             std::optional<double> tick_ns = std::nullopt);
