@@ -208,8 +208,8 @@ std::string describe(const TrafficReport& report) {
     s << seconds << " since the start";
   s << ": data counters of " << report.ports << " ports set";
   if (report.cut_flows > 0)
-    s << "; " << report.cut_flows << (report.cut_flows == 1 ? " flow" : " flows") << " cut to "
-      << format_rate(report.delivered_octets_per_second) << " in all, " << report.roots
+    s << "; " << report.cut_flows << (report.cut_flows == 1 ? " flow" : " flows") << " cut ("
+      << format_rate(report.delivered_octets_per_second) << " delivered in all), " << report.roots
       << (report.roots == 1 ? " root, " : " roots, ") << report.victims
       << (report.victims == 1 ? " victim" : " victims");
   return s.str();

@@ -70,7 +70,7 @@ struct TrafficReport {
 TrafficReport set_traffic(const TrafficOptions& options);
 
 // One line: "12 flows, 8.4 GB/s in all, 30.0 s since the start: data counters of 44 ports set",
-// and where flows were cut: "; 3 flows cut to 25.0 GB/s in all, 1 root, 6 victims".
+// and where flows were cut: "; 3 flows cut (26.0 GB/s delivered in all), 1 root, 6 victims".
 std::string describe(const TrafficReport& report);
 
 }  // namespace ibpm::sim

@@ -253,7 +253,7 @@ TEST_CASE("ibpm-sim traffic: an incast is cut, its victims wait, the truth says 
                   truth_file.string(), "--xmit-wait-tick", "1000"});
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("4 flows, 31.0 GB/s in all, 10.0 s of traffic") &&
-                          Catch::Contains("3 flows cut to 26.0 GB/s in all, 1 root,"));
+                          Catch::Contains("3 flows cut (26.0 GB/s delivered in all), 1 root,"));
 
   const Json truth = JsonReader(read_text(truth_file)).document();
   CHECK(truth["seconds"].number == 10);
