@@ -6,6 +6,7 @@
 //   ibpm-sim cmd --dir DIR 'PerformanceSet "leaf01"[1] PortCounters.SymbolErrorCounter=5'
 //   ibpm-sim exec --dir DIR -- ibnetdiscover
 //   ibpm-sim traffic --dir DIR jobs.flows      (before each sweep: counters = rate x time)
+//   ibpm-sim traffic --dir DIR --lft routes.lft --truth truth.json jobs.flows   (congestion)
 //   ibpm-sim stop --dir DIR
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -226,7 +227,9 @@ int main(int argc, char** argv) {
   TrafficOptions traffic_args;
   double elapsed = 0;
   CLI::App* traffic_cmd = app.add_subcommand(
-      "traffic", "Set the data counters to what the flows of a flows file sent since they started");
+      "traffic",
+      "Set the data counters to what the flows of a flows file sent since they started, and "
+      "PortXmitWait where they congest");
   traffic_cmd->add_option("--dir", traffic_args.sim_dir, "Folder given to start")->required();
   traffic_cmd->add_option("flows", traffic_args.flows_file, "Flows file: FROM TO RATE per line")
       ->required()
@@ -238,6 +241,24 @@ int main(int argc, char** argv) {
           ->check(CLI::NonNegativeNumber);
   traffic_cmd->add_flag("--restart", traffic_args.restart, "Start the flows again from now")
       ->excludes(elapsed_opt);
+  std::string lft_file, truth_file;
+  double xmit_wait_tick_ns = 0;
+  auto* lft_opt = traffic_cmd
+                      ->add_option("--lft", lft_file,
+                                   "Route the flows along these forwarding tables (an LFT file "
+                                   "as ibpm-routes --refresh writes STATE_DIR/routes.lft)")
+                      ->check(CLI::ExistingFile);
+  auto* truth_opt = traffic_cmd->add_option(
+      "--truth", truth_file,
+      "Write the congestion model's truth here (JSON: ports' roles and lost shares, flows' "
+      "demanded and delivered rates)");
+  auto* tick_opt = traffic_cmd
+                       ->add_option("--xmit-wait-tick", xmit_wait_tick_ns,
+                                    "Nanoseconds per PortXmitWait tick, as the reader of the "
+                                    "counters takes it (default: the time the link takes to send "
+                                    "4 octets)")
+                       ->check(CLI::PositiveNumber)
+                       ->type_name("NS");
   traffic_cmd->footer(
       "Flows file: one flow per line, FROM TO RATE; FROM and TO are hosts of the fabric, RATE\n"
       "is octets per second with an optional unit: 125000, 800M, 500MB/s, 1.5GB/s, 2GiB/s\n"
@@ -249,7 +270,19 @@ int main(int argc, char** argv) {
       "(now - start): run it before each sweep. --restart records a new start; another flows\n"
       "file starts anew too. Counters are set, not added: a new start makes them fall, which\n"
       "the checks read as counters cleared by someone else. --elapsed sets rate x SECONDS and\n"
-      "records nothing.");
+      "records nothing.\n"
+      "Congestion: where the flows through a port ask more than its link carries (active width\n"
+      "and speed), they are cut by max-min fair sharing; the data counters hold the delivered\n"
+      "rates, and PortXmitWait of every port a flow leaves from the time it waited for credits\n"
+      "(its lost share x seconds / tick; roots and clean ports 0, docs/congestion-model.md).\n"
+      "ibsim has only the 32-bit PortXmitWait: at the default tick it is full after 0.69 s /\n"
+      "lost share on 4x HDR; give the analysis and this command the same --xmit-wait-tick for\n"
+      "longer runs. Routes: shortest paths, or with --lft those of the forwarding tables,\n"
+      "traced on the fabric as ibnetdiscover finds it (nodes matched by name). --truth FILE\n"
+      "writes {\"seconds\",\"ports\":[{\"node\",\"guid\",\"port\",\"role\":root|victim|clean,\n"
+      "\"lost_share\",\"utilization\",\"capacity\",\"offered\",\"carried\",\"xmit_wait\"}],\n"
+      "\"flows\":[{\"from\",\"to\",\"demand\",\"delivered\",\"bottleneck\"}]} for every port a\n"
+      "flow leaves from (rates in octets/s, shares 0..1).");
 
   CLI::App* stop_cmd =
       app.add_subcommand("stop", "Stop the simulation (by pid) and remove its files");
@@ -264,6 +297,9 @@ int main(int argc, char** argv) {
     if (*exec) return SimulatedFabric::attach(dir).run_client_passthrough(command);
     if (*traffic_cmd) {
       if (elapsed_opt->count() > 0) traffic_args.elapsed = elapsed;
+      if (lft_opt->count() > 0) traffic_args.lft_file = lft_file;
+      if (truth_opt->count() > 0) traffic_args.truth_file = truth_file;
+      if (tick_opt->count() > 0) traffic_args.xmit_wait_tick_ns = xmit_wait_tick_ns;
       return traffic(traffic_args);
     }
     if (*stop_cmd) return stop(dir);

@@ -23,11 +23,11 @@ constexpr std::uint32_t kQuantumDevice = 0xd2f0;    // HDR switch ASIC
 constexpr std::uint32_t kConnectX6Device = 0x101b;  // HDR HCA
 constexpr std::size_t kFirstMulticastLid = 0xc000;
 
-// ibsim brings a link up at the best width and speed both ends enable.
-void set_active_rate(Fabric& fabric, PortRef end, const PortSetting& a, const PortSetting& b) {
+void set_active_rate(Fabric& fabric, PortRef end, const NetLink& link) {
+  const PortSetting active = active_setting(link);
   Port& port = fabric.port(end);
-  port.width = std::min(a.width, b.width);
-  port.speed = std::min(a.speed, b.speed);
+  port.width = active.width;
+  port.speed = active.speed;
   port.state = PortState::active;
 }
 
@@ -75,8 +75,8 @@ Fabric net_fabric(const NetTopology& topology, const NetFabricOptions& options) 
     const PortRef a{guid(link.a.node), static_cast<PortNumber>(link.a.port)};
     const PortRef b{guid(link.b.node), static_cast<PortNumber>(link.b.port)};
     if (fabric.connect(a, b) != ConnectResult::added) continue;
-    set_active_rate(fabric, a, link.a_setting, link.b_setting);
-    set_active_rate(fabric, b, link.a_setting, link.b_setting);
+    set_active_rate(fabric, a, link);
+    set_active_rate(fabric, b, link);
   }
   return fabric;
 }

@@ -2,9 +2,15 @@
 
 #include "sim/net_topology.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ibpm::sim {
+
+PortSetting active_setting(const NetLink& link) {
+  return {std::min(link.a_setting.width, link.b_setting.width),
+          std::min(link.a_setting.speed, link.b_setting.speed)};
+}
 
 std::size_t NetTopology::add_node(NodeType type, std::string name, int port_count) {
   if (type != NodeType::ca && type != NodeType::sw)

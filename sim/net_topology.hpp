@@ -40,6 +40,9 @@ struct NetLink {
   PortSetting b_setting;
 };
 
+// What a link runs at: ibsim brings it up at the best width and speed both ends enable.
+PortSetting active_setting(const NetLink& link);
+
 class NetTopology {
  public:
   // Throws std::invalid_argument for a duplicate or unusable name (empty, or with '"', '#',

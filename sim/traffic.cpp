@@ -47,6 +47,12 @@ std::uint64_t words(double octets) { return static_cast<std::uint64_t>(std::llro
 
 }  // namespace
 
+std::string performance_set(const NetTopology& topology, NetPort port, std::string_view counter,
+                            std::uint64_t value) {
+  return "PerformanceSet \"" + topology.node(port.node).name + "\"[" + std::to_string(port.port) +
+         "] " + std::string(counter) + "=" + std::to_string(value);
+}
+
 TrafficPattern::TrafficPattern(const NetTopology& topology, std::vector<Flow> flows)
     : topology_(topology), flows_(std::move(flows)) {
   for (const Flow& flow : flows_) {
@@ -64,14 +70,34 @@ TrafficPattern::TrafficPattern(const NetTopology& topology, std::vector<Flow> fl
         if (peer && distance[peer->node] == distance[at] - 1) closer.push_back({at, p});
       }
       NetPort out = closer[(pair_hash + path.size()) % closer.size()];
-      NetPort in = *topology.peer(out);
-      xmit_[{out.node, out.port}] += flow.octets_per_second;
-      rcv_[{in.node, in.port}] += flow.octets_per_second;
       path.push_back(out);
-      at = in.node;
+      at = topology.peer(out)->node;
     }
-    paths_.push_back(std::move(path));
+    add_path(flow, std::move(path));
   }
+}
+
+TrafficPattern::TrafficPattern(const NetTopology& topology, std::vector<Flow> flows,
+                               std::vector<std::vector<NetPort>> paths)
+    : topology_(topology), flows_(std::move(flows)) {
+  if (paths.size() != flows_.size())
+    throw std::invalid_argument("traffic: " + std::to_string(paths.size()) + " paths for " +
+                                std::to_string(flows_.size()) + " flows");
+  for (std::size_t f = 0; f < flows_.size(); ++f) {
+    for (NetPort out : paths[f])
+      if (!topology.peer(out))
+        throw std::invalid_argument("traffic: " + topology.port_name(out) + " is not cabled");
+    add_path(flows_[f], std::move(paths[f]));
+  }
+}
+
+void TrafficPattern::add_path(const Flow& flow, std::vector<NetPort> path) {
+  for (NetPort out : path) {
+    NetPort in = *topology_.peer(out);
+    xmit_[{out.node, out.port}] += flow.octets_per_second;
+    rcv_[{in.node, in.port}] += flow.octets_per_second;
+  }
+  paths_.push_back(std::move(path));
 }
 
 double TrafficPattern::xmit_rate(NetPort port) const {
@@ -87,13 +113,12 @@ double TrafficPattern::rcv_rate(NetPort port) const {
 std::vector<std::string> TrafficPattern::counter_commands(double seconds) const {
   constexpr std::uint64_t kMax32 = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::string> commands;
-  auto set = [&](const PortKey& key, const char* field, double rate) {
-    const std::string port = "PerformanceSet \"" + topology_.node(key.first).name + "\"[" +
-                             std::to_string(key.second) + "] ";
+  auto set = [&](const PortKey& key, const std::string& field, double rate) {
+    const NetPort port{key.first, key.second};
     const std::uint64_t value = words(rate * seconds);
-    commands.push_back(port + "PortCounters." + field + "=" +
-                       std::to_string(std::min(value, kMax32)));
-    commands.push_back(port + "PortCountersExtended." + field + "=" + std::to_string(value));
+    commands.push_back(
+        performance_set(topology_, port, "PortCounters." + field, std::min(value, kMax32)));
+    commands.push_back(performance_set(topology_, port, "PortCountersExtended." + field, value));
   };
   for (const auto& [key, rate] : xmit_) set(key, "PortXmitData", rate);
   for (const auto& [key, rate] : rcv_) set(key, "PortRcvData", rate);

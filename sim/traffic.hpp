@@ -6,8 +6,10 @@
 // rates, utilization and locality are known exactly.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,10 +23,20 @@ struct Flow {
   double octets_per_second = 0;
 };
 
+// `PerformanceSet "leaf01"[3] PortCounters.PortXmitWait=1234`: the ibsim console command that
+// sets one counter ("Attribute.Field") of a port.
+std::string performance_set(const NetTopology& topology, NetPort port, std::string_view counter,
+                            std::uint64_t value);
+
 class TrafficPattern {
  public:
   // Throws std::invalid_argument for an unknown host, a flow to itself, or no path.
   TrafficPattern(const NetTopology& topology, std::vector<Flow> flows);
+  // The flows along given paths, one per flow (egress ports, host port first, as path()
+  // returns them): the routes a fabric's forwarding tables take, or the same paths at other
+  // rates. Throws std::invalid_argument when the counts differ or a path's port is not cabled.
+  TrafficPattern(const NetTopology& topology, std::vector<Flow> flows,
+                 std::vector<std::vector<NetPort>> paths);
 
   const std::vector<Flow>& flows() const { return flows_; }
   // Octets per second the flows send out of / receive into a port (0 for untouched ports).
@@ -40,6 +52,7 @@ class TrafficPattern {
 
  private:
   using PortKey = std::pair<std::size_t, int>;
+  void add_path(const Flow& flow, std::vector<NetPort> path);
   const NetTopology& topology_;
   std::vector<Flow> flows_;
   std::vector<std::vector<NetPort>> paths_;

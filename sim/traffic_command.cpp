@@ -7,15 +7,22 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "base/atomic_file.hpp"
+#include "dump/ibnetdiscover_parser.hpp"
+#include "routes/lft_file.hpp"
+#include "sim/congested_traffic.hpp"
 #include "sim/flows_file.hpp"
+#include "sim/lft_paths.hpp"
 #include "sim/net_reader.hpp"
 #include "sim/sim_state.hpp"
 #include "sim/simulated_fabric.hpp"
 #include "sim/traffic.hpp"
+#include "sim/traffic_truth.hpp"
 
 namespace ibpm::sim {
 namespace fs = std::filesystem;
@@ -45,6 +52,33 @@ std::string format_rate(double octets_per_second) {
   char text[48];
   std::snprintf(text, sizeof text, "%.1f %s", octets_per_second, units[u]);
   return text;
+}
+
+// The running simulation as a discovery reads it: its GUIDs and LIDs, which the net file does
+// not hold.
+Fabric discover_fabric(SimulatedFabric& fabric) {
+  std::string dump, errors;
+  if (fabric.run_client({"ibnetdiscover"}, &dump, &errors) != 0)
+    throw std::runtime_error("ibnetdiscover failed on the simulation: " + errors);
+  std::istringstream in(dump);
+  return dump::parse_ibnetdiscover(in, "ibnetdiscover").fabric;
+}
+
+// Flows along the LFT file's tables, or along shortest paths.
+TrafficPattern demanded_pattern(const NetTopology& topology, const std::vector<Flow>& flows,
+                                const TrafficOptions& options, const Fabric* discovered) {
+  if (!options.lft_file) return TrafficPattern(topology, flows);
+  routes::ForwardingTables tables;
+  try {
+    tables = routes::read_lft_file(options.lft_file->string());
+  } catch (const routes::LftFileError& e) {
+    throw std::runtime_error(options.lft_file->string() + ": " + e.what());
+  }
+  try {
+    return TrafficPattern(topology, flows, lft_paths(topology, *discovered, tables, flows));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(options.lft_file->string() + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -111,11 +145,27 @@ TrafficReport set_traffic(const TrafficOptions& options) {
     throw std::runtime_error(net.string() + ": " + e.what());
   }
   std::vector<Flow> flows = read_flows_file(options.flows_file, topology);
-  TrafficPattern pattern(topology, flows);
+  std::optional<Fabric> discovered;
+  if (options.lft_file || options.truth_file) discovered = discover_fabric(fabric);
+  const TrafficPattern demanded =
+      demanded_pattern(topology, flows, options, discovered ? &*discovered : nullptr);
+  const CongestedTraffic congested = congest(topology, demanded);
+  std::vector<std::vector<NetPort>> paths;
+  for (std::size_t f = 0; f < flows.size(); ++f) paths.push_back(demanded.path(f));
+  const TrafficPattern pattern(topology, delivered_flows(flows, congested.outcome),
+                               std::move(paths));
 
   TrafficReport report;
   report.flows = flows.size();
   for (const Flow& f : flows) report.octets_per_second += f.octets_per_second;
+  for (const FlowOutcome& f : congested.outcome.flows) {
+    report.delivered_octets_per_second += f.delivered;
+    report.cut_flows += f.cut() ? 1 : 0;
+  }
+  for (const PortOutcome& p : congested.outcome.ports) {
+    report.roots += p.role == PortRole::root ? 1 : 0;
+    report.victims += p.role == PortRole::victim ? 1 : 0;
+  }
   if (options.elapsed) {
     report.seconds = *options.elapsed;
     report.explicit_elapsed = true;
@@ -126,11 +176,21 @@ TrafficReport set_traffic(const TrafficOptions& options) {
     report.seconds = time.seconds;
     report.started = time.started;
   }
-  const std::vector<std::string> commands = pattern.counter_commands(report.seconds);
+  std::vector<std::string> commands = pattern.counter_commands(report.seconds);
+  for (std::string& c :
+       xmit_wait_commands(topology, congested, report.seconds, options.xmit_wait_tick_ns))
+    commands.push_back(std::move(c));
   std::set<std::string> ports;
   for (const std::string& c : commands) ports.insert(c.substr(0, c.find("] ") + 1));
   report.ports = ports.size();
   if (!commands.empty()) fabric.console(commands);
+  if (options.truth_file) {
+    std::map<std::string, Guid> guid_by_name;
+    for (const Node& node : discovered->nodes()) guid_by_name.emplace(node.description, node.guid);
+    const std::string json = traffic_truth_json(topology, congested, flows, guid_by_name,
+                                                report.seconds, options.xmit_wait_tick_ns);
+    base::replace_file_with(options.truth_file->string(), [&](std::ostream& out) { out << json; });
+  }
   return report;
 }
 
@@ -147,6 +207,11 @@ std::string describe(const TrafficReport& report) {
   else
     s << seconds << " since the start";
   s << ": data counters of " << report.ports << " ports set";
+  if (report.cut_flows > 0)
+    s << "; " << report.cut_flows << (report.cut_flows == 1 ? " flow" : " flows") << " cut ("
+      << format_rate(report.delivered_octets_per_second) << " delivered in all), " << report.roots
+      << (report.roots == 1 ? " root, " : " roots, ") << report.victims
+      << (report.victims == 1 ? " victim" : " victims");
   return s.str();
 }
 
