@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "analysis/congestion_analysis.hpp"
 #include "fabric/graph.hpp"
 #include "locality/down_sets.hpp"
 #include "locality/node_set_file.hpp"
@@ -145,6 +146,18 @@ void read_usage(FabricAnalysis& data, const std::string& state_dir, const Collec
   }
 }
 
+// The congestion trees of the window on the map: roots and the ports waiting behind them
+// (congestion_analysis.hpp, default thresholds), where the history has XmitWait.
+void mark_congestion(FabricAnalysis& data, const routes::RouteMap& map) {
+  const EgressLoads loads = egress_loads(data.usage);
+  if (!has_xmit_wait(loads)) return;
+  std::map<PortRef, viz::CongestionMark> marks;
+  for (const CongestedPort& port : find_congestion(map, loads, {}).ports)
+    marks[port.port] =
+        port.role == CongestionRole::root ? viz::CongestionMark::root : viz::CongestionMark::victim;
+  viz::annotate_congestion(data.fabric(), data.annotations, marks);
+}
+
 // Host pairs per cable direction and the jobs behind each, from STATE_DIR/routes.lft (written by
 // ibpm-routes --refresh); nothing when there is none.
 void read_routes(FabricAnalysis& data, const std::string& state_dir,
@@ -159,6 +172,7 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
     const routes::ForwardingTables tables = routes::read_lft_file(path);
     const routes::RouteMap map(data.fabric(), tables);
     viz::annotate_routes(data.fabric(), data.annotations, map);
+    mark_congestion(data, map);
     if (!options.route_jobs.empty())
       data.jobs_by_direction =
           routes::job_directions(map, read_job_endpoints(map, data.name_map(), options.route_jobs));

@@ -338,6 +338,14 @@ class GraphvizMap {
         agset(e, c("style"), c("dashed"));
         agset(e, c("fontcolor"), c(kErrorColor));
       }
+      // Congestion by the line's pattern, so that its colour still says the utilization: the
+      // root drawn as a double line, the ports waiting behind it dotted (errors win: dashed).
+      if (edge.congestion == CongestionMark::root)
+        agset(e, c("color"),
+              c(std::string(utilization_color(edge.utilization)) +
+                ":#ffffff:" + utilization_color(edge.utilization)));
+      else if (edge.congestion == CongestionMark::victim && !alarm)
+        agset(e, c("style"), c("dotted"));
       // xlabel: placed after layout; a label would make dot double every rank for it.
       if (!edge.label.empty())
         agset(e, c("xlabel"), agstrdup_html(graph_, c(html_text(edge.label))));

@@ -61,6 +61,8 @@ std::string legend_html(const MapGraph& map) {
       heading("links"),
       text_row("width", "capacity: thin " + format_bps(25e9) + ", thick " + format_bps(800e9)),
       text_row("- - -", "dashed, red label: errors or degraded", kErrorColor),
+      text_row("==", "double line: a congestion root (full; others wait behind it)"),
+      text_row(". . .", "dotted: waits for credits behind a congestion root (XmitWait)"),
       text_row("x4", "parallel cables drawn as one"),
       text_row("24 hosts", "the hosts of one switch, folded"),
       text_row("box", "a pod or group, folded: its map one click down; red text: faults inside"),

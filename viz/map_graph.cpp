@@ -289,6 +289,7 @@ class MapBuilder {
       if (a->utilization)
         summary.utilization = std::max(summary.utilization.value_or(0.0), *a->utilization);
       summary.errors_s += a->errors_s;
+      e.congestion = std::max({e.congestion, a->a_to_b.congestion, a->b_to_a.congestion});
       if (a->degraded) {
         ++summary.degraded;
         degradation = a->degradation;

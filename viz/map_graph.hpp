@@ -89,8 +89,9 @@ struct MapEdge {
   std::optional<double> utilization;   // the highest of the links measured; nullopt: none
   std::optional<double> capacity_bps;  // sum over the links whose width and speed are known
   double errors_s = 0;
-  std::size_t degraded = 0;  // links running below what both ends enable
-  std::string label;         // "x4", errors, degradation; empty: none
+  std::size_t degraded = 0;                          // links running below what both ends enable
+  CongestionMark congestion = CongestionMark::none;  // the worst of its links' directions
+  std::string label;                                 // "x4", errors, degradation; empty: none
   std::vector<std::string> tooltip;
   std::string url;
 };

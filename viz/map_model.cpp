@@ -25,6 +25,19 @@ void size_to(MapAnnotations& annotations, const Fabric& fabric) {
   annotations.nodes.resize(std::max(annotations.nodes.size(), fabric.nodes().size()));
 }
 
+void annotate_congestion(const Fabric& fabric, MapAnnotations& annotations,
+                         const std::map<PortRef, CongestionMark>& marks) {
+  if (marks.empty()) return;
+  size_to(annotations, fabric);
+  for (std::size_t i = 0; i < fabric.links().size(); ++i) {
+    const Link& link = fabric.links()[i];
+    if (const auto a = marks.find(link.a); a != marks.end())
+      annotations.links[i].a_to_b.congestion = a->second;
+    if (const auto b = marks.find(link.b); b != marks.end())
+      annotations.links[i].b_to_a.congestion = b->second;
+  }
+}
+
 namespace {
 
 struct LinkCounts {

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,10 +25,15 @@ enum class Health { unknown, ok, warning, critical };  // ordered: worse is grea
 
 std::string_view to_string(Health health);
 
+// A direction's part in a congestion tree (ibpm-congestion): the full port at its tip, or a
+// port that waits for credits behind one. Ordered: worse is greater.
+enum class CongestionMark : std::uint8_t { none, victim, root };
+
 struct DirectionLoad {
   std::optional<double> average_util;  // 0..1 of capacity
   std::optional<double> peak_util;
   std::optional<double> xmit_wait_pct;  // 0..100
+  CongestionMark congestion = CongestionMark::none;
 };
 
 struct LinkAnnotation {
@@ -69,6 +76,10 @@ struct MapAnnotations {
 
 // Sizes both tables to the fabric (existing entries stay).
 void size_to(MapAnnotations& annotations, const Fabric& fabric);
+
+// Marks the directions that leave through the ports given (by sending port).
+void annotate_congestion(const Fabric& fabric, MapAnnotations& annotations,
+                         const std::map<PortRef, CongestionMark>& marks);
 
 // Raises each node's health to what its links say: errors -> critical, degraded -> warning,
 // a measured link -> ok. A health already worse stays.

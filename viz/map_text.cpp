@@ -30,6 +30,8 @@ std::string direction_text(const Fabric& fabric, PortRef from, PortRef to,
   if (load.average_util) s += " average " + format_percent(*load.average_util);
   if (load.peak_util) s += ", peak " + format_percent(*load.peak_util);
   if (load.xmit_wait_pct) s += ", xmit wait " + format_short(*load.xmit_wait_pct) + " %";
+  if (load.congestion == CongestionMark::root) s += "  congestion root: others wait behind it";
+  if (load.congestion == CongestionMark::victim) s += "  waits behind a congestion root";
   return s;
 }
 

@@ -130,3 +130,37 @@ TEST_CASE("Map files are replaced whole: a failed render leaves the old file and
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) ++files;
   CHECK(files == 2);  // map.svg and map.png, no temporary left
 }
+
+TEST_CASE(
+    "A congestion root is a double line, the ports waiting behind it dotted - the legend "
+    "says so") {
+  const Fabric fabric = two_switches(1, 2);
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
+  MapAnnotations annotations;
+  size_to(annotations, fabric);
+  // The leaf's port to host 1 is full: the root; the spine's port down to the leaf waits.
+  annotate_congestion(fabric, annotations,
+                      {{{kLeaf, 1}, CongestionMark::root}, {{kSpine, 1}, CongestionMark::victim}});
+  const std::size_t to_host = link_at(fabric, {host_guid(1), 1});
+  const std::size_t uplink = link_at(fabric, {kSpine, 1});
+  const Link& host_link = fabric.links()[to_host];
+  const DirectionLoad& root_direction = host_link.a == PortRef{kLeaf, 1}
+                                            ? annotations.links[to_host].a_to_b
+                                            : annotations.links[to_host].b_to_a;
+  CHECK(root_direction.congestion == CongestionMark::root);
+  const MapGraph map = build_map(fabric, levels, annotations, {});
+  std::size_t roots = 0, victims = 0;
+  for (const MapEdge& e : map.edges) {
+    roots += e.congestion == CongestionMark::root;
+    victims += e.congestion == CongestionMark::victim;
+    if (e.links == std::vector<std::size_t>{uplink}) CHECK(e.congestion == CongestionMark::victim);
+  }
+  CHECK(roots == 1);
+  CHECK(victims == 1);
+  const std::string dot = render_map_data(map, MapFormat::dot);
+  CHECK(count(dot, "style=dotted") == 1);
+  CHECK(count(dot, ":#ffffff:") == 1);
+  const std::string svg = render_map_data(map, MapFormat::svg);
+  CHECK(svg.find("double line: a congestion root") != std::string::npos);
+  CHECK(svg.find("waits for credits behind a congestion root") != std::string::npos);
+}
