@@ -151,8 +151,9 @@ void read_usage(FabricAnalysis& data, const std::string& state_dir, const Collec
 void mark_congestion(FabricAnalysis& data, const routes::RouteMap& map) {
   const EgressLoads loads = egress_loads(data.usage);
   if (!has_xmit_wait(loads)) return;
+  data.congestion = find_congestion(map, loads, {}, &data.jobs_by_direction);
   std::map<PortRef, viz::CongestionMark> marks;
-  for (const CongestedPort& port : find_congestion(map, loads, {}).ports)
+  for (const CongestedPort& port : data.congestion->ports)
     marks[port.port] =
         port.role == CongestionRole::root ? viz::CongestionMark::root : viz::CongestionMark::victim;
   viz::annotate_congestion(data.fabric(), data.annotations, marks);
@@ -172,10 +173,10 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
     const routes::ForwardingTables tables = routes::read_lft_file(path);
     const routes::RouteMap map(data.fabric(), tables);
     viz::annotate_routes(data.fabric(), data.annotations, map);
-    mark_congestion(data, map);
     if (!options.route_jobs.empty())
       data.jobs_by_direction =
           routes::job_directions(map, read_job_endpoints(map, data.name_map(), options.route_jobs));
+    mark_congestion(data, map);
   } catch (const std::exception& e) {
     data.warnings.push_back(path + ": " + e.what());
   }

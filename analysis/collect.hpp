@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/congestion_analysis.hpp"
 #include "fabric/node_name_map.hpp"
 #include "history/history_options.hpp"
 #include "history/link_usage.hpp"
@@ -77,6 +78,9 @@ struct FabricAnalysis {
   std::map<PortRef, PortState> ports;                // ports with a file (port_records only)
   std::map<PortRef, link_quality::RecordedBer> ber;  // from the sample records (annotate only)
   std::map<PortRef, std::vector<std::string>> jobs_by_direction;  // by the port it leaves through
+  // The congestion trees of the window (default thresholds, the jobs above), when the history
+  // has XmitWait and STATE_DIR/routes.lft is there (annotate only).
+  std::optional<CongestionReport> congestion;
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;  // by set; empty without history
   viz::MapAnnotations annotations;

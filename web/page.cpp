@@ -37,6 +37,9 @@ std::string page(const PageFrame& frame, const std::string& body_html) {
          root("locality.html") +
          "\">Locality</a>"
          "<a href=\"" +
+         root("congestion.html") +
+         "\">Congestion</a>"
+         "<a href=\"" +
          root("map.svg") +
          "\">Full map</a>"
          "<span class=\"generated\">" +

@@ -90,6 +90,7 @@ WriteReport write_site(const SiteData& data, const WriteOptions& options) {
   };
   add_page("index.html", overview_page(site, inline_svg(svg)));
   add_page("locality.html", locality_page(site));
+  add_page("congestion.html", congestion_page(site));
   add_page("switches.html", switches_page(site));
   const Fabric& fabric = data.fabric();
   for (std::size_t i = 0; i < fabric.nodes().size(); ++i)

@@ -106,7 +106,9 @@ TEST_CASE("the site has a page for every node and cable, and every map URL leads
   options.output = (ws.dir / "site").string();
   const web::WriteReport report = web::write_site(data, options);
   const Fabric& fabric = data.fabric();
-  CHECK(report.pages == 3 + fabric.nodes().size() + fabric.links().size());
+  // index, locality, congestion and switches, then a page per node and per cable.
+  CHECK(report.pages == 4 + fabric.nodes().size() + fabric.links().size());
+  CHECK(fs::exists(ws.dir / "site" / "congestion.html"));
   for (const Node& node : fabric.nodes())
     CHECK(fs::exists(ws.dir / "site" / web::node_page(node.guid)));
   for (const Link& link : fabric.links()) CHECK(fs::exists(ws.dir / "site" / web::link_page(link)));
@@ -207,4 +209,33 @@ TEST_CASE("a run killed mid-way leaves a staging folder that the next run remove
   web::write_site(data, options);
   CHECK(staged_folders().empty());
   CHECK(fs::exists(ws.dir / "site" / "index.html"));
+}
+
+TEST_CASE("the congestion page lists each tree: its root, the ports waiting behind it, its jobs") {
+  Workspace ws;
+  web::SiteData data = hostile_site(ws);
+  const web::SiteGraphs graphs;
+  const web::SiteContext site{data, graphs, "now"};
+  // No XmitWait history here: the page says what the analysis needs.
+  CHECK(web::congestion_page(site).find("No congestion analysis: it needs XmitWait history") !=
+        std::string::npos);
+  // The leaf (described with markup) is full towards host 1; the spine's downlink waits.
+  analysis::CongestionReport report;
+  report.ports = {{{viz::test::kLeaf, 1}, analysis::CongestionRole::root, 0.0, 0.99, {0}},
+                  {{viz::test::kSpine, 1}, analysis::CongestionRole::victim, 0.4, 0.33, {0}}};
+  report.trees = {{0, {1}, {"job<1>"}, {"job2"}}};
+  data.congestion = report;
+  data.jobs_by_direction[{viz::test::kLeaf, 1}] = {"job<1>"};
+  const std::string page = web::congestion_page(site);
+  INFO(page);
+  CHECK(page.find("<h2>Tree 1: root <a href=\"nodes/0x0000000000000020.html\">") !=
+        std::string::npos);
+  CHECK(page.find("99.0 %") != std::string::npos);
+  CHECK(page.find("1 ports wait behind it") != std::string::npos);
+  CHECK(page.find("<a href=\"nodes/0x0000000000000010.html\">") != std::string::npos);
+  CHECK(page.find("40.0 %") != std::string::npos);
+  CHECK(page.find("cause it (their routes cross the root): job&lt;1&gt;.") != std::string::npos);
+  CHECK(page.find("suffer it (their routes cross only its victims): job2.") != std::string::npos);
+  CHECK(page.find(kHostile) == std::string::npos);
+  CHECK(page.find("<script>") == std::string::npos);
 }
