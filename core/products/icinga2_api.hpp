@@ -30,6 +30,7 @@ struct Icinga2Api {
   std::string cert_file;      // or a client certificate (PEM) the ApiUser's client_cn names
   std::string key_file;       // and its key, a file only its owner reads
   std::string check_source;   // the results' check_source (this host's name when empty)
+  long connections = 1;       // kept-alive connections to the endpoint, a request in flight each
 };
 
 struct Icinga2Submission {
