@@ -107,8 +107,9 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
   Handles h;
   h.multi = curl_multi_init();
   if (!h.multi) return give_up("libcurl: cannot start");
-  // One connection to the endpoint, kept alive for every request; HTTP/2 multiplexes over it.
-  curl_multi_setopt(h.multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
+  // A few connections to the endpoint, each kept alive for every request it carries (HTTP/1.1:
+  // one request in flight each); HTTP/2 multiplexes over the first.
+  curl_multi_setopt(h.multi, CURLMOPT_MAX_HOST_CONNECTIONS, std::max(api.connections, 1L));
   curl_multi_setopt(h.multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   h.headers = curl_slist_append(h.headers, "Accept: application/json");
   h.headers = curl_slist_append(h.headers, "Content-Type: application/json");
@@ -173,6 +174,7 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
       if (curl_multi_perform(h.multi, &running) != CURLM_OK)
         throw std::runtime_error("libcurl: the transfers failed");
       int queued = 0;
+      bool finished = false;
       while (CURLMsg* message = curl_multi_info_read(h.multi, &queued)) {
         if (message->msg != CURLMSG_DONE) continue;
         Transfer* t = nullptr;
@@ -193,11 +195,15 @@ Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
         } else if (!refused++) {
           first_refusal = http_reason(status, said, service);
         }
+        finished = true;
         curl_multi_remove_handle(h.multi, t->easy);
         curl_easy_cleanup(t->easy);
         std::erase_if(h.active, [&](const auto& a) { return a.get() == t; });
       }
       if (!fatal.empty()) break;
+      // A finished transfer frees its connection for a request waiting on it, which libcurl
+      // starts on the next perform: without a wait, else it may wait out a whole poll.
+      if (finished) continue;
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       curl_multi_poll(h.multi, nullptr, 0, static_cast<int>(std::clamp<long long>(left, 1, 1000)),

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Passive results handed to Icinga 2 through its REST API: a POST
-// /v1/actions/process-check-result per switch service (icinga2_request.hpp), all over one TLS
-// connection kept alive (libcurl's multi interface, at most one connection to the endpoint;
-// requests go back to back over it, several at once when the endpoint speaks HTTP/2). The
+// /v1/actions/process-check-result per switch service (icinga2_request.hpp), over TLS connections
+// kept alive (libcurl's multi interface, Icinga2Api::connections to the endpoint, one by
+// default: requests go back to back over each, several at once when the endpoint speaks HTTP/2;
+// bench/icinga2_results.sh measured no clear gain from four). The
 // server's certificate is verified against the CA file given (and only against it); the ApiUser's
 // password comes from a file only its owner can read (base/secret_file.hpp), or the client
 // presents a certificate whose key is such a file.
@@ -30,6 +31,7 @@ struct Icinga2Api {
   std::string cert_file;      // or a client certificate (PEM) the ApiUser's client_cn names
   std::string key_file;       // and its key, a file only its owner reads
   std::string check_source;   // the results' check_source (this host's name when empty)
+  long connections = 1;       // kept-alive connections to the endpoint, a request in flight each
 };
 
 struct Icinga2Submission {

@@ -30,6 +30,11 @@ struct CheckSettings {
   std::string icinga2_ca = "/var/lib/icinga2/certs/ca.crt";
   std::string icinga2_user = "ibpm";
   std::string icinga2_password_file = "/etc/icinga2/ibpm-api.password";
+  // Or, with the CN of the sweep's client certificate: the ApiUser written too (ibpm-api-user.conf,
+  // authenticated by client_cn, no password), and the sweep given that certificate and its key.
+  std::string icinga2_api_user_cn;
+  std::string icinga2_cert = "/etc/icinga2/ibpm-api.crt";
+  std::string icinga2_key = "/etc/icinga2/ibpm-api.key";
   // Icinga 2: the CheckCommands come from the installed package (include <plugins-contrib>), so
   // ibpm-commands.conf is not written (Icinga 2 refuses a command defined twice).
   bool packaged_commands = false;

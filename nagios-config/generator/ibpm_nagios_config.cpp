@@ -90,6 +90,11 @@ void run(Options options) {
   if (options.format == "nagios" && options.packaged_commands)
     throw std::runtime_error(
         "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
+  if (!options.icinga2.icinga2_api_user_cn.empty() &&
+      (options.format != "icinga2" || options.node_services != "passive"))
+    throw std::runtime_error(
+        "--icinga2-api-user-cn: for the sweep's results (--format icinga2 --node-services "
+        "passive)");
   options.plan.zones.nearest = options.assign == "nearest";
 
   const ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
@@ -122,6 +127,9 @@ void run(Options options) {
   settings.icinga2_ca = options.icinga2.icinga2_ca;
   settings.icinga2_user = options.icinga2.icinga2_user;
   settings.icinga2_password_file = options.icinga2.icinga2_password_file;
+  settings.icinga2_api_user_cn = options.icinga2.icinga2_api_user_cn;
+  settings.icinga2_cert = options.icinga2.icinga2_cert;
+  settings.icinga2_key = options.icinga2.icinga2_key;
   settings.parent_zone = options.parent_zone;
   settings.global_zone = options.global_zone;
   settings.endpoint_addresses = endpoint_addresses(options.endpoint_addresses, plan);
@@ -209,6 +217,22 @@ int main(int argc, char** argv) {
   app.add_option("--icinga2-password-file", options.icinga2.icinga2_password_file,
                  "The file with the ApiUser's password, readable only by the user the checks "
                  "run as")
+      ->capture_default_str()
+      ->group(submit);
+  app.add_option("--icinga2-api-user-cn", options.icinga2.icinga2_api_user_cn,
+                 "Also write the ApiUser (ibpm-api-user.conf: --icinga2-user's name, permission "
+                 "actions/process-check-result on the ib-node services only) authenticated by "
+                 "the sweep's client certificate with this CN; the sweep then presents "
+                 "--icinga2-cert and --icinga2-key instead of a password")
+      ->type_name("CN")
+      ->group(submit);
+  app.add_option("--icinga2-cert", options.icinga2.icinga2_cert,
+                 "With --icinga2-api-user-cn: the sweep's client certificate (PEM)")
+      ->capture_default_str()
+      ->group(submit);
+  app.add_option("--icinga2-key", options.icinga2.icinga2_key,
+                 "With --icinga2-api-user-cn: its key, readable only by the user the checks run "
+                 "as")
       ->capture_default_str()
       ->group(submit);
   app.add_option("--freshness", options.freshness,

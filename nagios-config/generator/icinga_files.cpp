@@ -73,10 +73,14 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
         << (settings.icinga2_api.empty() ? "\"https://\" + NodeName + \":5665\""
                                          : icinga_string(settings.icinga2_api))
         << "\n"
-        << "  vars.ibpm_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n"
-        << "  vars.ibpm_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
-        << "  vars.ibpm_icinga2_password_file = " << icinga_string(settings.icinga2_password_file)
-        << "\n";
+        << "  vars.ibpm_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n";
+    if (settings.icinga2_api_user_cn.empty())
+      out << "  vars.ibpm_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
+          << "  vars.ibpm_icinga2_password_file = "
+          << icinga_string(settings.icinga2_password_file) << "\n";
+    else
+      out << "  vars.ibpm_icinga2_cert = " << icinga_string(settings.icinga2_cert) << "\n"
+          << "  vars.ibpm_icinga2_key = " << icinga_string(settings.icinga2_key) << "\n";
     // Hosts named as here.
     if (plan.fabric_host != "ib-fabric")
       out << "  vars.ib_fabric_nagios_fabric_host = " << icinga_string(plan.fabric_host) << "\n";
@@ -202,6 +206,20 @@ std::string zones(const MonitoringPlan& plan, const CheckSettings& settings) {
   return out.str();
 }
 
+// The sweep's ApiUser: results for the ib-node services only, authenticated by its client
+// certificate's CN (no password: nothing secret in a generated file).
+std::string api_user(const CheckSettings& settings) {
+  std::ostringstream out;
+  out << kIcingaHeader << "object ApiUser " << icinga_string(settings.icinga2_user) << " {\n"
+      << "  client_cn = " << icinga_string(settings.icinga2_api_user_cn) << "\n"
+      << "  permissions = [ {\n"
+      << "    permission = \"actions/process-check-result\"\n"
+      << "    filter = {{ service.name == \"ib-node\" }}\n"
+      << "  } ]\n"
+      << "}\n";
+  return out.str();
+}
+
 // The master includes this file: it reads the zones' objects, and syncs each zone's folder to
 // its endpoints (and the global zone's to every node).
 std::string master_include() {
@@ -223,6 +241,8 @@ ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settin
                       {"ibpm-hosts.conf", icinga_hosts(plan)},
                       {"ibpm-groups.conf", groups(plan)}};
     if (!settings.packaged_commands) files["ibpm-commands.conf"] = commands;
+    if (settings.passive_nodes && !settings.icinga2_api_user_cn.empty())
+      files["ibpm-api-user.conf"] = api_user(settings);
     return files;
   }
   // Zones: a folder per zone for the master's config sync (include_zones), the global zone's
@@ -234,6 +254,9 @@ ConfigFiles icinga_files(const MonitoringPlan& plan, const CheckSettings& settin
                     {global + "ibpm-templates.conf", templates},
                     {global + "ibpm-groups.conf", groups(plan)}};
   if (!settings.packaged_commands) files[global + "ibpm-commands.conf"] = commands;
+  // Every endpoint that sweeps (each satellite) takes the results of its own API.
+  if (settings.passive_nodes && !settings.icinga2_api_user_cn.empty())
+    files[global + "ibpm-api-user.conf"] = api_user(settings);
   std::ostringstream master;
   master << kIcingaHeader << fabric_host(plan);
   for (const PlannedHost& host : plan.hosts)

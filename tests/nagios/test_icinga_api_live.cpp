@@ -7,7 +7,7 @@
 // that leaf CRITICAL, the rest OK). A wrong CA, a wrong password, a user without the permission
 // and a password file others may read each leave the sweep's own result standing with one line
 // saying how many results were not delivered and why; a client certificate authenticates as well
-// as a password (its key private too); a refusal of some results (a user allowed only some
+// as a password (its key private too) for the ApiUser the generator wrote; a refusal of some results (a user allowed only some
 // services) is counted and the first named.
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,11 +138,9 @@ class IcingaApi {
                    "\n}\n"
                    "object ApiUser \"reader\" {\n  password = \"reader-password\"\n"
                    "  permissions = [ \"objects/query/*\", \"status/query\" ]\n}\n"
-                   // The README's least-privilege user: results for the ib-node services only.
+                   // The README's least-privilege user: results for the ib-node services only
+                   // (by password; the generator writes the one by certificate, "ibpm-cert").
                    "object ApiUser \"ibpm\" {\n  password = \"ibpm-password\"\n"
-                   "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
-                   "    filter = {{ service.name == \"ib-node\" }}\n  } ]\n}\n"
-                   "object ApiUser \"ibpm-cert\" {\n  client_cn = \"ibpm-sweep\"\n"
                    "  permissions = [ {\n    permission = \"actions/process-check-result\"\n"
                    "    filter = {{ service.name == \"ib-node\" }}\n  } ]\n}\n"
                    "object ApiUser \"viewer\" {\n  password = \"viewer-password\"\n"
@@ -212,12 +210,16 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
       "ibpm-nagios-config", {"--format", "icinga2", "-o", objects, "--state-dir", state,
                              "--no-baseline", "--node-services", "passive", "--icinga2-api", url,
                              "--icinga2-ca", (work.path() / "icinga/data/certs/ca.crt").string(),
-                             "--icinga2-user", "ibpm", "--icinga2-password-file", password});
+                             "--icinga2-user", "ibpm-cert", "--icinga2-api-user-cn",
+                             "ibpm-sweep", "--icinga2-cert", work / "ibpm-sweep.crt",
+                             "--icinga2-key", work / "ibpm-sweep.key"});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   const std::string settings = read_text(fs::path(objects) / "ibpm-settings.conf");
   CHECK(settings.find("vars.ibpm_icinga2_api = \"" + url + "\"") != std::string::npos);
-  CHECK(settings.find("vars.ibpm_icinga2_user = \"ibpm\"") != std::string::npos);
+  CHECK(settings.find("vars.ibpm_icinga2_cert = \"" + (work / "ibpm-sweep.crt") + "\"") !=
+        std::string::npos);
+  CHECK(fs::exists(fs::path(objects) / "ibpm-api-user.conf"));  // the ApiUser "ibpm-cert"
 
   IcingaApi icinga(work.path() / "icinga", objects, port);
   const auto sweep = [&](const std::vector<std::string>& api) {

@@ -123,3 +123,49 @@ TEST_CASE("Icinga 2 passive: the sweep's command gets the API it submits to") {
   CHECK(icinga_files(plan, settings).at("ibpm-settings.conf").find("ibpm_icinga2") ==
         std::string::npos);
 }
+
+TEST_CASE("Icinga 2 passive: the generator writes the sweep's least-privilege ApiUser") {
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 64, .radix = 8, .levels = 3});
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  CheckSettings settings = check_settings("");
+  settings.passive_nodes = true;
+  const MonitoringPlan plan = plan_monitoring(fabric, nullptr, plan_options(true));
+  // Without a CN: no ApiUser (the README's password user is the operator's to write).
+  CHECK(icinga_files(plan, settings).count("ibpm-api-user.conf") == 0);
+
+  settings.icinga2_api_user_cn = "collector01.example.org";
+  ConfigFiles files = icinga_files(plan, settings);
+  REQUIRE(files.count("ibpm-api-user.conf") == 1);
+  const std::string user = files.at("ibpm-api-user.conf");
+  CHECK(user.substr(user.find("object ApiUser")) ==
+        "object ApiUser \"ibpm\" {\n"
+        "  client_cn = \"collector01.example.org\"\n"
+        "  permissions = [ {\n"
+        "    permission = \"actions/process-check-result\"\n"
+        "    filter = {{ service.name == \"ib-node\" }}\n"
+        "  } ]\n"
+        "}\n");
+  CHECK(user.find("password") == std::string::npos);
+  // The sweep presents the certificate that CN names, and no password.
+  const std::string text = files.at("ibpm-settings.conf");
+  CHECK(text.find("  vars.ibpm_icinga2_cert = \"/etc/icinga2/ibpm-api.crt\"\n") !=
+        std::string::npos);
+  CHECK(text.find("  vars.ibpm_icinga2_key = \"/etc/icinga2/ibpm-api.key\"\n") !=
+        std::string::npos);
+  CHECK(text.find("ibpm_icinga2_user") == std::string::npos);
+  CHECK(text.find("ibpm_icinga2_password_file") == std::string::npos);
+
+  // A CN or user name with a quote stays one string.
+  settings.icinga2_api_user_cn = "evil\" }\nobject ApiUser \"root";
+  CHECK(icinga_files(plan, settings).at("ibpm-api-user.conf").find(
+            "  client_cn = \"evil\\\" }\\nobject ApiUser \\\"root\"\n") != std::string::npos);
+
+  // With zones: in the global zone, so every satellite's API takes its sweep's results.
+  settings.icinga2_api_user_cn = "collector01.example.org";
+  const MonitoringPlan zoned = plan_monitoring(fabric, nullptr, plan_options(true, 2));
+  files = icinga_files(zoned, settings);
+  CHECK(files.count("ibpm-zones.d/ibpm-global/ibpm-api-user.conf") == 1);
+  // Active switch services: nothing submits, no ApiUser.
+  settings.passive_nodes = false;
+  CHECK(icinga_files(plan, settings).count("ibpm-api-user.conf") == 0);
+}
