@@ -36,9 +36,8 @@ int main(int argc, char** argv) {
                   .output = std::string("IB NODE OK - ") + host + ": 36 ports | 'ports'=36",
                   .perfdata = {"'ports'=36"}};
   }
-  const double now = std::chrono::duration<double>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   const auto start = std::chrono::steady_clock::now();
   const ibpm::products::Icinga2Submission out = ibpm::products::submit_to_icinga2(
       api, results, now - 1, now, start + std::chrono::minutes(10));

@@ -76,8 +76,8 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
         << "  vars.ibpm_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n";
     if (settings.icinga2_api_user_cn.empty())
       out << "  vars.ibpm_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
-          << "  vars.ibpm_icinga2_password_file = "
-          << icinga_string(settings.icinga2_password_file) << "\n";
+          << "  vars.ibpm_icinga2_password_file = " << icinga_string(settings.icinga2_password_file)
+          << "\n";
     else
       out << "  vars.ibpm_icinga2_cert = " << icinga_string(settings.icinga2_cert) << "\n"
           << "  vars.ibpm_icinga2_key = " << icinga_string(settings.icinga2_key) << "\n";

@@ -7,8 +7,8 @@
 // that leaf CRITICAL, the rest OK). A wrong CA, a wrong password, a user without the permission
 // and a password file others may read each leave the sweep's own result standing with one line
 // saying how many results were not delivered and why; a client certificate authenticates as well
-// as a password (its key private too) for the ApiUser the generator wrote; a refusal of some results (a user allowed only some
-// services) is counted and the first named.
+// as a password (its key private too) for the ApiUser the generator wrote; a refusal of some
+// results (a user allowed only some services) is counted and the first named.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,13 +206,28 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
   const std::string url = "https://127.0.0.1:" + std::to_string(port);
   const std::string password = private_file(work.path() / "ibpm.password", "ibpm-password\n");
 
-  const ProcessRun generated = live.run(
-      "ibpm-nagios-config", {"--format", "icinga2", "-o", objects, "--state-dir", state,
-                             "--no-baseline", "--node-services", "passive", "--icinga2-api", url,
-                             "--icinga2-ca", (work.path() / "icinga/data/certs/ca.crt").string(),
-                             "--icinga2-user", "ibpm-cert", "--icinga2-api-user-cn",
-                             "ibpm-sweep", "--icinga2-cert", work / "ibpm-sweep.crt",
-                             "--icinga2-key", work / "ibpm-sweep.key"});
+  const ProcessRun generated =
+      live.run("ibpm-nagios-config", {"--format",
+                                      "icinga2",
+                                      "-o",
+                                      objects,
+                                      "--state-dir",
+                                      state,
+                                      "--no-baseline",
+                                      "--node-services",
+                                      "passive",
+                                      "--icinga2-api",
+                                      url,
+                                      "--icinga2-ca",
+                                      (work.path() / "icinga/data/certs/ca.crt").string(),
+                                      "--icinga2-user",
+                                      "ibpm-cert",
+                                      "--icinga2-api-user-cn",
+                                      "ibpm-sweep",
+                                      "--icinga2-cert",
+                                      work / "ibpm-sweep.crt",
+                                      "--icinga2-key",
+                                      work / "ibpm-sweep.key"});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   const std::string settings = read_text(fs::path(objects) / "ibpm-settings.conf");

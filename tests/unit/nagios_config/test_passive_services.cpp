@@ -157,8 +157,9 @@ TEST_CASE("Icinga 2 passive: the generator writes the sweep's least-privilege Ap
 
   // A CN or user name with a quote stays one string.
   settings.icinga2_api_user_cn = "evil\" }\nobject ApiUser \"root";
-  CHECK(icinga_files(plan, settings).at("ibpm-api-user.conf").find(
-            "  client_cn = \"evil\\\" }\\nobject ApiUser \\\"root\"\n") != std::string::npos);
+  CHECK(icinga_files(plan, settings)
+            .at("ibpm-api-user.conf")
+            .find("  client_cn = \"evil\\\" }\\nobject ApiUser \\\"root\"\n") != std::string::npos);
 
   // With zones: in the global zone, so every satellite's API takes its sweep's results.
   settings.icinga2_api_user_cn = "collector01.example.org";
