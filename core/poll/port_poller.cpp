@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <future>
 #include <map>
 #include <set>
 
@@ -199,6 +200,110 @@ void read_previous(const state::PortStore& store, const std::vector<PortTarget>&
   run.from_rrd += which.size();
 }
 
+// A central store may hold a later sample than this collector's record (another collector had
+// the ports meanwhile): an entry stands only when its file's last update is in the same RRD step
+// (a later sample within the step goes unseen: the rate is then taken over a longer interval,
+// still a true average). Anyone who reaches the store can update it, so what it holds is checked:
+// an update ahead of the clock, or one without a sample, is named. The daemon opens each file to
+// answer LAST (about 60 us a file, as long as the MADs themselves at 20,000 ports), so the check
+// is asked on a thread of its own while the MADs are in flight and applied after them.
+class StoreCheck {
+ public:
+  StoreCheck(const state::PortStore& store, const std::vector<PortTarget>& targets,
+             const std::vector<PortResult>& results, const PreviousSamples& previous,
+             const PollSettings& settings)
+      : store_(store), targets_(targets), store_read_timeout_(settings.store_read_timeout) {
+    std::vector<PortRef> refs;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (previous.of[i] && results[i].state_error.empty()) {
+        from_record_.push_back(i);  // (a sample read from the store just now passes as well)
+        refs.push_back({targets[i].node, targets[i].port});
+      }
+    last_ = std::async(std::launch::async,
+                       [&store, refs = std::move(refs), timeout = settings.store_read_timeout] {
+                         return store.last_updates(refs, timeout);
+                       });
+  }
+
+  // The answers applied to the run: an overtaken entry's previous sample read again from the
+  // store, its error history started again. Returns the overtaken ports, whose hints came from
+  // the record the store overtook (their samples are taken again).
+  std::vector<std::size_t> apply(PollRun& run, PreviousSamples& previous,
+                                 std::vector<bool>& file_known, double now) {
+    std::vector<PortResult>& results = run.results;
+    std::vector<std::optional<std::time_t>> last;
+    try {
+      last = last_.get();
+    } catch (const state::StateError& e) {
+      for (std::size_t i : from_record_) results[i].state_error = e.what();
+    }
+    const double ahead = now + state::kClockToleranceSeconds;
+    const std::time_t step = store_.layout().step.count();
+    std::vector<std::size_t> overtaken;
+    std::vector<std::optional<std::time_t>> overtaken_last;  // the update after ours, if any
+    StoreLoss loss;
+    for (std::size_t j = 0; j < last.size(); ++j) {
+      const std::size_t i = from_record_[j];
+      PortResult& r = results[i];
+      // rrdcached's LAST answers the last update rounded down to the file's step.
+      const auto sample = static_cast<std::time_t>(std::floor(previous.of[i]->time));
+      const std::time_t recorded = sample - sample % step;
+      if (last[j] && *last[j] == recorded) continue;
+      loss.add(last[j], recorded);
+      // Another collector updated the file since (and saw the errors): the history starts again.
+      // A store behind the record (a loss) leaves this collector's history as it is.
+      const bool updated_since = last[j] && *last[j] > recorded;
+      if (updated_since) r.errors = {};
+      if (last[j] && static_cast<double>(*last[j]) > ahead) {
+        previous.of[i] = nullptr;
+        r.state_error = state::ahead_of_clock(store_.rrd_name(targets_[i].node, targets_[i].port),
+                                              static_cast<double>(*last[j]), now);
+        continue;
+      }
+      overtaken.push_back(i);
+      overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
+    }
+    if (loss.ports) run.notes.push_back(loss.describe());
+    read_previous(store_, targets_, overtaken, now, store_read_timeout_, run, previous);
+    for (std::size_t k = 0; k < overtaken.size(); ++k) {
+      const std::size_t i = overtaken[k];
+      PortResult& r = results[i];
+      file_known[i] = previous.of[i] != nullptr;
+      if (previous.of[i] || !r.state_error.empty() || !overtaken_last[k]) continue;
+      // The file is there and was updated after our sample, with no sample in it.
+      r.state_error = store_.rrd_name(targets_[i].node, targets_[i].port) +
+                      ": the store's last update (at " + std::to_string(*overtaken_last[k]) +
+                      ") holds no sample: not written by a collector";
+      r.blank_in_store = true;
+      file_known[i] = true;
+    }
+    return overtaken;
+  }
+
+ private:
+  const state::PortStore& store_;
+  const std::vector<PortTarget>& targets_;
+  std::chrono::milliseconds store_read_timeout_;
+  std::vector<std::size_t> from_record_;
+  std::future<std::vector<std::optional<std::time_t>>> last_;
+};
+
+// The ports in `which` sampled again with nothing taken from an earlier sample (no hint: every
+// query asked), their first samples dropped.
+void sample_again(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
+                  const std::vector<std::size_t>& which, const KnownCapabilities& known,
+                  const PollSettings& settings, std::vector<PortResult>& results) {
+  if (which.empty()) return;
+  std::vector<PortTarget> subset;
+  subset.reserve(which.size());
+  for (std::size_t i : which) {
+    subset.push_back(targets[i]);
+    results[i].sample = PortSample{};
+  }
+  sample_ports_into(engine, subset, known, settings.engine, settings.probe_nodes_first, {},
+                    [&](std::size_t k) -> PortSample& { return results[which[k]].sample; });
+}
+
 }  // namespace
 
 PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
@@ -271,68 +376,15 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
         known[targets[i].lid] = *caps;
   }
 
-  // A central store may hold a later sample than this collector's record (another collector
-  // had the ports meanwhile): an entry stands only when its file's last update is in the same
-  // RRD step (a later sample within the step goes unseen: the rate is then taken over a longer
-  // interval, still a true average). Anyone who reaches the store can update it, so what it
-  // holds is checked: an update ahead of the clock, or one without a sample, is named.
-  if (store.central_store()) {
-    std::vector<std::size_t> from_record;
-    std::vector<PortRef> refs;
-    for (std::size_t i = 0; i < targets.size(); ++i)
-      if (previous.of[i] && results[i].state_error.empty()) {
-        from_record.push_back(i);  // (a sample read from the store just now passes as well)
-        refs.push_back({targets[i].node, targets[i].port});
-      }
-    std::vector<std::optional<std::time_t>> last;
-    const std::time_t step = store.layout().step.count();
-    try {
-      last = store.last_updates(refs, settings.store_read_timeout);
-    } catch (const state::StateError& e) {
-      for (std::size_t i : from_record) results[i].state_error = e.what();
-    }
-    std::vector<std::size_t> overtaken;
-    std::vector<std::optional<std::time_t>> overtaken_last;  // the update after ours, if any
-    StoreLoss loss;
-    for (std::size_t j = 0; j < last.size(); ++j) {
-      const std::size_t i = from_record[j];
-      PortResult& r = results[i];
-      // rrdcached's LAST answers the last update rounded down to the file's step.
-      const auto sample = static_cast<std::time_t>(std::floor(previous.of[i]->time));
-      const std::time_t recorded = sample - sample % step;
-      if (last[j] && *last[j] == recorded) continue;
-      loss.add(last[j], recorded);
-      hints[i] = SampleHint{};
-      // Another collector updated the file since (and saw the errors): the history starts again.
-      // A store behind the record (a loss) leaves this collector's history as it is.
-      const bool updated_since = last[j] && *last[j] > recorded;
-      if (updated_since) r.errors = {};
-      if (last[j] && static_cast<double>(*last[j]) > ahead) {
-        previous.of[i] = nullptr;
-        r.state_error = state::ahead_of_clock(store.rrd_name(targets[i].node, targets[i].port),
-                                              static_cast<double>(*last[j]), now);
-        continue;
-      }
-      overtaken.push_back(i);
-      overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
-    }
-    if (loss.ports) run.notes.push_back(loss.describe());
-    read_previous(store, targets, overtaken, now, settings.store_read_timeout, run, previous);
-    for (std::size_t k = 0; k < overtaken.size(); ++k) {
-      PortResult& r = results[overtaken[k]];
-      file_known[overtaken[k]] = previous.of[overtaken[k]] != nullptr;
-      if (previous.of[overtaken[k]] || !r.state_error.empty() || !overtaken_last[k]) continue;
-      // The file is there and was updated after our sample, with no sample in it.
-      r.state_error = store.rrd_name(targets[overtaken[k]].node, targets[overtaken[k]].port) +
-                      ": the store's last update (at " + std::to_string(*overtaken_last[k]) +
-                      ") holds no sample: not written by a collector";
-      r.blank_in_store = true;
-      file_known[overtaken[k]] = true;
-    }
-  }
-
+  // The central store's check (below) is asked while the MADs are in flight.
+  std::optional<StoreCheck> check;
+  if (store.central_store()) check.emplace(store, targets, results, previous, settings);
   sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
                     [&results](std::size_t i) -> PortSample& { return results[i].sample; });
+  if (check) {
+    const std::vector<std::size_t> overtaken = check->apply(run, previous, file_known, now);
+    sample_again(engine, targets, overtaken, known, settings, results);
+  }
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) continue;

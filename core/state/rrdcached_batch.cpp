@@ -57,16 +57,21 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
                                                      const std::vector<std::string>& paths,
                                                      std::chrono::milliseconds timeout) {
   std::vector<std::optional<std::time_t>> times(paths.size());
-  pipeline(
-      address, paths.size(),
-      [&](std::size_t i, std::string& out) { out += "LAST " + daemon_escape(paths[i]); },
-      [&](std::size_t i, const DaemonAnswer& answer) {
-        if (answer.status < 0) return;  // no such file, or unreadable: the caller reads it itself
-        char* end = nullptr;
-        const long long value = std::strtoll(answer.message.c_str(), &end, 10);
-        if (end != answer.message.c_str()) times[i] = static_cast<std::time_t>(value);
-      },
-      std::chrono::steady_clock::now() + timeout);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // The daemon opens each file to answer (see handle_request_last): many files are asked over a
+  // few connections side by side, each served by a thread of the daemon's.
+  in_slices(paths.size(), connections_for(paths.size()), [&](std::size_t begin, std::size_t end) {
+    pipeline(
+        address, end - begin,
+        [&](std::size_t k, std::string& out) { out += "LAST " + daemon_escape(paths[begin + k]); },
+        [&](std::size_t k, const DaemonAnswer& answer) {
+          if (answer.status < 0) return;  // no such file, or unreadable: the caller reads it
+          char* stop = nullptr;
+          const long long value = std::strtoll(answer.message.c_str(), &stop, 10);
+          if (stop != answer.message.c_str()) times[begin + k] = static_cast<std::time_t>(value);
+        },
+        deadline);
+  });
   return times;
 }
 

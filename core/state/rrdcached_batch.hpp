@@ -35,9 +35,10 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // The last update time of each file as rrdcached's LAST answers it (rounded down to the file's
-// step), asked in one exchange (LAST commands sent together, the answers read in order):
-// nullopt for a file the daemon cannot read (missing). Throws
-// StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached.
+// step), asked in one exchange (LAST commands sent together, the answers read in order; for
+// more than a few thousand files, a few such exchanges side by side): nullopt for a file the daemon
+// cannot read (missing). Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot
+// be reached.
 std::vector<std::optional<std::time_t>> last_updates(
     const std::string& address, const std::vector<std::string>& paths,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));

@@ -3,9 +3,10 @@
 // live simulated fat tree: no rates are made up from a sample later than now, the files that
 // cannot be written any more are UNKNOWN naming them and by how much, and a port whose file is
 // gone takes a new baseline and says why, as does a port whose previous sample is less than the
-// tolerance ahead. An update without a sample in the store is named once and written over. The
-// clock is moved with Debian's libfaketime (preloaded after libumad2sim); the store is a real
-// rrdcached over TCP, updated by an "attacker" through its socket.
+// tolerance ahead. An update without a sample in the store is named once and written over, and
+// ports handed back from another collector go on from its later samples. The clock is moved with
+// Debian's libfaketime (preloaded after libumad2sim); the store is a real rrdcached over TCP,
+// updated by an "attacker" through its socket.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -309,4 +310,47 @@ TEST_CASE("A central store that lost acknowledged samples is noticed: the hole i
   INFO(next.out << next.err);
   CHECK(next.exit_code == 0);
   CHECK_FALSE(next.has("the store lost"));
+}
+
+TEST_CASE("Ports handed back from another collector go on from the store's later sample") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  LiveFabric live = LiveFabric::start();
+  StateDir first("handback-a"), second("handback-b");
+  CentralStore store(fs::path(first.path()) / "store");
+  REQUIRE(store.wait_until_listening());
+  // Two collectors of the same ports, each with its own sample record, one central store.
+  const auto args_of = [&store](const StateDir& state) {
+    std::vector<std::string> args = clock_sweep_args(state);
+    for (const char* more : {"--rrdcached", "", "--rrd-step", "1"}) args.push_back(more);
+    args[args.size() - 3] = store.address();
+    return args;
+  };
+  const auto sweep = [&live](const std::vector<std::string>& args) {
+    std::this_thread::sleep_for(1100ms);
+    return live.run("check_ib_fabric", args);
+  };
+  REQUIRE(sweep(args_of(first)).exit_code == 0);
+  const ProcessRun steady = sweep(args_of(first));
+  INFO(steady.out << steady.err);
+  REQUIRE(steady.exit_code == 0);
+
+  // The second collector has the ports for a while (the first one's endpoint was down), and
+  // sees 500 symbol errors on one port.
+  REQUIRE(sweep(args_of(second)).exit_code == 0);
+  live.console("PerformanceSet \"leaf01\"[3] PortCounters.SymbolErrorCounter=500");
+  ConsoleUndo clear(live, "PerformanceSet \"leaf01\"[3] PortCounters.SymbolErrorCounter=0");
+  const ProcessRun saw = sweep(args_of(second));
+  INFO(saw.out << saw.err);
+  CHECK((saw.exit_code == 1 || saw.exit_code == 2));
+
+  // Handed back: the first collector's record is older than the store's files. Its rates go on
+  // from the second collector's samples (the errors were seen and are not counted again), and
+  // every port handed back is asked again with nothing taken from the old record.
+  const ProcessRun back = sweep(args_of(first));
+  INFO(back.out << back.err);
+  CHECK(back.exit_code == 0);
+  CHECK_FALSE(back.has("baseline"));
+  CHECK(perf_value(back, "xmit_data").has_value());
+  CHECK(perf_value(back, "mads").value_or(0) > perf_value(steady, "mads").value_or(0));
 }
