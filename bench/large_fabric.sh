@@ -6,13 +6,17 @@
 # limit services get (ulimit -n 1024), state on disk, through rrdcached and with direct writes,
 # against `ibqueryerrors --load-cache --data` on the same fabric in the same run: steady-state
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
-# (user + system) per port against the peer's, the sweep's MAD rate against the ceiling on the same
+# (user + system) per port against the peer's, through a local rrdcached (unix socket), through a
+# central store (rrdcached over TCP with -R -B, as docs/operators.md deploys it, without the TLS
+# tunnel) and writing the files directly, the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
 # (through rrdcached and reading the files directly) and a take-over of every port.
 #
 # Usage: bench/large_fabric.sh [BUILD_DIR]
 #   IBPM_BENCH_HOSTS   hosts (default 3888)
+#   IBPM_BENCH_DUMP    an ibnetdiscover dump to simulate instead of a generated tree (plain or .xz;
+#                      e.g. ../shared/fixtures/real/nvidia_selene_compute_hdr_666sw_4341ca.ibnetdiscover.xz)
 #   IBPM_BENCH_RUNS    timed runs per command (default 5)
 #   IBPM_BENCH_STATE   parent of the state directory (default /var/tmp: a disk)
 #   IBPM_BENCH_LAYOUT  RRD layout options for the sweeps (default an hour at full resolution and a
@@ -26,14 +30,13 @@ hosts=${IBPM_BENCH_HOSTS:-3888}
 runs=${IBPM_BENCH_RUNS:-5}
 read -ra layout <<<"${IBPM_BENCH_LAYOUT:---rrd-full-hours 1 --rrd-hourly-days 7 --rrd-daily-days 0}"
 need_programs hyperfine ibqueryerrors:infiniband-diags rrdcached rrdtool python3
-need_built check_ib_fabric ibpm-bench-mad ibpm-sim ibpm-locality ibpm-utilization ibpm-map ibpm-web
+need_built check_ib_fabric ibpm-bench-mad ibpm-sim ibpm-topology ibpm-locality ibpm-utilization ibpm-map ibpm-web
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
 
 tmp=$(mktemp -d /dev/shm/ibpm-large.XXXXXX)
 disk=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-large-state.XXXXXX")
-daemon_pid=
 cleanup() {
-  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null
+  stop_rrdcached
   "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true
   rm -rf "$tmp" "$disk"
 }
@@ -41,20 +44,34 @@ trap cleanup EXIT
 cd "$tmp"
 client() { ( . "$tmp/sim/env" && ulimit -n 1024 && exec "$@" ); }
 
-"$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 --levels 3 -o fabric.net
+if [[ -n ${IBPM_BENCH_DUMP:-} ]]; then
+  case $IBPM_BENCH_DUMP in
+    *.xz) xz -dc "$IBPM_BENCH_DUMP" >dump.ibnetdiscover ;;
+    *) cp "$IBPM_BENCH_DUMP" dump.ibnetdiscover ;;
+  esac
+  "$bin/ibpm-topology" --cache dump.ibnetdiscover --write-net fabric.net >/dev/null
+  echo "simulating $(basename "$IBPM_BENCH_DUMP")"
+else
+  "$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 --levels 3 -o fabric.net
+fi
 start=$(date +%s.%N)
 "$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" --timeout 900 >/dev/null  # OpenSM: minutes at 11,664 hosts
 echo "ibsim + OpenSM: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 client ibnetdiscover --cache "$tmp/fabric.cache" >/dev/null 2>&1
 
-rrdcached -g -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" -p "$tmp/rrdcached.pid" >/dev/null 2>&1 &
-daemon_pid=$!
-for _ in $(seq 100); do [[ -S $tmp/rrdcached.sock ]] && break; sleep 0.05; done
+start_rrdcached "$tmp/rrdcached.sock" -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" \
+  -p "$tmp/rrdcached.pid"
+# The central store as docs/operators.md runs it (files made and named through it, under its base).
+store_port=$(free_loopback_port)
+mkdir -p "$disk/store" "$disk/store-journal"
+start_rrdcached "127.0.0.1:$store_port" -O -R -B -b "$disk/store" -j "$disk/store-journal" \
+  -w 300 -z 60 -f 3600 -l "127.0.0.1:$store_port" -p "$tmp/store.pid"
 
 daemon_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/daemon --no-syslog -t 300 ${layout[*]} --rrdcached unix:$tmp/rrdcached.sock"
+central_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/central --no-syslog -t 300 ${layout[*]} --rrdcached 127.0.0.1:$store_port"
 direct_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/direct --no-syslog -t 300 ${layout[*]}"
 peer_cmd="ibqueryerrors --skip-sl --load-cache $tmp/fabric.cache --data"
-for label in daemon direct; do
+for label in daemon central direct; do
   cmd=${label}_cmd
   start=$(date +%s.%N)
   client ${!cmd} >first_$label.txt 2>&1 || true
@@ -86,7 +103,8 @@ echo "ceiling: ibpm-bench-mad --window 64: ${ceiling:-?} queries/s"
 ( . "$tmp/sim/env" && exec hyperfine -N -i --warmup 1 --runs "$runs" --style basic \
     --export-json "$out/large_fabric.json" \
     -n "peer: ibqueryerrors --load-cache --data" "$peer_cmd" \
-    -n "daemon: check_ib_fabric --rrdcached" "$daemon_cmd" \
+    -n "daemon: check_ib_fabric --rrdcached unix:SOCKET" "$daemon_cmd" \
+    -n "central: check_ib_fabric --rrdcached HOST:PORT" "$central_cmd" \
     -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
 
 # The history those sweeps left (several minutes of them), read by the analyzers through the
@@ -107,9 +125,10 @@ direct_hist="--state-dir $disk/direct --window $window"
   >hyperfine_history.log 2>&1 || { cat hyperfine_history.log >&2; exit 1; }
 ( . "$tmp/sim/env" && ulimit -n 1024 && exec hyperfine -N -i --runs 3 --style basic \
     --export-json "$out/large_fabric_takeover.json" \
-    --prepare "rm -rf $disk/daemon/samples" -n "take-over: daemon" "$daemon_cmd" ) \
+    --prepare "rm -rf $disk/daemon/samples" -n "take-over: daemon" "$daemon_cmd" \
+    --prepare "rm -rf $disk/central/samples" -n "take-over: central store" "$central_cmd" ) \
   >hyperfine_takeover.log 2>&1 || { cat hyperfine_takeover.log >&2; exit 1; }
-client ${daemon_cmd} >takeover_after.txt 2>&1 || true
+client ${central_cmd} >takeover_after.txt 2>&1 || true
 echo "after the take-over, the next sweep: $(head -c 160 takeover_after.txt)"
 python3 - "$out/large_fabric_history.json" "$out/large_fabric_takeover.json" <<'PY' | tee "$out/large_fabric_history.txt"
 import json, sys
@@ -131,23 +150,25 @@ size_of() {  # FULL_HOURS HOURLY_DAYS DAILY_DAYS
   stat -c %s "$f"
 }
 ports=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)
+mads_of() { sed -n 's/.* mads=\([0-9]*\).*/\1/p' "steady_$1.txt" | head -1; }
 python3 - "$out/large_fabric.json" "$ports" "$(size_of 24 28 365)" "$(size_of 24 7 0)" \
   "$(size_of 1 7 0)" "$(du -sb "$disk/daemon" | cut -f1)" "${ceiling:-0}" \
-  "$(sed -n 's/.* mads=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)" <<'PY' | tee "$out/large_fabric.txt"
+  "$(mads_of daemon)" "$(mads_of central)" <<'PY' | tee "$out/large_fabric.txt"
 import json, sys
-path, ports, default, day_week, hour_week, used, ceiling, mads = sys.argv[1], int(sys.argv[2]), *map(int, (a or 0 for a in sys.argv[3:]))
+path, ports, default, day_week, hour_week, used, ceiling, mads, central_mads = sys.argv[1], int(sys.argv[2]), *map(int, (a or 0 for a in sys.argv[3:]))
 r = {x["command"].split(": ", 1)[0]: x for x in json.load(open(path))["results"]}
 peer = r["peer"]["median"]
-for k in ("peer", "daemon", "direct"):
+for k in ("peer", "daemon", "central", "direct"):
     print(f"{k:7} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
-if mads and ceiling:
-    rate = mads / r["daemon"]["median"]
-    print(f"daemon: {mads} MADs ({mads / ports:.2f} per port) at {rate:.0f} MADs/s: {100 * rate / ceiling:.0f} % of the ceiling ({ceiling}/s)")
+for k, n in (("daemon", mads), ("central", central_mads)):
+    if n and ceiling:
+        rate = n / r[k]["median"]
+        print(f"{k}: {n} MADs ({n / ports:.2f} per port) at {rate:.0f} MADs/s: {100 * rate / ceiling:.0f} % of the ceiling ({ceiling}/s)")
 def cpu(label):
     user, system, rss = open(f"rss_{label}.txt").read().split()[-3:]
     return float(user) + float(system), int(rss)
 peer_cpu, peer_rss = cpu("peer")
-for k in ("daemon", "direct"):
+for k in ("daemon", "central", "direct"):
     c, rss = cpu(k)
     print(f"{k:7} one steady sweep: CPU {c:.2f} s ({1e6 * c / ports:.1f} us per port, {c / max(peer_cpu, 0.01):.2f}x the peer's {peer_cpu:.2f} s), max RSS {rss / 1024:.1f} MB (peer {peer_rss / 1024:.1f} MB)")
 gb = lambda b: f"{b / 1e9:.1f} GB"
