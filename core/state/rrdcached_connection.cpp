@@ -123,6 +123,7 @@ void DaemonConnection::receive() {
     const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
     if (n > 0) {
       buffer_.append(chunk, static_cast<std::size_t>(n));
+      ++reads_;
       return;
     }
     if (n == 0) fail("connection closed");
@@ -144,6 +145,14 @@ void DaemonConnection::send_some(const std::string& bytes, std::size_t& offset) 
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOTCONN) return;
     fail(std::string("cannot send: ") + std::strerror(errno));
   }
+}
+
+void DaemonConnection::wake_after(std::size_t bytes) {
+  bytes = std::clamp<std::size_t>(bytes, 1, 64 * 1024);
+  if (bytes == low_water_) return;
+  const int value = static_cast<int>(bytes);
+  // A socket that refuses it only wakes the client more often.
+  if (::setsockopt(fd_, SOL_SOCKET, SO_RCVLOWAT, &value, sizeof value) == 0) low_water_ = bytes;
 }
 
 bool DaemonConnection::wait(bool want_write) {

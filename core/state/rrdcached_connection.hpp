@@ -36,6 +36,11 @@ class DaemonConnection {
   void send_some(const std::string& bytes, std::size_t& offset);
   void receive();
   bool next_line(std::string& line);
+  // Let wait() return for reading only once `bytes` octets have arrived (SO_RCVLOWAT; TCP honours
+  // it): a daemon that answers each of thousands of commands with a write of its own then wakes
+  // the client once per many answers, not once per answer. Never more than what is sure to come.
+  void wake_after(std::size_t bytes);
+  std::size_t reads() const { return reads_; }  // reads from the socket that brought octets
 
   [[noreturn]] void fail(const std::string& reason) const;
 
@@ -49,6 +54,8 @@ class DaemonConnection {
   std::string buffer_;
   std::size_t head_ = 0;     // where the next line starts in buffer_
   std::size_t scanned_ = 0;  // buffer_ up to here holds no newline after head_
+  std::size_t low_water_ = 1;
+  std::size_t reads_ = 0;
   int fd_ = -1;
 };
 

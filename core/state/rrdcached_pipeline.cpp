@@ -78,6 +78,8 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
     const bool want_write = offset < out.size();
     if (!want_write && !waiting_only) ++cost.round_trips;  // every command sent: wait for the rest
     waiting_only = !want_write;
+    // Every answer is at least a digit and a newline, and the one under way has an octet to come.
+    if (waiting_only) daemon.wake_after(2 * (count - answered - 1) + 1);
     if (daemon.wait(want_write)) daemon.send_some(out, offset);
     daemon.receive();
     while (answered < count && daemon.next_line(line)) {
@@ -98,11 +100,13 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
       on_answer(answered++, answer);
     }
   }
+  cost.reads = daemon.reads();
   const std::lock_guard<std::mutex> lock(totals_mutex());
   ExchangeCount& totals = exchange_totals();
   totals.connections += cost.connections;
   totals.round_trips += cost.round_trips;
   totals.commands += cost.commands;
+  totals.reads += cost.reads;
   return cost;
 }
 

@@ -20,12 +20,13 @@ struct DaemonAnswer {
 };
 
 // What an exchange cost: the connections opened, the times the client had sent everything and
-// could only wait for answers (one per exchange when the daemon keeps up), and the commands
-// sent. Tests and benchmarks count these instead of timing.
+// could only wait for answers (one per exchange when the daemon keeps up), the commands sent and
+// the reads that brought answers. Tests and benchmarks count these instead of timing.
 struct ExchangeCount {
   std::size_t connections = 0;
   std::size_t round_trips = 0;
   std::size_t commands = 0;
+  std::size_t reads = 0;
 };
 
 // Sends `count` commands (write_command(i, out) appends command i, without its newline, to out)

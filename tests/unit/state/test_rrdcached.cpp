@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "state/port_store.hpp"
+#include "state/rrdcached_pipeline.hpp"
 #include "support/direct_store.hpp"
 #include "support/process.hpp"
 #include "support/rrdcached_daemon.hpp"
@@ -233,6 +234,16 @@ TEST_CASE(
   CHECK(last[0] == std::optional<std::time_t>(step_of(second.time)));
   CHECK(last[1] == std::optional<std::time_t>(step_of(first.time)));
   CHECK_FALSE(last[2].has_value());  // no such file
+
+  // Thousands of them (a sweep's check of its record) cost the client a few reads, not one per
+  // answer: the daemon writes each answer on its own, and the client is woken for many at once.
+  const std::vector<PortRef> many(3000, PortRef{kCachedNode, 4});
+  const ExchangeCount before = exchange_totals();
+  const auto many_last = store.last_updates(many);
+  const ExchangeCount cost = exchange_totals();
+  CHECK(many_last.back() == last[1]);
+  CHECK(cost.commands - before.commands == 3000);
+  CHECK(cost.reads - before.reads <= 150);
 
   // The files are on the store's side, under its base directory; none on the collector's.
   CHECK(fs::exists(dir.path() / "state/0x0002c90300a1b2c3/port3.rrd"));
