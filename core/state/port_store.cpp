@@ -161,15 +161,23 @@ std::optional<PortRecord> PortStore::record_from(const std::string& file, const 
                                                  double now) const {
   if (std::string reason = foreign_reason(header); !reason.empty())
     throw StateError(file + ": not an ibpm port RRD (" + reason + ")");
-
   std::array<std::string, kSourceCount> last;
   for (std::size_t i = 0; i < kSourceCount; ++i)
     last[i] = header.sources.find(source_name(i))->second.last_ds;
+  std::optional<double> last_update;
+  if (header.last_update) last_update = static_cast<double>(*header.last_update);
+  return record_from(file, last, last_update, now);
+}
+
+std::optional<PortRecord> PortStore::record_from(const std::string& file,
+                                                 const std::array<std::string, kSourceCount>& last,
+                                                 std::optional<double> last_update,
+                                                 double now) const {
   // Updated at a time still to come: the clock stepped back since, or someone put a sample
   // dated in the future into the store. No rate can come from it, and no update can follow it.
   const double limit = now + kClockToleranceSeconds;
-  if (header.last_update && static_cast<double>(*header.last_update) > limit)
-    throw StateError(ahead_of_clock(file, static_cast<double>(*header.last_update), now));
+  if (last_update && *last_update > limit)
+    throw StateError(ahead_of_clock(file, *last_update, now));
   // Made but never updated (a run that stopped in between): no previous sample.
   const std::string& time = last[source_index(Gauge::sample_time)];
   if (time.empty() || time == "U") return std::nullopt;
@@ -183,6 +191,26 @@ std::optional<PortRecord> PortStore::record_from(const std::string& file, const 
     throw StateError(file + ": last sample dated " +
                      std::to_string(std::llround(record.time - now)) + " s ahead of the clock");
   return record;
+}
+
+std::optional<PortRecord> PortStore::record_from_pending(const std::string& file,
+                                                         std::string_view line, double now) const {
+  // The update's time, then one value per source in the layout's order (update_line).
+  std::array<std::string, kSourceCount> last;
+  std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  char* end = nullptr;
+  const std::string stamp(line.substr(0, colon));
+  const double update_time = std::strtod(stamp.c_str(), &end);
+  if (end == stamp.c_str() || *end != '\0') return std::nullopt;
+  for (std::size_t i = 0; i < kSourceCount; ++i) {
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::size_t next = line.find(':', colon + 1);
+    last[i] = line.substr(colon + 1, next == std::string_view::npos ? next : next - colon - 1);
+    colon = next;
+  }
+  if (colon != std::string_view::npos) return std::nullopt;  // more values than sources
+  return record_from(file, last, update_time, now);
 }
 
 std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef>& ports,
@@ -199,36 +227,69 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
     }
     return results;
   }
-  // Per port a FLUSH (INFO answers from the file on disk) and an INFO, in one exchange (a few,
-  // side by side, for many ports).
+  // First each file's updates still in the daemon's cache (PENDING, answered from its memory):
+  // the last one is the port's last sample, and the file need not be read. The daemon writes a
+  // file every few minutes (-w), so most files of a fabric swept every minute have one.
   std::vector<std::string> files;
   files.reserve(ports.size());
   for (const PortRef& p : ports) files.push_back(rrd_name(p.node, p.port));
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::vector<std::optional<std::string>> pending(files.size());
   in_slices(files.size(), connections_for(files.size()), [&](std::size_t begin, std::size_t end) {
-    const std::span<const std::string> slice(files.data() + begin, end - begin);
-    std::size_t answered = begin;
     try {
-      daemon_infos(
-          backend_.daemon_address(), slice,
-          [&](std::size_t k, const std::optional<RrdHeader>& header, const std::string& error) {
-            const std::size_t i = begin + k;
-            answered = i + 1;
-            if (!error.empty()) {
-              results[i].error = files[i] + ": " + error;
-              return;
-            }
-            if (!header) return;
-            try {
-              results[i].record = record_from(files[i], *header, now);
-            } catch (const StateError& e) {
-              results[i].error = e.what();
-            }
+      daemon_pending(
+          backend_.daemon_address(), std::span(files.data() + begin, end - begin),
+          [&](std::size_t k, std::optional<std::string> line) {
+            pending[begin + k] = std::move(line);
           },
-          timeout);
-    } catch (const StateError& e) {
-      for (std::size_t i = answered; i < end; ++i) results[i].error = e.what();
+          deadline);
+    } catch (const StateError&) {
+      // Each file is read below, which says what is wrong.
     }
   });
+  std::vector<std::size_t> on_disk;  // the files to read: nothing pending (or not our layout)
+  std::vector<std::string> on_disk_files;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (pending[i]) try {
+        if ((results[i].record = record_from_pending(files[i], *pending[i], now))) continue;
+      } catch (const StateError& e) {
+        results[i].error = e.what();
+        continue;
+      }
+    on_disk.push_back(i);
+    on_disk_files.push_back(files[i]);
+  }
+  // Per file read from disk a FLUSH (INFO answers from the file on disk) and an INFO, in one
+  // exchange (a few, side by side, for many files).
+  const auto left =
+      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 deadline - std::chrono::steady_clock::now()));
+  in_slices(
+      on_disk.size(), connections_for(on_disk.size()), [&](std::size_t begin, std::size_t end) {
+        const std::span<const std::string> slice(on_disk_files.data() + begin, end - begin);
+        std::size_t answered = begin;
+        try {
+          daemon_infos(
+              backend_.daemon_address(), slice,
+              [&](std::size_t k, const std::optional<RrdHeader>& header, const std::string& error) {
+                const std::size_t i = on_disk[begin + k];
+                answered = begin + k + 1;
+                if (!error.empty()) {
+                  results[i].error = files[i] + ": " + error;
+                  return;
+                }
+                if (!header) return;
+                try {
+                  results[i].record = record_from(files[i], *header, now);
+                } catch (const StateError& e) {
+                  results[i].error = e.what();
+                }
+              },
+              left);
+        } catch (const StateError& e) {
+          for (std::size_t k = answered; k < end; ++k) results[on_disk[k]].error = e.what();
+        }
+      });
   return results;
 }
 

@@ -92,10 +92,10 @@ class PortStore {
   std::optional<PortRecord> read(Guid node, PortNumber port) const;
   std::optional<PortRecord> read(Guid node, PortNumber port, double now) const;
 
-  // read() of many ports, each port's failure its own: through a daemon in one pipelined
-  // exchange (a FLUSH and an INFO per file, a few round trips in all), else file by file. A
-  // daemon that cannot be reached, or does not answer within `timeout`, is every unread port's
-  // error.
+  // read() of many ports, each port's failure its own: through a daemon in pipelined exchanges
+  // (a PENDING per file, then a FLUSH and an INFO per file that has no update pending; a few
+  // round trips in all), else file by file. A daemon that cannot be reached, or does not answer
+  // within `timeout`, is every unread port's error.
   struct ReadResult {
     std::optional<PortRecord> record;
     std::string error;  // "" when read (or when there is no file)
@@ -143,6 +143,14 @@ class PortStore {
   // The previous sample a header describes (nullopt: never updated); throws StateError as read().
   std::optional<PortRecord> record_from(const std::string& file, const RrdHeader& header,
                                         double now) const;
+  // The same from the last sources' values and the update's time.
+  std::optional<PortRecord> record_from(const std::string& file,
+                                        const std::array<std::string, kSourceCount>& last,
+                                        std::optional<double> last_update, double now) const;
+  // The previous sample an update line still in the daemon's cache holds ("TIME:V1:...:Vn", as
+  // PENDING lists it); nullopt when it is not a line of this layout (the file is read instead).
+  std::optional<PortRecord> record_from_pending(const std::string& file, std::string_view line,
+                                                double now) const;
   // Whether the file (an rrd_name) is there: on this host, or asked of the central store.
   bool present(const std::string& file) const;
 

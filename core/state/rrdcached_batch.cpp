@@ -75,6 +75,19 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
   return times;
 }
 
+void daemon_pending(const std::string& address, std::span<const std::string> paths,
+                    const std::function<void(std::size_t, std::optional<std::string>)>& on_pending,
+                    DaemonConnection::Deadline deadline) {
+  pipeline(
+      address, paths.size(),
+      [&](std::size_t i, std::string& out) { out += "PENDING " + daemon_escape(paths[i]); },
+      [&](std::size_t i, const DaemonAnswer& answer) {
+        if (answer.status <= 0 || answer.lines.empty()) return on_pending(i, std::nullopt);
+        on_pending(i, answer.lines.back());
+      },
+      deadline);
+}
+
 namespace {
 
 // INFO's lines, "KEY TYPE VALUE" (librrd's rrd_info_type: 1 a count, 2 a text), as a header.
@@ -91,6 +104,12 @@ RrdHeader header_of(const std::vector<std::string>& lines) {
       add_header_text(header, key, value);
   }
   return header;
+}
+
+// Whether an INFO line may matter to header_of: the step, the last update and the data sources'
+// lines (the archives' lines, most of the ~500, do not).
+bool header_line(std::string_view line) {
+  return line.starts_with("ds[") || line.starts_with("step ") || line.starts_with("last_update ");
 }
 
 }  // namespace
@@ -123,7 +142,7 @@ void daemon_infos(const std::string& address, std::span<const std::string> paths
                      : on_header(i, std::nullopt, "cannot read: " + answer.message);
         on_header(i, header_of(answer.lines), "");
       },
-      std::chrono::steady_clock::now() + timeout);
+      std::chrono::steady_clock::now() + timeout, header_line);
 }
 
 }  // namespace ibpm::state

@@ -49,7 +49,7 @@ void in_slices(std::size_t count, std::size_t slices,
 ExchangeCount pipeline(const std::string& address, std::size_t count,
                        const std::function<void(std::size_t, std::string&)>& write_command,
                        const std::function<void(std::size_t, const DaemonAnswer&)>& on_answer,
-                       DaemonConnection::Deadline deadline) {
+                       DaemonConnection::Deadline deadline, const LineFilter& keep_line) {
   ExchangeCount cost;
   if (count == 0) return cost;
   DaemonConnection daemon(address, deadline);
@@ -63,6 +63,7 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
   DaemonAnswer answer;
   bool in_answer = false;  // the status line of `answer` is read, its lines are coming
   std::size_t answer_size = 0;
+  std::size_t answer_lines = 0;  // lines of `answer` received, kept or not
   std::string line;
   bool waiting_only = false;
   while (answered < count) {
@@ -87,15 +88,16 @@ ExchangeCount pipeline(const std::string& address, std::size_t count,
         answer.lines.clear();
         answer.status = daemon_status(line, answer.message);
         answer_size = 0;
+        answer_lines = 0;
         in_answer = true;
       } else {
         answer_size += line.size() + 1;
+        ++answer_lines;
         if (answer_size > kMaxAnswer)
           daemon.fail("an answer larger than " + std::to_string(kMaxAnswer) + " octets");
-        answer.lines.push_back(std::move(line));
+        if (!keep_line || keep_line(line)) answer.lines.push_back(std::move(line));
       }
-      if (answer.status > 0 && answer.lines.size() < static_cast<std::size_t>(answer.status))
-        continue;
+      if (answer.status > 0 && answer_lines < static_cast<std::size_t>(answer.status)) continue;
       in_answer = false;
       on_answer(answered++, answer);
     }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "state/rrdcached_connection.hpp"
@@ -33,11 +34,14 @@ struct ExchangeCount {
 // and calls on_answer(i, answer) for each, in order. An answer larger than kMaxAnswer octets is
 // an error. Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached,
 // the deadline passes or the exchange breaks off.
+// keep_line: which lines of an answer go into DaemonAnswer::lines (every one when empty); the
+// others are counted, not stored (an INFO is ~500 lines, of which a reader may need 70).
 constexpr std::size_t kMaxAnswer = 64u << 20;
+using LineFilter = std::function<bool(std::string_view)>;
 ExchangeCount pipeline(const std::string& address, std::size_t count,
                        const std::function<void(std::size_t, std::string&)>& write_command,
                        const std::function<void(std::size_t, const DaemonAnswer&)>& on_answer,
-                       DaemonConnection::Deadline deadline);
+                       DaemonConnection::Deadline deadline, const LineFilter& keep_line = {});
 
 // What every exchange of this process cost so far (added up by pipeline()).
 ExchangeCount& exchange_totals();

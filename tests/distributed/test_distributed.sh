@@ -179,7 +179,7 @@ openssl req -x509 -new -nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -
 # (FLUSH, FETCH, INFO) send (-P; HELP and QUIT are always allowed, "." with BATCH). As root the
 # test runs it as nobody, as a site runs it as its own user (-U/-G); otherwise as the test's user.
 RRD_SOCK=$W/rrdcached.sock
-RRD_COMMANDS=BATCH,UPDATE,CREATE,FLUSH,INFO,LAST,FETCH
+RRD_COMMANDS=BATCH,UPDATE,CREATE,FLUSH,PENDING,INFO,LAST,FETCH
 mkdir -p "$W/store" "$W/journal"
 run_as=()
 if [ "$(id -u)" = 0 ]; then
@@ -421,9 +421,9 @@ log "store refused: TLS without a certificate, with another CA's, with the store
 # Through a satellite's tunnel: what -P leaves out is refused, and CREATE never replaces a file.
 probe_rrd=$(head -1 "$W/store.ports")
 probe=${probe_rrd#./}
-refused=$(say "${TUNNEL_PORT[ib-sat-1a]}" "FORGET $probe" "LIST /" "STATS" "PENDING $probe" \
+refused=$(say "${TUNNEL_PORT[ib-sat-1a]}" "FORGET $probe" "LIST /" "STATS" "SUSPEND $probe" \
   "FLUSHALL" | grep -c '^-1 Permission denied')
-[ "$refused" = 5 ] || fail "through ib-sat-1a's tunnel FORGET, LIST, STATS, PENDING, FLUSHALL: $refused of 5 refused"
+[ "$refused" = 5 ] || fail "through ib-sat-1a's tunnel FORGET, LIST, STATS, SUSPEND, FLUSHALL: $refused of 5 refused"
 answer=$(say "${TUNNEL_PORT[ib-sat-1a]}" \
   "CREATE $probe -s 15 -b $(($(date +%s) - 60)) DS:x:GAUGE:60:U:U RRA:AVERAGE:0.5:1:10" | head -1)
 [[ "$answer" == "-1 "*"File exists"* ]] || fail "CREATE over $probe: $answer"
@@ -436,7 +436,7 @@ denied_services() {
 }
 [ -z "$(denied_services)" ] || fail "a check was refused by the store: $(denied_services | head -2)"
 log "no service output says 'Permission denied' ($(api "$services" '[.results[]? | select(.attrs.last_check_result != null)] | length') services with a result)"
-log "through ib-sat-1a's tunnel: FORGET, LIST, STATS, PENDING, FLUSHALL refused (Permission denied), CREATE over $probe refused ($answer), LAST answered ($last)"
+log "through ib-sat-1a's tunnel: FORGET, LIST, STATS, SUSPEND, FLUSHALL refused (Permission denied), CREATE over $probe refused ($answer), LAST answered ($last)"
 
 # --- 2. an error under each zone reaches the master, naming the port -----------------------------
 # A leaf of each zone (its switches are the zone's hosts), its port 1 (a host's cable).

@@ -128,6 +128,73 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   CHECK(store.read(kCachedNode, 3) == third);
 }
 
+TEST_CASE(
+    "through rrdcached: many ports' last samples read from the daemon's cache, else the files") {
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  TempDir dir("rrdcached-pending");
+  Rrdcached daemon(dir.path());
+  REQUIRE(daemon.wait_until_listening());
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path() / "state").string(), daemon.address(), RrdLayout{}});
+
+  // Every field of a sample, a saturated counter and a reset among them; two samples of port 3
+  // pending (the last one counts), one of port 4, none of port 5 (no file).
+  PortRecord first;
+  first.time = 1700000000.125;
+  first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
+  first.raw[source_index(counters::Counter::rcv_data)] = 7;
+  first.extended = true;
+  first.pma_cap_mask = 0x5600;
+  PortRecord second = first;
+  second.time += 60;
+  second.raw[source_index(counters::Counter::rcv_data)] = 42;
+  second.raw[source_index(counters::Counter::link_downed)] = 255;
+  second.saturated = counters::counter_bit(counters::Counter::link_downed);
+  second.last_reset = 1699999000.25;
+  second.reset_mask = 1;
+  for (const std::string& error : store.write_all({{kCachedNode, 3, &first, false},
+                                                   {kCachedNode, 3, &second, true},
+                                                   {kCachedNode, 4, &first, false}}))
+    CHECK(error.empty());
+  const std::vector<PortRef> ports{{kCachedNode, 3}, {kCachedNode, 4}, {kCachedNode, 5}};
+  const double now = 1700000200;
+
+  // From the daemon's cache: one PENDING per file, and a FLUSH and an INFO only for the file it
+  // has nothing of.
+  ExchangeCount before = exchange_totals();
+  const auto cached = store.read_all(ports, now);
+  CHECK(exchange_totals().commands - before.commands == 3 + 2);
+  REQUIRE(cached.size() == 3);
+  CHECK(cached[0].record == std::optional<PortRecord>(second));
+  CHECK(cached[1].record == std::optional<PortRecord>(first));
+  CHECK_FALSE(cached[2].record);
+  for (const auto& read : cached) CHECK(read.error.empty());
+
+  // Written to the files: the same records, read from them.
+  for (PortNumber port : {PortNumber{3}, PortNumber{4}}) {
+    DaemonConnection flush(daemon.address(), std::chrono::steady_clock::now() + 10s);
+    flush.send_all("FLUSH " + store.rrd_name(kCachedNode, port) + "\n");
+    CHECK(flush.read_line().starts_with("0 "));
+  }
+  before = exchange_totals();
+  const auto written = store.read_all(ports, now);
+  CHECK(exchange_totals().commands - before.commands == 3 + 3 * 2);
+  CHECK(written[0].record == cached[0].record);
+  CHECK(written[1].record == cached[1].record);
+  CHECK_FALSE(written[2].record);
+
+  // A pending sample dated in the future is an error naming the file, as one on disk is.
+  PortRecord ahead = second;
+  ahead.time = now + 3600;
+  for (const std::string& error : store.write_all({{kCachedNode, 3, &ahead, true}}))
+    CHECK(error.empty());
+  const auto future = store.read_all(ports, now);
+  CHECK_FALSE(future[0].record);
+  CHECK_THAT(future[0].error, Catch::Contains(store.rrd_name(kCachedNode, 3)));
+  CHECK_THAT(future[0].error, Catch::Contains("ahead of the clock"));
+  CHECK(future[1].record == cached[1].record);
+}
+
 TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached-batch");
