@@ -42,7 +42,7 @@ grep -q -- "-l $address\b" <<< "$line" || fail "the unit does not listen on $add
 line=${line//\/run\/ibpm/$work/run}
 line=${line//\/var\/lib\/ibpm/$work/state}
 group=$(id -gn)
-line=$(sed "s/ -s ibpm / -s $group /" <<< "$line")
+line=${line// -s ibpm / -s $group }
 read -ra command <<< "$line"
 echo "${command[*]}"
 socket=$work/run/${address#unix:/run/ibpm/}
