@@ -41,10 +41,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# useradd and groupadd for the postinst; negate (host checks) and check_dummy (the freshness of
-# passive switch services) from the Monitoring Plugins; node_exporter serves check_ib_fabric
-# --openmetrics.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd")
+# useradd and groupadd for the postinst; rrdcached for ibpm-rrdcached.service, which the units
+# use; negate (host checks) and check_dummy (the freshness of passive switch services) from the
+# Monitoring Plugins; node_exporter serves check_ib_fabric --openmetrics.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd, rrdcached")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "monitoring-plugins-basic")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "nagios4-core | icinga2-bin, infiniband-diags, prometheus-node-exporter")
@@ -61,6 +61,8 @@ set(CPACK_RPM_PACKAGE_RELOCATABLE OFF)
 set(CPACK_RPM_PACKAGE_LICENSE "MIT")
 set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
 set(CPACK_RPM_PACKAGE_REQUIRES_POST "shadow-utils")
+# rrdcached for ibpm-rrdcached.service (RHEL's rrdtool package holds it).
+set(CPACK_RPM_PACKAGE_REQUIRES "/usr/bin/rrdcached")
 set(CPACK_RPM_POST_INSTALL_SCRIPT_FILE ${ibpm_maintainer}/postinst)
 # %preun and %postun get the number of versions left: 0 on removal, as the scripts expect.
 set(CPACK_RPM_PRE_UNINSTALL_SCRIPT_FILE ${ibpm_maintainer}/prerm)

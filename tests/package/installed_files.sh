@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # From the installed paths alone: check_ib_topology --help exits 3 (UNKNOWN, as the plugin
 # guidelines say) with its help; `man check_ib_fabric` renders and every installed command has
-# a page; the postinst made the ibpm group and user and /var/lib/ibpm for the monitoring user.
+# a page; the postinst made the ibpm group and user, /var/lib/ibpm for the monitoring user and
+# ibpm-rrdcached's journal folder.
 # Usage: installed_files.sh (after the package is installed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,3 +28,6 @@ owner=ibpm; getent passwd nagios >/dev/null && owner=nagios
 [ "$(stat -c '%U:%G %a' /var/lib/ibpm)" = "$owner:ibpm 3775" ] ||
   fail "/var/lib/ibpm is $(stat -c '%U:%G %a' /var/lib/ibpm), not $owner:ibpm 3775"
 echo "/var/lib/ibpm: $owner:ibpm 3775"
+[ "$(stat -c '%U:%G %a' /var/lib/ibpm/journal)" = "ibpm:ibpm 750" ] ||
+  fail "/var/lib/ibpm/journal is $(stat -c '%U:%G %a' /var/lib/ibpm/journal), not ibpm:ibpm 750"
+echo "/var/lib/ibpm/journal: ibpm:ibpm 750"

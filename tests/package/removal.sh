@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Removing the package leaves its conffiles (/etc/ibpm, as dpkg does until a purge) and the
-# state folder, and no timer enabled; purging it leaves nothing of it but /var/lib/ibpm (the RRD history).
+# state folder, and no timer or rrdcached enabled; purging it leaves nothing of it but
+# /var/lib/ibpm (the RRD history).
 # Usage: removal.sh DEB (the package installed from it)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -20,13 +21,18 @@ left() {  # the package's paths still on this host (directories shared with othe
     fi
   done < "$work/paths"
 }
-# An operator enabled a timer (systemctl enable works without a running systemd: links only).
+# An operator enabled a timer and the rrdcached (systemctl enable works without a running
+# systemd: links only).
 systemctl --no-reload enable ibpm-web.timer >/dev/null 2>&1 ||
   { mkdir -p /etc/systemd/system/timers.target.wants &&
     ln -sf /usr/lib/systemd/system/ibpm-web.timer /etc/systemd/system/timers.target.wants/; }
+systemctl --no-reload enable ibpm-rrdcached.service >/dev/null 2>&1 ||
+  { mkdir -p /etc/systemd/system/multi-user.target.wants &&
+    ln -sf /usr/lib/systemd/system/ibpm-rrdcached.service /etc/systemd/system/multi-user.target.wants/; }
 DEBIAN_FRONTEND=noninteractive apt-get remove -y -q ibpm >/dev/null
-enabled=$(ls /etc/systemd/system/timers.target.wants/ibpm-* 2>/dev/null || true)
-[ -z "$enabled" ] || fail "after apt-get remove, timers still enabled: $enabled"
+enabled=$(ls /etc/systemd/system/timers.target.wants/ibpm-* \
+              /etc/systemd/system/multi-user.target.wants/ibpm-* 2>/dev/null || true)
+[ -z "$enabled" ] || fail "after apt-get remove, units still enabled: $enabled"
 [ "$(left | sort | tr '\n' ' ')" = "/etc/ibpm $(sort "$work/control/conffiles" | tr '\n' ' ')" ] ||
   fail "after apt-get remove, left: $(left | tr '\n' ' ')"
 [ -d /var/lib/ibpm ] || fail "apt-get remove took /var/lib/ibpm"

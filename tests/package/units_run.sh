@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The installed units' commands do what they say, as the user they run as: ibpm-sweep's
-# ExecStart (as ibpm, with /etc/ibpm/ibpm.env) sweeps a simulated fabric twice into
-# /var/lib/ibpm, then ibpm-web's, ibpm-map's and ibpm-locality's write the dashboard, the map and
-# the locality report into /var/lib/ibpm/reports. No systemd runs here: each ExecStart line is
-# run by sh as systemd would run it ($VAR split into words, $$ for a literal $). What it wrote is
+# The installed units' commands do what they say, as the user they run as: ibpm-rrdcached's
+# ExecStart runs as ibpm (its /run/ibpm made as systemd would), and through it ibpm-sweep's
+# ExecStart (as ibpm, with /etc/ibpm/ibpm.env and its RRDCACHED_ADDRESS) sweeps a simulated fabric
+# twice into /var/lib/ibpm, then ibpm-web's, ibpm-map's and ibpm-locality's write the dashboard, the
+# map and the locality report into /var/lib/ibpm/reports. No systemd runs here: each ExecStart line
+# is run by sh as systemd would run it ($VAR split into words, $$ for a literal $). What it wrote is
 # removed again; a /var/lib/ibpm that holds anything else is left alone (not run, said so).
 # Usage: units_run.sh BUILD_DIR (for ibpm-sim; after the package is installed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-need runuser
+need runuser rrdcached
 sim_tool=$(realpath "$1")/bin/ibpm-sim
 state=/var/lib/ibpm
-if [ -n "$(ls -A "$state" | grep -vx reports || true)" ] || [ -n "$(ls -A "$state/reports")" ]; then
+if [ -n "$(ls -A "$state" | grep -vx -e reports -e journal || true)" ] ||
+   [ -n "$(ls -A "$state/reports")" ] || [ -n "$(ls -A "$state/journal" 2>/dev/null)" ]; then
   echo "not run: $state holds files already"
   exit 0
 fi
 work=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )/ibpm-units.XXXXXX")
+daemon=
 cleanup() {
   "$sim_tool" stop --dir "$work/sim" >/dev/null 2>&1 || true
-  rm -rf "$work"
-  find "$state" -mindepth 1 ! -path "$state/reports" -delete
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
+  for _ in $(seq 50); do [ -e /run/ibpm/rrdcached.pid ] || break; sleep 0.1; done
+  rm -rf "$work" /run/ibpm
+  find "$state" -mindepth 1 ! -path "$state/reports" ! -path "$state/journal" -delete
 }
 trap cleanup EXIT
 chmod 755 "$work"
@@ -30,6 +35,17 @@ mkdir "$work/clients" && chown ibpm:ibpm "$work/clients"
 rc=0; "$sim_tool" start "$work/fabric.net" --dir "$work/sim" >/dev/null || rc=$?
 [ "$rc" -eq 77 ] && skip "ibsim, OpenSM or infiniband-diags missing"
 [ "$rc" -eq 0 ] || fail "ibpm-sim start: exit $rc"
+
+# ibpm-rrdcached first: the other units reach it through RRDCACHED_ADDRESS.
+[ ! -e /run/ibpm ] || fail "/run/ibpm exists: is ibpm-rrdcached running on this host?"
+install -d -o ibpm -g ibpm -m 0750 /run/ibpm
+rrdcached_line=$(sed -n 's/^ExecStart=//p' /usr/lib/systemd/system/ibpm-rrdcached.service)
+runuser -u ibpm -- sh -c "umask 0002; exec $rrdcached_line" > "$work/ibpm-rrdcached.out" 2>&1 &
+for _ in $(seq 100); do [ -S /run/ibpm/rrdcached.sock ] && [ -s /run/ibpm/rrdcached.pid ] && break; sleep 0.1; done
+daemon=$(cat /run/ibpm/rrdcached.pid 2>/dev/null || true)
+[ -S /run/ibpm/rrdcached.sock ] && [ -n "$daemon" ] ||
+  { cat "$work/ibpm-rrdcached.out"; fail "ibpm-rrdcached does not listen"; }
+echo "ibpm-rrdcached as ibpm: $(stat -c '%U:%G %a' /run/ibpm/rrdcached.sock) /run/ibpm/rrdcached.sock"
 
 # run_unit NAME [prefix command...]: the unit's ExecStart as its User, with its EnvironmentFile;
 # output in $work/NAME.out.

@@ -341,6 +341,20 @@ TEST_CASE("RRDCACHED_ADDRESS selects the daemon when no address is given") {
                     Catch::StartsWith(store.path(kNode, 1) + ": ") && Catch::Contains("rrdcached"));
 }
 
+TEST_CASE("an empty RRDCACHED_ADDRESS writes the files directly") {
+  // /etc/ibpm/ibpm.env turns the packaged daemon off this way: RRDCACHED_ADDRESS= (empty).
+  TempDir dir("env-empty");
+  ::setenv("RRDCACHED_ADDRESS", "", 1);
+  CHECK(daemon_address("").empty());
+  PortStore store(direct_options(dir));
+  ::unsetenv("RRDCACHED_ADDRESS");
+  CHECK_FALSE(store.uses_daemon());
+  PortRecord r;
+  r.time = 1700000000;
+  store.write(kNode, 1, r);
+  CHECK(names_in(store.node_dir(kNode)) == std::set<std::string>{"port1.rrd"});
+}
+
 TEST_CASE("a file the disk cannot take gives the system's reason, not librrd's silence") {
   TempDir dir("full");
   const StoreOptions options = direct_options(dir);
