@@ -21,9 +21,9 @@ enum class Ask : std::uint8_t {
   extended,
   extended_all
 };
-struct Tag {
+struct Tag {  // 8 bytes: a run has two or three queries per port
   Ask ask;
-  std::size_t who;
+  std::uint32_t who;
 };
 
 // The agents (SMA and PMA) at one LID, and the targets behind them.
@@ -64,7 +64,7 @@ class Sampling {
         agents_.push_back(std::move(agent));
       }
       agents_[it->second].targets.push_back(i);
-      agent_of_[i] = it->second;
+      agent_of_[i] = static_cast<std::uint32_t>(it->second);
     }
     agents_.shrink_to_fit();  // grown by doubling: an agent is 700 bytes
     if (!hints.empty()) {
@@ -94,7 +94,7 @@ class Sampling {
  private:
   void ask(Ask what, std::size_t who, MadQuery query) {
     queries_.push_back(query);
-    tags_.push_back({what, who});
+    tags_.push_back({what, static_cast<std::uint32_t>(who)});
   }
 
   const SampleHint* hint(std::size_t target) const {
@@ -286,7 +286,7 @@ class Sampling {
   std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's outcome
   // PortCountersExtended answers that came before their PortCounters (rare), by target.
   std::unordered_map<std::size_t, MadReply> pending_extended_;
-  std::vector<std::size_t> agent_of_;
+  std::vector<std::uint32_t> agent_of_;
 };
 
 // Marks a sample that failed because of `reply`: its reason, and whether the deadline did it.
