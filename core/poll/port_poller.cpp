@@ -22,7 +22,8 @@ using Clock = std::chrono::steady_clock;
 // Sample times as the RRD keeps them (milliseconds): rates are computed with the times as stored.
 double stored_time(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
-state::PortRecord record_of(const PortSample& sample, const state::PortRecord* previous) {
+state::PortRecord record_of(const PortSample& sample, const mad::CounterValues& values,
+                            const state::PortRecord* previous) {
   state::PortRecord record;
   record.time = stored_time(sample.time);
   // Strictly after the previous sample as stored (RRD refuses anything else), even when two
@@ -32,8 +33,8 @@ state::PortRecord record_of(const PortSample& sample, const state::PortRecord* p
   record.extended = sample.extended;
   record.all_extended = sample.all_extended;
   record.pma_cap_mask = mad::stored_capabilities(sample.caps);
-  record.raw = sample.values;
-  record.saturated = at_maximum(sample.values, sample.extended, sample.all_extended);
+  record.raw = values;
+  record.saturated = at_maximum(values, sample.extended, sample.all_extended);
   if (previous) {  // the last reset stays on record until the next one
     record.last_reset = previous->last_reset;
     record.reset_mask = previous->reset_mask;
@@ -55,7 +56,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     PortResult& r = results[i];
     if (!r.sample.answered) continue;
     const counters::CounterMask mask = counters_near_max(
-        r.sample.values, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
+        r.record.raw, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
     if (!mask) continue;
     r.cleared = mask;
     // A port read from PortCountersExtended alone is cleared there too.
@@ -299,9 +300,13 @@ void sample_again(mad::MadEngine& engine, const std::vector<PortTarget>& targets
   for (std::size_t i : which) {
     subset.push_back(targets[i]);
     results[i].sample = PortSample{};
+    results[i].record.raw = {};
   }
   sample_ports_into(engine, subset, known, settings.engine, settings.probe_nodes_first, {},
-                    [&](std::size_t k) -> PortSample& { return results[which[k]].sample; });
+                    [&](std::size_t k) {
+                      PortResult& r = results[which[k]];
+                      return SampleSlot{r.sample, r.record.raw};
+                    });
 }
 
 }  // namespace
@@ -380,14 +385,19 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   std::optional<StoreCheck> check;
   if (store.central_store()) check.emplace(store, targets, results, previous, settings);
   sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
-                    [&results](std::size_t i) -> PortSample& { return results[i].sample; });
+                    [&results](std::size_t i) {
+                      return SampleSlot{results[i].sample, results[i].record.raw};
+                    });
   if (check) {
     const std::vector<std::size_t> overtaken = check->apply(run, previous, file_known, now);
     sample_again(engine, targets, overtaken, known, settings, results);
   }
   for (std::size_t i = 0; i < targets.size(); ++i) {
     PortResult& r = results[i];
-    if (!r.sample.answered) continue;
+    if (!r.sample.answered) {
+      r.record.raw = {};  // what a port read before it failed (another node's counters) goes
+      continue;
+    }
     // The previous sample (never more than the tolerance ahead, see above) is not before this
     // one: the clock stepped back a little. No rate over the made-up interval; the sample is
     // still stored just after the previous one, so that RRD takes it.
@@ -395,7 +405,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     const double taken = stored_time(r.sample.time);
     const bool stepped_back = before && taken <= before->time;
     if (stepped_back) r.clock_back = std::max(r.clock_back, before->time - taken);
-    r.record = record_of(r.sample, before);
+    r.record = record_of(r.sample, r.record.raw, before);
     r.rates = compute_rates(stepped_back ? nullptr : before, r.record, live_capacity(r.sample),
                             settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, before, settings.error_history_seconds);

@@ -43,21 +43,23 @@ struct PollSettings {
 struct PortResult {
   PortTarget target;
   PortSample sample;
-  state::PortRecord record;  // this run's sample, as written
+  // This run's sample, as written. Its raw counters are the reading's (the sampler writes them
+  // there); all unread when the port did not answer.
+  state::PortRecord record;
   // Written after it when this run cleared counters (rare: shared, so that a result without one
   // does not carry room for a whole record).
   std::shared_ptr<const state::PortRecord> after_reset;
   PortRates rates;
   counters::CounterMask cleared = 0;  // counters this run reset
-  std::string state_error;            // reading or writing the RRD failed: why
   // The store's file held an update without a sample (not one a collector writes): named in
   // state_error, and this run's sample written over it all the same.
   bool blank_in_store = false;
+  std::optional<std::uint8_t> reported;  // the state last reported (from the record)
+  std::string state_error;               // reading or writing the RRD failed: why
   // The previous sample was dated this many seconds after this run's (the clock stepped back
   // since): no rate from it, this run's sample is a new baseline. 0: it was not.
   double clock_back = 0;
-  std::optional<std::uint8_t> reported;  // the state last reported (from the record)
-  state::ErrorHistory errors;            // physical-layer errors up to this sample
+  state::ErrorHistory errors;  // physical-layer errors up to this sample
 };
 
 // A run's sample record, still to be saved (the caller may first set each result's `reported`),

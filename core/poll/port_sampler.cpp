@@ -21,9 +21,9 @@ enum class Ask : std::uint8_t {
   extended,
   extended_all
 };
-struct Tag {
+struct Tag {  // 8 bytes: a run has two or three queries per port
   Ask ask;
-  std::size_t who;
+  std::uint32_t who;
 };
 
 // The agents (SMA and PMA) at one LID, and the targets behind them.
@@ -64,7 +64,7 @@ class Sampling {
         agents_.push_back(std::move(agent));
       }
       agents_[it->second].targets.push_back(i);
-      agent_of_[i] = it->second;
+      agent_of_[i] = static_cast<std::uint32_t>(it->second);
     }
     agents_.shrink_to_fit();  // grown by doubling: an agent is 700 bytes
     if (!hints.empty()) {
@@ -94,7 +94,7 @@ class Sampling {
  private:
   void ask(Ask what, std::size_t who, MadQuery query) {
     queries_.push_back(query);
-    tags_.push_back({what, who});
+    tags_.push_back({what, static_cast<std::uint32_t>(who)});
   }
 
   const SampleHint* hint(std::size_t target) const {
@@ -122,7 +122,7 @@ class Sampling {
   bool counters_fell(std::size_t t) const {
     const SampleHint* h = hint(t);
     if (!h || !h->previous) return false;
-    const auto& now = sample_of(t).values;
+    const auto& now = values_of(t);
     for (std::size_t i = 0; i < now.size(); ++i)
       if (now[i] && (*h->previous)[i] && *now[i] < *(*h->previous)[i]) return true;
     return false;
@@ -166,7 +166,7 @@ class Sampling {
     for (const counters::Counter c :
          {counters::Counter::link_downed, counters::Counter::link_error_recovery}) {
       const auto i = static_cast<std::size_t>(c);
-      if (sample_of(t).values[i] != (*h->previous)[i]) return true;
+      if (values_of(t)[i] != (*h->previous)[i]) return true;
     }
     return false;
   }
@@ -216,13 +216,14 @@ class Sampling {
         counters_[tag.who] = Outcome(reply);
         counters_extended_[tag.who] = tag.ask == Ask::extended_all;
         if (!reply.ok()) return;
-        PortSample& sample = sample_of(tag.who);
+        const SampleSlot slot = sink_(tag.who);
+        PortSample& sample = slot.sample;
         const mad::PmaCapabilities& caps = *agents_[agent_of_[tag.who]].caps;
         if (tag.ask == Ask::extended_all) {
-          mad::decode_port_counters_extended_all(reply.data, caps, sample.values);
+          mad::decode_port_counters_extended_all(reply.data, caps, slot.values);
           sample.extended = sample.all_extended = true;
         } else {
-          mad::decode_port_counters(reply.data, caps, sample.values);
+          mad::decode_port_counters(reply.data, caps, slot.values);
         }
         sample.time = to_epoch_seconds(reply.received);
         sample.answered = true;
@@ -246,8 +247,9 @@ class Sampling {
   }
 
   void apply_extended(std::size_t t, const MadReply& reply) {
-    PortSample& sample = sample_of(t);
-    mad::decode_port_counters_extended(reply.data, sample.values);
+    const SampleSlot slot = sink_(t);
+    PortSample& sample = slot.sample;
+    mad::decode_port_counters_extended(reply.data, slot.values);
     sample.extended = true;
     sample.time = std::max(sample.time, to_epoch_seconds(reply.received));
   }
@@ -259,7 +261,8 @@ class Sampling {
   std::vector<Tag> tags_;
   std::vector<Agent> agents_;
   const SampleSink& sink_;  // the caller's sample of each target
-  PortSample& sample_of(std::size_t t) const { return sink_(t); }
+  PortSample& sample_of(std::size_t t) const { return sink_(t).sample; }
+  mad::CounterValues& values_of(std::size_t t) const { return sink_(t).values; }
   std::vector<bool> port_info_asked_;
   // PortInfo answers, by target: a sweep asks few ports' PortInfo, so only those take room.
   std::unordered_map<std::size_t, mad::MadData> port_info_;
@@ -283,7 +286,7 @@ class Sampling {
   std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's outcome
   // PortCountersExtended answers that came before their PortCounters (rare), by target.
   std::unordered_map<std::size_t, MadReply> pending_extended_;
-  std::vector<std::size_t> agent_of_;
+  std::vector<std::uint32_t> agent_of_;
 };
 
 // Marks a sample that failed because of `reply`: its reason, and whether the deadline did it.
@@ -371,13 +374,16 @@ void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& ta
   sampling.finish();
 }
 
-std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
-                                     const KnownCapabilities& known,
-                                     const mad::EngineOptions& options, bool probe_nodes_first,
-                                     const std::vector<SampleHint>& hints) {
-  std::vector<PortSample> samples(targets.size());
+std::vector<PortReading> sample_ports(mad::MadEngine& engine,
+                                      const std::vector<PortTarget>& targets,
+                                      const KnownCapabilities& known,
+                                      const mad::EngineOptions& options, bool probe_nodes_first,
+                                      const std::vector<SampleHint>& hints) {
+  std::vector<PortReading> samples(targets.size());
   sample_ports_into(engine, targets, known, options, probe_nodes_first, hints,
-                    [&samples](std::size_t t) -> PortSample& { return samples[t]; });
+                    [&samples](std::size_t t) {
+                      return SampleSlot{samples[t], samples[t].values};
+                    });
   return samples;
 }
 

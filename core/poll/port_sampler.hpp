@@ -30,22 +30,28 @@
 
 namespace ibpm::poll {
 
+// A port's reading without its counters: a sweep's result keeps those once, in the record it
+// writes (state::PortRecord::raw), not a second time here (144 bytes a port).
 struct PortSample {
-  bool answered = false;  // counters read
-  bool cut = false;       // not read because the run's deadline came first
-  std::string error;      // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
-  std::optional<mad::NodeInfo> node_info;  // who answered at the LID
-  std::optional<Port> live;                // state/width/speed from PortInfo
-  bool live_read = false;                  // PortInfo read in this run (not remembered)
-  mad::PmaCapabilities caps;
+  bool answered = false;      // counters read
+  bool cut = false;           // not read because the run's deadline came first
+  bool live_read = false;     // PortInfo read in this run (not remembered)
   bool caps_queried = false;  // learnt in this run (not from the state)
-  mad::CounterValues values{};
   bool extended = false;      // data/packet counters from PortCountersExtended
   bool all_extended = false;  // every counter from PortCountersExtended alone (64-bit)
-  double time = 0;            // epoch seconds when the counters arrived
+  mad::PmaCapabilities caps;
+  double time = 0;    // epoch seconds when the counters arrived
+  std::string error;  // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
+  std::optional<mad::NodeInfo> node_info;  // who answered at the LID
+  std::optional<Port> live;                // state/width/speed from PortInfo
 
   // The topology no longer describes this LID: another node answers, or nothing does.
   bool stale_topology(const PortTarget& target) const;
+};
+
+// A sample with its counters, as sample_ports gives it.
+struct PortReading : PortSample {
+  mad::CounterValues values{};
 };
 
 // What an earlier run knew of a port, so that this one can skip queries whose answer cannot have
@@ -68,15 +74,21 @@ struct SampleHint {
 using KnownCapabilities = std::map<unsigned, mad::PmaCapabilities>;
 
 // hints: one per target, or empty (ask everything).
-std::vector<PortSample> sample_ports(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
-                                     const KnownCapabilities& known,
-                                     const mad::EngineOptions& options,
-                                     bool probe_nodes_first = false,
-                                     const std::vector<SampleHint>& hints = {});
+std::vector<PortReading> sample_ports(mad::MadEngine& engine,
+                                      const std::vector<PortTarget>& targets,
+                                      const KnownCapabilities& known,
+                                      const mad::EngineOptions& options,
+                                      bool probe_nodes_first = false,
+                                      const std::vector<SampleHint>& hints = {});
 
-// The same, each sample written in place into the caller's storage: sink(i) is target i's
-// sample, value-initialised (a sweep's results hold them: no second copy of every sample).
-using SampleSink = std::function<PortSample&(std::size_t)>;
+// The same, each sample written in place into the caller's storage: sink(i) is where target i's
+// sample and counters go, both value-initialised (a sweep's results hold them: no second copy of
+// every sample).
+struct SampleSlot {
+  PortSample& sample;
+  mad::CounterValues& values;
+};
+using SampleSink = std::function<SampleSlot(std::size_t)>;
 void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& targets,
                        const KnownCapabilities& known, const mad::EngineOptions& options,
                        bool probe_nodes_first, const std::vector<SampleHint>& hints,

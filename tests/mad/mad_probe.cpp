@@ -130,10 +130,10 @@ int run_sample(const std::vector<std::string>& texts, const std::string& caps_te
   options.window = window;
   options.backoff.timeout = Milliseconds{timeout_ms};
   options.backoff.retries = retries;
-  const std::vector<poll::PortSample> samples =
+  const std::vector<poll::PortReading> samples =
       poll::sample_ports(engine, targets, known, options, false, hints);
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    const poll::PortSample& s = samples[i];
+    const poll::PortReading& s = samples[i];
     std::printf("sample %zu %s answered=%d extended=%d all_extended=%d", i, texts[i].c_str(),
                 s.answered ? 1 : 0, s.extended ? 1 : 0, s.all_extended ? 1 : 0);
     for (const counters::CounterSpec& spec : counters::counter_specs())

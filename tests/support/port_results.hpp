@@ -24,7 +24,7 @@ inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
   r.target.remote_name = std::move(remote);
   r.sample.answered = true;
   r.sample.time = 1714564800.25;
-  for (std::size_t i = 0; i < r.sample.values.size(); ++i) r.sample.values[i] = 1000;
+  for (std::size_t i = 0; i < r.record.raw.size(); ++i) r.record.raw[i] = 1000;
   r.rates.interval = 10;
   for (std::size_t i = 0; i < r.rates.rate.size(); ++i) r.rates.rate[i] = counters::Rate{0, false};
   r.rates.xmit_util_pct = 0;
@@ -51,6 +51,7 @@ inline poll::PortResult baseline_port(PortNumber port) {
 inline poll::PortResult unanswered_port(PortNumber port) {
   poll::PortResult r = quiet_port(port);
   r.sample = poll::PortSample{};
+  r.record.raw = {};
   r.sample.error = "no answer after 4 tries";
   r.rates = poll::PortRates{};
   return r;
