@@ -193,6 +193,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
                                  : "check_ib_fabric",
           true);
   service(out, plan.fabric_host, "ib-sm", "check_ib_sm");
+  service(out, plan.fabric_host, "ib-routes", "check_ib_routes");
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   if (settings.passive_nodes) {
