@@ -4,33 +4,16 @@
 
 #include <algorithm>
 #include <iomanip>
-#include <optional>
 
 #include "base/csv.hpp"
 #include "base/json.hpp"
 #include "base/text.hpp"
+#include "route_check/balance_check.hpp"
 
 namespace ibpm {
 
-namespace {
-
-std::string loads(const routes::SwitchBalance& row) {
-  std::string text;
-  for (const routes::UpPortLoad& up : row.up_ports)
-    text +=
-        (text.empty() ? "" : " ") + std::to_string(up.port) + ":" + std::to_string(up.destinations);
-  return text;
-}
-
-std::string describe(const RouteNames& names, const routes::SwitchBalance& row) {
-  return names.node(row.node) + ": " + std::to_string(row.up_ports.size()) + " up-ports carry " +
-         std::to_string(row.fewest) + ".." + std::to_string(row.most) + " destinations (spread " +
-         std::to_string(row.spread()) + "; port:destinations " + loads(row) + ")";
-}
-
-}  // namespace
-
-void print_balance(std::ostream& out, const RouteNames& names, const levels::FabricLevels& levels,
+void print_balance(std::ostream& out, const route_check::RouteNames& names,
+                   const levels::FabricLevels& levels,
                    const std::vector<routes::SwitchBalance>& rows, ReportFormat format,
                    std::size_t top) {
   const std::size_t shown = top && rows.size() > top ? top : rows.size();
@@ -48,7 +31,7 @@ void print_balance(std::ostream& out, const RouteNames& names, const levels::Fab
         const routes::SwitchBalance& r = rows[i];
         out << std::setw(static_cast<int>(width)) << base::one_line(names.node(r.node))
             << std::setw(8) << levels.name(r.level) << std::setw(8) << r.spread() << std::setw(8)
-            << r.fewest << std::setw(8) << r.most << loads(r) << '\n';
+            << r.fewest << std::setw(8) << r.most << route_check::up_port_loads(r) << '\n';
       }
       return;
     }
@@ -81,54 +64,6 @@ void print_balance(std::ostream& out, const RouteNames& names, const levels::Fab
       out << "]}\n";
       return;
   }
-}
-
-plugin::Check balance_check(const RouteNames& names, const std::vector<routes::SwitchBalance>& rows,
-                            const plugin::Thresholds& thresholds, std::size_t listed) {
-  plugin::Check check;
-  std::size_t alerting = 0;
-  for (const routes::SwitchBalance& row : rows) {
-    const plugin::State state = thresholds.evaluate(static_cast<double>(row.spread()));
-    if (state == plugin::State::ok) continue;
-    ++alerting;
-    if (listed == 0 || check.subchecks.size() < listed)
-      check.subchecks.push_back({state, describe(names, row), {}, {}});
-  }
-  // The rest in one line that carries their worst state (the rows are worst first, so the
-  // first one left out is).
-  if (listed && alerting > listed) {
-    std::size_t skipped = 0;
-    std::optional<plugin::State> worst_left;
-    for (const routes::SwitchBalance& row : rows) {
-      const plugin::State state = thresholds.evaluate(static_cast<double>(row.spread()));
-      if (state == plugin::State::ok) continue;
-      if (++skipped <= listed) continue;
-      if (!worst_left) worst_left = state;
-    }
-    check.subchecks.push_back(
-        {worst_left,
-         "and " + std::to_string(alerting - listed) + " more switches (--top 0 lists them all)",
-         {},
-         {}});
-  }
-  const std::size_t worst = rows.empty() ? 0 : rows.front().spread();
-  if (rows.empty())
-    check.summary = "no switch with two or more up-ports in the forwarding tables";
-  else if (alerting == 0)
-    check.summary = "up-ports balanced on " + std::to_string(rows.size()) +
-                    " switches, worst spread " + std::to_string(worst) + " destinations (" +
-                    names.node(rows.front().node) + ")";
-  else
-    check.summary = std::to_string(alerting) + " of " + std::to_string(rows.size()) +
-                    " switches spread destinations unevenly over their up-ports, worst " +
-                    std::to_string(worst) + " (" + names.node(rows.front().node) + ")";
-  check.perfdata.push_back({"worst_spread", static_cast<double>(worst), "", thresholds.warning,
-                            thresholds.critical, 0.0, std::nullopt});
-  check.perfdata.push_back({"unbalanced_switches", static_cast<double>(alerting), "", std::nullopt,
-                            std::nullopt, 0.0, static_cast<double>(rows.size())});
-  check.perfdata.push_back({"switches", static_cast<double>(rows.size()), "", std::nullopt,
-                            std::nullopt, 0.0, std::nullopt});
-  return check;
 }
 
 }  // namespace ibpm

@@ -12,8 +12,9 @@
 
 namespace ibpm {
 
-void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
-                       ReportFormat format, std::size_t top, HostCables host_cables) {
+void print_cable_loads(std::ostream& out, const routes::RouteMap& map,
+                       const route_check::RouteNames& names, ReportFormat format, std::size_t top,
+                       HostCables host_cables) {
   struct Row {
     PortRef from;
     PortRef to;

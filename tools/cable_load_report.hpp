@@ -5,7 +5,7 @@
 
 #include <ostream>
 
-#include "route_names.hpp"
+#include "route_check/route_names.hpp"
 #include "route_path_report.hpp"
 #include "routes/route_map.hpp"
 
@@ -16,7 +16,8 @@ enum class HostCables { left_out, listed };
 
 // top: only the first N directions (0: all).
 
-void print_cable_loads(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
-                       ReportFormat format, std::size_t top, HostCables host_cables);
+void print_cable_loads(std::ostream& out, const routes::RouteMap& map,
+                       const route_check::RouteNames& names, ReportFormat format, std::size_t top,
+                       HostCables host_cables);
 
 }  // namespace ibpm

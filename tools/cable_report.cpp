@@ -47,14 +47,14 @@ DirectionImpact direction(const routes::RouteMap& map, PortRef from, PortRef to,
 }
 
 // Endpoints grouped by leaf name, leaves in name order, hosts in endpoint order.
-std::map<std::string, std::vector<std::string>> by_leaf(const RouteNames& names,
+std::map<std::string, std::vector<std::string>> by_leaf(const route_check::RouteNames& names,
                                                         const std::vector<std::size_t>& endpoints) {
   std::map<std::string, std::vector<std::string>> groups;
   for (std::size_t e : endpoints) groups[names.leaf(e)].push_back(names.endpoint(e));
   return groups;
 }
 
-void print_groups_table(std::ostream& out, const char* role, const RouteNames& names,
+void print_groups_table(std::ostream& out, const char* role, const route_check::RouteNames& names,
                         const std::vector<std::size_t>& endpoints) {
   out << "  " << role << ": " << endpoints.size() << " hosts\n";
   for (const auto& [leaf, hosts] : by_leaf(names, endpoints)) {
@@ -65,7 +65,7 @@ void print_groups_table(std::ostream& out, const char* role, const RouteNames& n
   }
 }
 
-void print_table(std::ostream& out, const RouteNames& names,
+void print_table(std::ostream& out, const route_check::RouteNames& names,
                  const std::vector<DirectionImpact>& impact, PairListing listing) {
   for (const DirectionImpact& d : impact) {
     out << base::one_line(names.port(d.from)) << " -> " << base::one_line(names.port(d.to)) << ": "
@@ -88,7 +88,7 @@ void print_table(std::ostream& out, const RouteNames& names,
   }
 }
 
-void print_csv(std::ostream& out, const RouteNames& names,
+void print_csv(std::ostream& out, const route_check::RouteNames& names,
                const std::vector<DirectionImpact>& impact, PairListing listing) {
   if (listing == PairListing::every_pair) {
     out << "from,to,source,destination\n";
@@ -114,7 +114,7 @@ void print_csv(std::ostream& out, const RouteNames& names,
   }
 }
 
-void print_json_groups(std::ostream& out, const RouteNames& names,
+void print_json_groups(std::ostream& out, const route_check::RouteNames& names,
                        const std::vector<std::size_t>& endpoints) {
   out << '[';
   bool first = true;
@@ -128,7 +128,7 @@ void print_json_groups(std::ostream& out, const RouteNames& names,
   out << ']';
 }
 
-void print_json(std::ostream& out, const RouteNames& names,
+void print_json(std::ostream& out, const route_check::RouteNames& names,
                 const std::vector<DirectionImpact>& impact, PairListing listing) {
   out << "{\"directions\":[";
   for (std::size_t i = 0; i < impact.size(); ++i) {
@@ -165,7 +165,7 @@ std::vector<DirectionImpact> cable_impact(const routes::RouteMap& map, PortRef p
   return {direction(map, port, *peer, jobs), direction(map, *peer, port, jobs)};
 }
 
-void print_cable_impact(std::ostream& out, const RouteNames& names,
+void print_cable_impact(std::ostream& out, const route_check::RouteNames& names,
                         const std::vector<DirectionImpact>& impact, ReportFormat format,
                         PairListing listing) {
   switch (format) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "route_names.hpp"
+#include "route_check/route_names.hpp"
 #include "route_path_report.hpp"
 #include "routes/cable_pairs.hpp"
 #include "routes/job_endpoints.hpp"
@@ -37,7 +37,7 @@ std::vector<DirectionImpact> cable_impact(const routes::RouteMap& map, PortRef p
 
 enum class PairListing { counts, every_pair };
 
-void print_cable_impact(std::ostream& out, const RouteNames& names,
+void print_cable_impact(std::ostream& out, const route_check::RouteNames& names,
                         const std::vector<DirectionImpact>& impact, ReportFormat format,
                         PairListing listing);
 

@@ -5,8 +5,9 @@
 //   --cable NODE[PORT]   the host pairs, sources and destinations (by leaf) and jobs crossing it
 //   --cables             every cable direction with the host pairs it carries, most first
 //   --path SRC DST       the route hop by hop, as ibtracert prints it
-//   --balance            destinations per up-port of every switch, worst spread first;
-//                        with --check a Nagios check of it (exit 0/1/2/3)
+//   --balance            destinations per up-port of every switch, worst spread first
+// --balance --check, the Nagios check of the spread, is check_ib_routes now; the old spelling runs
+// the same check for one more release and says so on stderr.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -21,13 +22,18 @@
 #include "jobs/jobs_file.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "route_check/balance_check.hpp"
+#include "route_check/routes_source.hpp"
 #include "route_path_report.hpp"
 #include "route_targets.hpp"
-#include "routes_source.hpp"
 
 namespace {
 
 using namespace ibpm;
+using route_check::RouteNames;
+using route_check::RoutesSource;
+using route_check::RoutesSourceOptions;
+using route_check::TableSource;
 
 struct Options {
   RoutesSourceOptions source;
@@ -37,18 +43,14 @@ struct Options {
   bool host_cables = false;
   std::vector<std::string> path;
   bool balance = false;
-  bool check = false;
-  plugin::Thresholds thresholds{plugin::parse_range("1"), std::nullopt};
   std::string jobs;
   bool list_pairs = false;
   ReportFormat format = ReportFormat::table;
   std::size_t top = 20;
-  unsigned timeout = 60;  // tool mode; the check has its own -t
+  unsigned timeout = 60;
 };
 
-enum class Mode { tool, check };
-
-void add_options(CLI::App& app, Options& options, Mode mode) {
+void add_options(CLI::App& app, Options& options) {
   plugin::add_fabric_options(app, options.source.fabric);
   const std::string what = "What to show";
   app.add_flag("--refresh", options.refresh,
@@ -74,32 +76,21 @@ void add_options(CLI::App& app, Options& options, Mode mode) {
   app.add_flag("--balance", options.balance,
                "Destinations per up-port of every switch, the worst spread first")
       ->group(what);
-  app.add_flag("--check", options.check,
-               "With --balance: a Nagios check of the spread (-w/-c; exit 0/1/2/3, one status "
-               "line, perfdata)")
-      ->group(what);
   ibpm::plugin::add_jobs_option(app, options.jobs,
                                 "--cable names the jobs whose own traffic crosses the cable")
       ->check(CLI::ExistingFile)
       ->group(what);
   app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
   app.add_option("--top", options.top,
-                 "With --balance: only the N worst switches (--check: in the long output); with "
-                 "--cables: the N most loaded directions (0: all)")
+                 "With --balance: only the N worst switches; with --cables: the N most loaded "
+                 "directions (0: all)")
       ->capture_default_str()
       ->group(what);
-  if (mode == Mode::tool) {
-    plugin::add_format_option(app, options.format);
-    app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")
-        ->check(CLI::Range(1u, 86400u))
-        ->capture_default_str();
-  }
+  plugin::add_format_option(app, options.format);
+  app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")
+      ->check(CLI::Range(1u, 86400u))
+      ->capture_default_str();
   poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
-  plugin::add_range_option(app, "-w,--warning", options.thresholds.warning,
-                           "--check: WARNING when a switch's up-port spread alerts this range "
-                           "(default 1: a spread above 1)");
-  plugin::add_range_option(app, "-c,--critical", options.thresholds.critical,
-                           "--check: CRITICAL when a switch's up-port spread alerts this range");
 }
 
 void require_one_action(const Options& options) {
@@ -110,7 +101,6 @@ void require_one_action(const Options& options) {
   if (actions == 0 && !options.refresh)
     throw std::invalid_argument(
         "nothing to do: give --refresh, --cable, --cables, --path or --balance");
-  if (options.check && !options.balance) throw std::invalid_argument("--check goes with --balance");
   if ((!options.jobs.empty() || options.list_pairs) && options.cable.empty())
     throw std::invalid_argument("--jobs and --pairs go with --cable");
   if (options.host_cables && !options.cables)
@@ -172,23 +162,6 @@ void run_report(Options& options) {
   }
 }
 
-plugin::Check run_check(Options& options, const plugin::CommonOptions& common) {
-  require_one_action(options);
-  if (common.timeout > 0)
-    options.source.deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(common.timeout * 900);
-  const RoutesSource source = load(options);
-  const Fabric& fabric = source.topology.fabric;
-  const routes::RouteMap map(fabric, source.tables);
-  const RouteNames names(map, source.name_map());
-  const levels::FabricLevels levels(fabric, make_graph(fabric));
-  plugin::Check check =
-      balance_check(names, routes::up_port_balance(map, levels), options.thresholds, options.top);
-  for (const std::string& problem : source.problems)
-    check.subchecks.push_back({plugin::State::warning, problem, {}, {}});
-  return check;
-}
-
 bool wants_check(int argc, char** argv) {
   return std::any_of(argv + 1, argv + argc,
                      [](const char* a) { return std::string(a) == "--check"; });
@@ -198,24 +171,39 @@ const char* const kDescription =
     "What the switches' linear forwarding tables say about traffic: the hosts and jobs whose "
     "traffic crosses a cable, the route between two hosts as ibtracert prints it, and how evenly "
     "each switch spreads destinations over its up-ports. --refresh reads the tables over the "
-    "fabric into STATE_DIR/routes.lft; every other run reads them from there.";
+    "fabric into STATE_DIR/routes.lft; every other run reads them from there. The Nagios check "
+    "of the up-port balance is check_ib_routes.";
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wants_check(argc, argv)) {
+    std::cerr << "ibpm-routes: --balance --check is deprecated and goes in the next release: run "
+                 "check_ib_routes (the same options, without --balance --check)\n";
+    route_check::BalanceCheckOptions check_options;
+    bool balance = false, check = false;
+    return plugin::run_plugin(argc, argv,
+                              {.name = "ibpm-routes",
+                               .prefix = "IB ROUTES",
+                               .description = "Deprecated: check_ib_routes is this check.",
+                               .add_options =
+                                   [&](CLI::App& app) {
+                                     route_check::add_balance_check_options(app, check_options);
+                                     app.add_flag("--balance", balance,
+                                                  "The up-port balance, the only check");
+                                     app.add_flag("--check", check, "A Nagios check");
+                                   },
+                               .body =
+                                   [&](const plugin::CommonOptions& common) {
+                                     if (!balance)
+                                       throw std::invalid_argument("--check goes with --balance");
+                                     return route_check::run_balance_check(check_options, common);
+                                   },
+                               .summary = "",
+                               .icinga2_host_defaults = {}});
+  }
   Options options;
-  if (wants_check(argc, argv))
-    return plugin::run_plugin(
-        argc, argv,
-        {.name = "ibpm-routes",
-         .prefix = "IB ROUTES",
-         .description = kDescription,
-         .add_options = [&](CLI::App& app) { add_options(app, options, Mode::check); },
-         .body = [&](const plugin::CommonOptions& common) { return run_check(options, common); },
-         .summary = "How evenly each switch spreads destinations over its up-ports, from the "
-                    "forwarding tables.",
-         .icinga2_host_defaults = {}});
   CLI::App app{kDescription, "ibpm-routes"};
-  add_options(app, options, Mode::tool);
+  add_options(app, options);
   return plugin::run_tool(app, argc, argv, [&] { run_report(options); });
 }

@@ -51,8 +51,9 @@ std::string end_line(const char* prompt, const Node& node, PortNumber port,
          " \"" + base::one_line(name) + "\"";
 }
 
-void print_table(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
-                 PortRef source, PortRef destination, const routes::Route& route) {
+void print_table(std::ostream& out, const routes::RouteMap& map,
+                 const route_check::RouteNames& names, PortRef source, PortRef destination,
+                 const routes::Route& route) {
   const Fabric& fabric = map.fabric();
   out << end_line("From", fabric.node(source.node), source.port, names.node(source.node)) << '\n';
   for (const routes::Hop& hop : route.hops) {
@@ -71,16 +72,16 @@ void print_table(std::ostream& out, const routes::RouteMap& map, const RouteName
   }
 }
 
-std::string json_port(const RouteNames& names, PortRef port) {
+std::string json_port(const route_check::RouteNames& names, PortRef port) {
   return "{\"node\":" + base::json_string(names.node(port.node)) + ",\"guid\":\"" +
          hex_guid(port.node) + "\",\"port\":" + std::to_string(port.port) + "}";
 }
 
 }  // namespace
 
-void print_route(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
-                 PortRef source, PortRef destination, const routes::Route& route,
-                 ReportFormat format) {
+void print_route(std::ostream& out, const routes::RouteMap& map,
+                 const route_check::RouteNames& names, PortRef source, PortRef destination,
+                 const routes::Route& route, ReportFormat format) {
   const unsigned dlid = map.fabric().find_port(destination)->lid.value_or(0);
   switch (format) {
     case ReportFormat::table:

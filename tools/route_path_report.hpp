@@ -14,15 +14,15 @@
 #include <ostream>
 
 #include "plugin/report_format.hpp"
-#include "route_names.hpp"
+#include "route_check/route_names.hpp"
 #include "routes/route_map.hpp"
 
 namespace ibpm {
 
 using plugin::ReportFormat;
 
-void print_route(std::ostream& out, const routes::RouteMap& map, const RouteNames& names,
-                 PortRef source, PortRef destination, const routes::Route& route,
-                 ReportFormat format);
+void print_route(std::ostream& out, const routes::RouteMap& map,
+                 const route_check::RouteNames& names, PortRef source, PortRef destination,
+                 const routes::Route& route, ReportFormat format);
 
 }  // namespace ibpm

@@ -154,6 +154,19 @@ void service(std::ostream& out, const std::string& host, const std::string& desc
   out << "}\n";
 }
 
+// The up-port balance with every switch's forwarding table read over the fabric at each check
+// (a few MADs per 64 LIDs a switch, kept in STATE_DIR/routes.lft for the other tools), hourly:
+// routes change when the subnet manager reroutes, not between two sweeps.
+void routes_service(std::ostream& out, const std::string& host) {
+  out << "\ndefine service {\n";
+  line(out, "use", "ibpm-service");
+  line(out, "host_name", host);
+  line(out, "service_description", "ib-routes");
+  line(out, "check_command", "check_ib_routes!--refresh");
+  line(out, "check_interval", "60");
+  out << "}\n";
+}
+
 // The template's 5 minutes between sweeps, twice, and a minute for the reaper and the sweep.
 constexpr unsigned kDefaultFreshness = 2 * 300 + 60;
 
@@ -193,6 +206,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
                                  : "check_ib_fabric",
           true);
   service(out, plan.fabric_host, "ib-sm", "check_ib_sm");
+  routes_service(out, plan.fabric_host);
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");
   if (settings.passive_nodes) {

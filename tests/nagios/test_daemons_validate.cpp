@@ -132,7 +132,7 @@ TEST_CASE("nagios4 accepts the configuration of a 648-host fat tree") {
   const auto counts = require_nagios_accepts(dir, out);
   CHECK(counts.at("hosts") == nodes.switches + 1);  // the switches and the fabric
   CHECK(counts.at("services") ==
-        nodes.switches + 3);  // ib-node each, ib-fabric, ib-sm, ib-topology
+        nodes.switches + 4);  // ib-node each, ib-fabric, ib-sm, ib-routes, ib-topology
   const auto groups = nagios_groups(out);
   CHECK(groups.contains("ib-level-leaf"));
   CHECK(groups.contains("ib-level-spine"));
@@ -148,15 +148,15 @@ TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and wit
   const FabricCounts nodes = count_nodes(dump);
   const auto plain = require_icinga_accepts(dir, generate(dir, "ibpm", "icinga2", dump));
   CHECK(plain.at("Host") == nodes.switches + 1);
-  CHECK(plain.at("Service") == nodes.switches + 3);
+  CHECK(plain.at("Service") == nodes.switches + 4);
   CHECK(plain.at("HostGroup") == 38);
   CHECK(plain.at("Zone") == 1);  // the master's only
 
   const auto zoned =
       require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
   CHECK(zoned.at("Host") == nodes.switches + 1 + 2);  // and a shard host per zone
-  // ib-topology, ib-sm, one shard and one cluster-zone check per zone
-  CHECK(zoned.at("Service") == nodes.switches + 2 + 2 + 2);
+  // ib-topology, ib-sm, ib-routes, one shard and one cluster-zone check per zone
+  CHECK(zoned.at("Service") == nodes.switches + 3 + 2 + 2);
   CHECK(zoned.at("Zone") == 1 + 2 + 1);  // the master's, two satellite zones, the global zone
   CHECK(zoned.at("Endpoint") == 1 + 2);
   CHECK(zoned.at("HostGroup") == 38);
@@ -167,7 +167,7 @@ TEST_CASE("icinga2 accepts the configuration of a 648-host fat tree with and wit
                      "ib-satellite-1a=127.0.0.1:5701", "--check-interval", "20"}));
   CHECK(ha.at("Zone") == 1 + 2 + 1);
   CHECK(ha.at("Endpoint") == 1 + 4);
-  CHECK(ha.at("Service") == nodes.switches + 2 + 2 + 2);
+  CHECK(ha.at("Service") == nodes.switches + 3 + 2 + 2);
 }
 
 TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compute fabric") {
@@ -188,7 +188,7 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
     const std::string out = generate(dir, "ibpm", "nagios", dump);
     const auto counts = require_nagios_accepts(dir, out);
     CHECK(counts.at("hosts") == nodes.switches + 1);
-    CHECK(counts.at("services") == nodes.switches + 3);
+    CHECK(counts.at("services") == nodes.switches + 4);
     const auto groups = nagios_groups(out);
     for (const char* level : {"ib-level-leaf", "ib-level-spine", "ib-level-core"}) {
       INFO(level);
@@ -200,11 +200,11 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of the real Selene compu
   if (icinga) {
     const auto plain = require_icinga_accepts(dir, generate(dir, "ibpm-icinga", "icinga2", dump));
     CHECK(plain.at("Host") == nodes.switches + 1);
-    CHECK(plain.at("Service") == nodes.switches + 3);
+    CHECK(plain.at("Service") == nodes.switches + 4);
     const auto zoned =
         require_icinga_accepts(dir, generate(dir, "ibpm-zones", "icinga2", dump, {"--zones", "2"}));
     CHECK(zoned.at("Host") == nodes.switches + 1 + 2);
-    CHECK(zoned.at("Service") == nodes.switches + 2 + 2 + 2);
+    CHECK(zoned.at("Service") == nodes.switches + 3 + 2 + 2);
     CHECK(zoned.at("Zone") == 4);
   }
 }
@@ -276,7 +276,7 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of a fabric with hostile
     const std::string out = generate(dir, "ibpm", "nagios", fabric.dump, options);
     const auto counts = require_nagios_accepts(dir, out);
     CHECK(counts.at("hosts") == fabric.nodes.switches + fabric.nodes.cas + 1);
-    CHECK(counts.at("services") == fabric.nodes.switches + 3);
+    CHECK(counts.at("services") == fabric.nodes.switches + 4);
     std::set<std::string> hosts;
     for (const NagiosObject& object : parse_nagios_objects(read_text(out + "/ibpm-hosts.cfg")))
       hosts.insert(object.get("host_name"));
@@ -291,7 +291,7 @@ TEST_CASE("nagios4 and icinga2 accept the configuration of a fabric with hostile
     const std::string out = generate(dir, "ibpm-icinga", "icinga2", fabric.dump, options);
     const auto counts = require_icinga_accepts(dir, out);
     CHECK(counts.at("Host") == fabric.nodes.switches + fabric.nodes.cas + 1);
-    CHECK(counts.at("Service") == fabric.nodes.switches + 3);
+    CHECK(counts.at("Service") == fabric.nodes.switches + 4);
     // CAs on one leaf get a parent dependency each.
     CHECK(counts.at("Dependency") == fabric.nodes.cas);
   }
@@ -306,7 +306,7 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
   if (have_nagios()) {
     const std::string out = generate(dir, "ibpm-passive", "nagios", dump, passive);
     const auto counts = require_nagios_accepts(dir, out);
-    CHECK(counts.at("services") == nodes.switches + 3);  // and ib-fabric, ib-topology, ib-sm
+    CHECK(counts.at("services") == nodes.switches + 4);  // ib-fabric, ib-topology, ib-sm, ib-routes
     std::size_t fresh = 0;
     for (const NagiosObject& s : parse_nagios_objects(read_text(out + "/ibpm-services.cfg")))
       fresh += s.get("service_description") == "ib-node" && s.get("active_checks_enabled") == "0" &&
@@ -316,7 +316,7 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
   if (have_icinga()) {
     const std::string out = generate(dir, "ibpm-passive-icinga", "icinga2", dump, passive);
     const auto counts = require_icinga_accepts(dir, out);
-    CHECK(counts.at("Service") == nodes.switches + 3);
+    CHECK(counts.at("Service") == nodes.switches + 4);
     // What Icinga 2 made of the apply rule: the dummy check, run when no result came for 90 s.
     const fs::path cache = dir.path() / "icinga-ibpm-passive-icinga" / "cache";
     const ProcessRun list =

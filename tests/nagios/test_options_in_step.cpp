@@ -23,10 +23,10 @@ using namespace ibpm::test;
 namespace {
 
 const std::vector<std::string> kChecks{"check_ib_topology", "check_ib_port", "check_ib_node",
-                                       "check_ib_fabric", "check_ib_sm"};
+                                       "check_ib_fabric",   "check_ib_sm",   "check_ib_routes"};
 // The checks that read a topology (--cache and the rest of the fabric options).
-const std::vector<std::string> kTopologyChecks{"check_ib_topology", "check_ib_port",
-                                               "check_ib_node", "check_ib_fabric"};
+const std::vector<std::string> kTopologyChecks{
+    "check_ib_topology", "check_ib_port", "check_ib_node", "check_ib_fabric", "check_ib_routes"};
 
 // Every check's options, from its own --help.
 const std::map<std::string, std::vector<std::set<std::string>>>& check_help() {
@@ -190,7 +190,8 @@ TEST_CASE("Every option of each check is an argument of its Icinga 2 CheckComman
                                                       {"ib_port", "check_ib_port"},
                                                       {"ib_node", "check_ib_node"},
                                                       {"ib_fabric", "check_ib_fabric"},
-                                                      {"ib_sm", "check_ib_sm"}};
+                                                      {"ib_sm", "check_ib_sm"},
+                                                      {"ib_routes", "check_ib_routes"}};
   const auto commands = icinga_commands({source_file("nagios-config/icinga2/ibpm-commands.conf")});
   std::set<std::string> seen;
   for (const IcingaCommand& command : commands) {

@@ -72,6 +72,12 @@ ProcessRun RoutesFabric::routes(std::vector<std::string> args) {
   return client(args);
 }
 
+ProcessRun RoutesFabric::check_routes(std::vector<std::string> args) {
+  args.insert(args.begin(),
+              {ibpm::test::bin("check_ib_routes"), "--state-dir", state_dir_.string()});
+  return client(args);
+}
+
 std::string RoutesFabric::tracert(const std::string& source, const std::string& destination) {
   const ProcessRun run = client(
       {"ibtracert", std::to_string(lids_.at(source)), std::to_string(lids_.at(destination))});

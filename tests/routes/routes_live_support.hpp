@@ -45,7 +45,8 @@ class RoutesFabric {
   const std::map<std::string, int>& lids() const { return lids_; }
   void rediscover_lids();
 
-  ProcessRun routes(std::vector<std::string> args);  // bin/ibpm-routes --state-dir DIR ARGS
+  ProcessRun routes(std::vector<std::string> args);        // bin/ibpm-routes --state-dir DIR ARGS
+  ProcessRun check_routes(std::vector<std::string> args);  // bin/check_ib_routes --state-dir ...
   std::string state_dir() const { return state_dir_.string(); }
   ProcessRun client(const std::vector<std::string>& argv);
   std::string tracert(const std::string& source, const std::string& destination);

@@ -9,8 +9,9 @@
 //     core cable directions;
 //   - after Unlink of a leaf-spine cable and an OpenSM sweep, --refresh reads the new routes
 //     (100 more pairs against ibtracert, none through the cable gone);
-//   - --balance --check is OK on OpenSM's routes and WARNING once lft_set piled a leaf's routes
-//     onto one up-port (checked with ibroute first);
+//   - check_ib_routes --refresh is OK on OpenSM's routes and WARNING once lft_set piled a leaf's
+//     routes onto one up-port (checked with ibroute first); ibpm-routes --balance --check, its
+//     deprecated spelling, still runs it;
 //   - --cable --jobs names the one job of three whose hosts' traffic crosses a cable.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -176,11 +177,11 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "ibpm-routes --balance --check is OK on OpenSM's routes and WARNING when a leaf piles routes "
-    "on one up-port") {
+    "check_ib_routes is OK on OpenSM's routes and WARNING when a leaf piles routes on one "
+    "up-port") {
   IBPM_REQUIRE_SIMULATOR();
   RoutesFabric live(kHosts);
-  const ProcessRun ok = live.routes({"--refresh", "--balance", "--check"});
+  const ProcessRun ok = live.check_routes({"--refresh"});
   INFO(ok.out << ok.err);
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.rfind("IB ROUTES OK - ", 0) == 0);
@@ -214,7 +215,7 @@ TEST_CASE(
   for (const auto& [lid, port] : live.ibroute(leaf))
     CHECK((port < 7 || port == 7));  // ibroute agrees
 
-  const ProcessRun piled_check = live.routes({"--refresh", "--balance", "--check"});
+  const ProcessRun piled_check = live.check_routes({"--refresh"});
   INFO(piled_check.out << piled_check.err);
   CHECK(piled_check.exit_code == 1);
   CHECK(piled_check.out.rfind("IB ROUTES WARNING - 1 of 144 switches", 0) == 0);
@@ -222,6 +223,11 @@ TEST_CASE(
                              std::to_string(piled) + " destinations") != std::string::npos);
   const ProcessRun json = live.routes({"--balance", "--format", "json", "--top", "1"});
   CHECK(json.out.find("{\"switch\":\"" + leaf + "\"") != std::string::npos);
+  // The deprecated spelling runs the same check on the tables just read.
+  const ProcessRun old = live.routes({"--balance", "--check"});
+  CHECK(old.exit_code == 1);
+  CHECK(old.out.rfind("IB ROUTES WARNING - 1 of 144 switches", 0) == 0);
+  CHECK(old.err.find("deprecated") != std::string::npos);
 }
 
 TEST_CASE("ibpm-routes --cable --jobs names the one job whose hosts' traffic crosses the cable") {

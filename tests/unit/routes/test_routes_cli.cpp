@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// ibpm-routes as operators and scripts run it, without a fabric: a generated fat tree as an
-// ibnetdiscover dump (--cache) and min-hop tables written to STATE_DIR/routes.lft. Bad input
-// gives one line and a non-zero exit (UNKNOWN, 3, in check mode); names from the fabric are
-// escaped in CSV and JSON (a node-name-map gives a host a hostile name).
+// ibpm-routes and check_ib_routes as operators, scripts and Nagios run them, without a fabric: a
+// generated fat tree as an ibnetdiscover dump (--cache) and min-hop tables written to
+// STATE_DIR/routes.lft. Bad input gives one line and a non-zero exit (UNKNOWN, 3, in check mode);
+// names from the fabric are escaped in CSV and JSON (a node-name-map gives a host a hostile name).
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,9 +44,10 @@ class CliFixture {
   std::string dump() const { return (dir_ / "fabric.ibnetdiscover").string(); }
   std::string names() const { return (dir_ / "names.map").string(); }
 
-  sim::CapturedRun run(std::vector<std::string> args, bool with_fabric = true) const {
+  sim::CapturedRun run(std::vector<std::string> args, bool with_fabric = true,
+                       const std::string& program = "ibpm-routes") const {
     sim::SpawnRequest request;
-    request.argv = {ibpm::test::bin("ibpm-routes")};
+    request.argv = {ibpm::test::bin(program)};
     if (with_fabric)
       request.argv.insert(request.argv.end(), {"--cache", dump(), "--state-dir", dir_.string()});
     request.argv.insert(request.argv.end(), args.begin(), args.end());
@@ -87,6 +88,62 @@ TEST_CASE("ibpm-routes refuses bad input with one line and a non-zero exit") {
   const auto check_alone = cli.run({"--check", "--cable", "leaf01[7]"});
   CHECK(check_alone.exit_code == 3);
   CHECK(check_alone.out.rfind("IB ROUTES UNKNOWN - ", 0) == 0);
+  const auto check_without_balance = cli.run({"--check"});
+  CHECK(check_without_balance.exit_code == 3);
+  CHECK(check_without_balance.out == "IB ROUTES UNKNOWN - --check goes with --balance\n");
+}
+
+TEST_CASE("check_ib_routes refuses bad input with UNKNOWN, exit 3 and one line") {
+  CliFixture cli;
+  const auto check = [&](std::vector<std::string> args, bool with_fabric = true) {
+    return cli.run(std::move(args), with_fabric, "check_ib_routes");
+  };
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"-w", "x"},               // not a range
+           {"-c", "5:1"},             // start above end
+           {"--top", "-1"},           // not a count
+           {"--balance"},             // ibpm-routes' spelling is not an option here
+           {"--cable", "leaf01[7]"},  // nor is another report
+           {"-t", "-3"},
+       }) {
+    const auto run = check(args);
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 3);
+    CHECK(run.out.rfind("IB ROUTES UNKNOWN - ", 0) == 0);
+    CHECK(lines(run.out) == 1);
+  }
+  // No tables yet: UNKNOWN naming the way to read them.
+  const auto no_tables = check({"--cache", cli.dump(), "--state-dir",
+                                (fs::path(cli.dump()).parent_path() / "none").string()},
+                               false);
+  INFO(no_tables.out << no_tables.err);
+  CHECK(no_tables.exit_code == 3);
+  CHECK(no_tables.out.rfind("IB ROUTES UNKNOWN - ", 0) == 0);
+  CHECK(lines(no_tables.out) == 1);
+  CHECK(no_tables.out.find("--refresh") != std::string::npos);
+  // No topology either.
+  const auto no_cache = check({"--cache", "/nonexistent/fabric.ibnetdiscover"}, false);
+  CHECK(no_cache.exit_code == 3);
+  CHECK(lines(no_cache.out) == 1);
+}
+
+TEST_CASE("check_ib_routes judges the up-port spread as ibpm-routes --balance --check did") {
+  CliFixture cli;
+  const auto ok = cli.run({}, true, "check_ib_routes");
+  INFO(ok.out << ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.rfind("IB ROUTES OK - up-ports balanced on 6 switches", 0) == 0);
+  CHECK(ok.out.find("| worst_spread=") != std::string::npos);
+  CHECK(ok.out.find("switches=6;") != std::string::npos);
+  // -w 0 alerts on any spread but 0; the min-hop tables spread 30 hosts over 6 up-ports evenly.
+  const auto strict = cli.run({"-w", "0", "-c", "0"}, true, "check_ib_routes");
+  CHECK(strict.exit_code == 0);
+  // The old spelling runs the same check and says it is deprecated.
+  const auto old = cli.run({"--balance", "--check"});
+  CHECK(old.exit_code == 0);
+  CHECK(old.out == ok.out);
+  CHECK(old.err.find("deprecated") != std::string::npos);
+  CHECK(old.err.find("check_ib_routes") != std::string::npos);
 }
 
 TEST_CASE("ibpm-routes prints the route as ibtracert does, and JSON a script can read") {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#include "routes_source.hpp"
+#include "route_check/routes_source.hpp"
 
 #include <ctime>
 #include <filesystem>
@@ -12,7 +12,7 @@
 #include "routes/lft_file.hpp"
 #include "routes/lft_reader.hpp"
 
-namespace ibpm {
+namespace ibpm::route_check {
 
 namespace {
 
@@ -97,4 +97,4 @@ RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   return source;
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::route_check

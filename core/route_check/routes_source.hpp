@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Where ibpm-routes gets its fabric and forwarding tables: the topology as the other tools get
-// it (--cache, else the state directory's); the tables from STATE_DIR/routes.lft, or, with
+// Where ibpm-routes and check_ib_routes get the fabric and forwarding tables: the topology as the
+// other tools get it (--cache, else the state directory's); the tables from STATE_DIR/routes.lft,
+// or, with
 // --refresh, read over the fabric (every switch in parallel) and written there first. Without
 // --refresh nothing touches the fabric for the tables.
 #pragma once
@@ -16,7 +17,7 @@
 #include "routes/forwarding_tables.hpp"
 #include "topology/topology.hpp"
 
-namespace ibpm {
+namespace ibpm::route_check {
 
 enum class TableSource { state_file, fabric };
 
@@ -45,4 +46,4 @@ struct RoutesSource {
 // Throws with a one-line reason (no topology, no tables file, no switch read).
 RoutesSource load_routes_source(const RoutesSourceOptions& options);
 
-}  // namespace ibpm
+}  // namespace ibpm::route_check

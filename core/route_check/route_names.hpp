@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Names for ibpm-routes' output: nodes and ports as operators know them (node-name-map, else
-// the NodeDescription), and the leaf a host hangs off. Raw: every output format escapes them.
+// Names for ibpm-routes' and check_ib_routes' output: nodes and ports as operators know them
+// (node-name-map, else the NodeDescription), and the leaf a host hangs off. Raw: every output
+// format escapes them.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 #include "fabric/node_name_map.hpp"
 #include "routes/route_map.hpp"
 
-namespace ibpm {
+namespace ibpm::route_check {
 
 class RouteNames {
  public:
@@ -38,4 +39,4 @@ class RouteNames {
   const NodeNameMap* names_;
 };
 
-}  // namespace ibpm
+}  // namespace ibpm::route_check
