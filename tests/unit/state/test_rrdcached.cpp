@@ -71,6 +71,24 @@ std::string last_ds_on_disk(const std::string& path, const std::string& source) 
   return value;
 }
 
+// Two samples of a port that use every field: a 64-bit counter near its top, a saturated counter
+// the second time, and a reset.
+std::pair<PortRecord, PortRecord> two_samples() {
+  PortRecord first;
+  first.time = 1700000000.125;
+  first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
+  first.raw[source_index(counters::Counter::rcv_data)] = 0;
+  first.pma_cap_mask = 0x5600;
+  PortRecord second = first;
+  second.time += 60;
+  second.raw[source_index(counters::Counter::rcv_data)] = 42;
+  second.raw[source_index(counters::Counter::link_downed)] = 255;
+  second.saturated = counters::counter_bit(counters::Counter::link_downed);
+  second.last_reset = 1699999000.25;
+  second.reset_mask = 1;
+  return {first, second};
+}
+
 }  // namespace
 
 TEST_CASE("through rrdcached: written values are visible before the daemon writes them") {
@@ -83,19 +101,8 @@ TEST_CASE("through rrdcached: written values are visible before the daemon write
   PortStore store(StoreOptions{(dir.path() / "state").string(), daemon->address(), RrdLayout{}});
   CHECK(store.uses_daemon());
 
-  PortRecord first;
-  first.time = 1700000000.125;
-  first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
-  first.raw[source_index(counters::Counter::rcv_data)] = 0;
-  first.pma_cap_mask = 0x5600;
+  const auto [first, second] = two_samples();
   store.write(kCachedNode, 3, first);
-  PortRecord second = first;
-  second.time += 60;
-  second.raw[source_index(counters::Counter::rcv_data)] = 42;
-  second.raw[source_index(counters::Counter::link_downed)] = 255;
-  second.saturated = counters::counter_bit(counters::Counter::link_downed);
-  second.last_reset = 1699999000.25;
-  second.reset_mask = 1;
   store.write(kCachedNode, 3, second);
 
   const std::string path = store.path(kCachedNode, 3);
@@ -137,21 +144,9 @@ TEST_CASE(
   ::unsetenv("RRDCACHED_ADDRESS");
   PortStore store(StoreOptions{(dir.path() / "state").string(), daemon.address(), RrdLayout{}});
 
-  // Every field of a sample, a saturated counter and a reset among them; two samples of port 3
-  // pending (the last one counts), one of port 4, none of port 5 (no file).
-  PortRecord first;
-  first.time = 1700000000.125;
-  first.raw[source_index(counters::Counter::xmit_data)] = ~std::uint64_t{0} - 1;
-  first.raw[source_index(counters::Counter::rcv_data)] = 7;
-  first.extended = true;
-  first.pma_cap_mask = 0x5600;
-  PortRecord second = first;
-  second.time += 60;
-  second.raw[source_index(counters::Counter::rcv_data)] = 42;
-  second.raw[source_index(counters::Counter::link_downed)] = 255;
-  second.saturated = counters::counter_bit(counters::Counter::link_downed);
-  second.last_reset = 1699999000.25;
-  second.reset_mask = 1;
+  // Two samples of port 3 pending (the last one counts), one of port 4, none of port 5 (no file).
+  auto [first, second] = two_samples();
+  first.extended = second.extended = true;
   for (const std::string& error : store.write_all({{kCachedNode, 3, &first, false},
                                                    {kCachedNode, 3, &second, true},
                                                    {kCachedNode, 4, &first, false}}))
