@@ -26,18 +26,36 @@ struct Tag {  // 8 bytes: a run has two or three queries per port
   std::uint32_t who;
 };
 
-// The agents (SMA and PMA) at one LID, and the targets behind them.
+// How a query ended, without its payload (a reply's payload is 192 bytes).
+struct Outcome {
+  explicit Outcome(const MadReply& reply)
+      : status(reply.status), mad_status(reply.mad_status), tries(reply.tries) {}
+  mad::ReplyStatus status;
+  std::uint16_t mad_status;
+  int tries;
+  bool ok() const { return reply().ok(); }
+  MadReply reply() const {
+    MadReply r;
+    r.status = status;
+    r.mad_status = mad_status;
+    r.tries = tries;
+    return r;
+  }
+};
+
+// The agents (SMA and PMA) at one LID, and the targets behind them. One per node of the run:
+// what it keeps of the answers is decoded, not their payloads.
 struct Agent {
   unsigned lid = 0;
   NodeType type = NodeType::unknown;
   std::vector<std::size_t> targets;
-  std::optional<MadReply> node_info;
+  std::optional<Outcome> node_info_outcome;  // how NodeInfo ended (nullopt: not asked)
+  std::optional<mad::NodeInfo> node_info;    // its answer, when it answered
   std::optional<mad::PmaCapabilities> caps;
   bool caps_learnt = false;
-  std::optional<MadReply> caps_failure;  // ClassPortInfo's failed reply
+  std::optional<Outcome> caps_failure;  // how ClassPortInfo failed
   bool port0_asked = false;
-  std::optional<mad::MadData> port0;  // PortInfo of port 0 (a switch's CapabilityMask)
-  bool verify = true;                 // NodeInfo asked up front
+  bool verify = true;  // NodeInfo asked up front
   bool node_info_asked = false;
 };
 
@@ -66,7 +84,7 @@ class Sampling {
       agents_[it->second].targets.push_back(i);
       agent_of_[i] = static_cast<std::uint32_t>(it->second);
     }
-    agents_.shrink_to_fit();  // grown by doubling: an agent is 700 bytes
+    agents_.shrink_to_fit();  // grown by doubling
     if (!hints.empty()) {
       for (Agent& agent : agents_) {
         agent.verify = false;
@@ -176,16 +194,16 @@ class Sampling {
     switch (tag.ask) {
       case Ask::node_info: {
         Agent& agent = agents_[tag.who];
-        agent.node_info = reply;
-        if (!probe_ || !agent.verify || !reply.ok()) return;
-        const Guid answered = mad::decode_node_info(reply.data).node_guid;
-        if (answered == targets_[agent.targets.front()].node) start(tag.who);
+        agent.node_info_outcome = Outcome(reply);
+        if (reply.ok()) agent.node_info = mad::decode_node_info(reply.data);
+        if (!probe_ || !agent.verify || !agent.node_info) return;
+        if (agent.node_info->node_guid == targets_[agent.targets.front()].node) start(tag.who);
         return;
       }
       case Ask::class_port_info: {
         Agent& agent = agents_[tag.who];
         if (!reply.ok()) {
-          agent.caps_failure = reply;
+          agent.caps_failure = Outcome(reply);
           return;
         }
         agent.caps = mad::decode_class_port_info(reply.data);
@@ -194,7 +212,7 @@ class Sampling {
         return;
       }
       case Ask::switch_port0:
-        if (reply.ok()) agents_[tag.who].port0 = reply.data;
+        if (reply.ok()) port0_.insert_or_assign(tag.who, reply.data);
         return;
       case Ask::port_info:
         if (reply.ok()) port_info_.insert_or_assign(tag.who, reply.data);
@@ -266,22 +284,9 @@ class Sampling {
   std::vector<bool> port_info_asked_;
   // PortInfo answers, by target: a sweep asks few ports' PortInfo, so only those take room.
   std::unordered_map<std::size_t, mad::MadData> port_info_;
-  // How each target's PortCounters query ended (nullopt: never asked), without its payload.
-  struct Outcome {
-    explicit Outcome(const MadReply& reply)
-        : status(reply.status), mad_status(reply.mad_status), tries(reply.tries) {}
-    mad::ReplyStatus status;
-    std::uint16_t mad_status;
-    int tries;
-    bool ok() const { return reply().ok(); }
-    MadReply reply() const {
-      MadReply r;
-      r.status = status;
-      r.mad_status = mad_status;
-      r.tries = tries;
-      return r;
-    }
-  };
+  // Port 0's PortInfo (a switch's CapabilityMask), by agent: only switches ask it.
+  std::unordered_map<std::size_t, mad::MadData> port0_;
+  // How each target's PortCounters query ended (nullopt: never asked).
   std::vector<std::optional<Outcome>> counters_;
   std::vector<bool> counters_extended_;  // counters_ is PortCountersExtended alone's outcome
   // PortCountersExtended answers that came before their PortCounters (rare), by target.
@@ -297,16 +302,18 @@ void fail(PortSample& sample, const std::string& what, const MadReply& reply) {
 }
 
 void Sampling::finish() {
-  for (const Agent& agent : agents_) {
-    std::optional<mad::NodeInfo> info;
-    if (agent.node_info && agent.node_info->ok())
-      info = mad::decode_node_info(agent.node_info->data);
+  for (std::size_t a = 0; a < agents_.size(); ++a) {
+    const Agent& agent = agents_[a];
+    const std::optional<mad::NodeInfo>& info = agent.node_info;
+    const auto port0 = port0_.find(a);
+    const mad::MadData* switch_port0 = port0 == port0_.end() ? nullptr : &port0->second;
     for (std::size_t t : agent.targets) {
       PortSample& sample = sample_of(t);
       const PortTarget& target = targets_[t];
       sample.node_info = info;
       if (probe_ && agent.verify && !info) {  // nothing else was asked
-        fail(sample, "NodeInfo", agent.node_info.value_or(MadReply{}));
+        fail(sample, "NodeInfo",
+             agent.node_info_outcome ? agent.node_info_outcome->reply() : MadReply{});
         continue;
       }
       if (info && info->node_guid != target.node) {
@@ -321,12 +328,12 @@ void Sampling::finish() {
         sample.caps_queried = agent.caps_learnt;
       }
       const auto info_read = port_info_.find(t);
-      if (info_read != port_info_.end() && (target.type != NodeType::sw || agent.port0)) {
+      if (info_read != port_info_.end() && (target.type != NodeType::sw || switch_port0)) {
         const mad::MadData& port_info = info_read->second;
         Port live;
         live.number = target.port;
         live.present = true;
-        mad::decode_port_info(port_info, agent.port0 ? *agent.port0 : port_info, live);
+        mad::decode_port_info(port_info, switch_port0 ? *switch_port0 : port_info, live);
         sample.live = live;
         sample.live_read = true;
       } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
@@ -334,7 +341,7 @@ void Sampling::finish() {
       }
       if (!agent.caps) {
         if (agent.caps_failure)
-          fail(sample, "ClassPortInfo", *agent.caps_failure);
+          fail(sample, "ClassPortInfo", agent.caps_failure->reply());
         else
           sample.error = "no capabilities";
         continue;
