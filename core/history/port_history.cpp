@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <numeric>
 #include <thread>
 
@@ -54,6 +56,18 @@ FetchedRows fetch(const std::string& path, const char* cf, const Window& window)
   return rows;
 }
 
+// ibpm's files consolidate only into rows of an hour and of a day (state/rrd_layout.hpp); their
+// full-resolution step divides an hour. Rows shorter than an hour are primary rows, one sample
+// interval each, where AVERAGE and MAX hold the same value: their peak is the largest AVERAGE
+// row and the MAX archive need not be read (half the reads of a window inside the full-resolution
+// day).
+bool consolidated(const FetchedRows& rows) { return rows.step >= 3600; }
+
+// The port's history from its AVERAGE rows, and the MAX rows when they differ (null: they do not).
+PortHistory history_with_peaks(const FetchedRows& average, const FetchedRows* peak) {
+  return history_from(average, peak ? peak : &average);
+}
+
 bool exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
@@ -90,8 +104,9 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   backend_.flush(store_.rrd_name(node, port));
   const FetchedRows average = fetch(file, "AVERAGE", window);
   if (!peaks) return history_from(average, nullptr);
+  if (!consolidated(average)) return history_with_peaks(average, nullptr);
   const FetchedRows peak = fetch(file, "MAX", window);
-  return history_from(average, &peak);
+  return history_with_peaks(average, &peak);
 }
 
 std::vector<HistoryReader::Read> HistoryReader::read_all(const std::vector<PortRef>& ports,
@@ -120,10 +135,12 @@ std::vector<HistoryReader::Read> HistoryReader::read_files(const std::vector<Por
         const FetchedRows average = fetch(files[i], "AVERAGE", window);
         if (!peaks) {
           reads[i].history = history_from(average, nullptr);
-          continue;
+        } else if (!consolidated(average)) {
+          reads[i].history = history_with_peaks(average, nullptr);
+        } else {
+          const FetchedRows peak = fetch(files[i], "MAX", window);
+          reads[i].history = history_with_peaks(average, &peak);
         }
-        const FetchedRows peak = fetch(files[i], "MAX", window);
-        reads[i].history = history_from(average, &peak);
       } catch (const std::exception& e) {
         reads[i].error = e.what();
       }
@@ -150,47 +167,60 @@ void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t be
                                std::size_t end, const Window& window, bool peaks,
                                std::chrono::steady_clock::time_point deadline,
                                std::vector<Read>& reads) const {
-  const std::size_t per_port = peaks ? 2 : 1;
   const std::string range =
       " " + std::to_string(window.start) + " " + std::to_string(fetch_end(window));
-  FetchedRows average;  // the AVERAGE rows of port average_of, until its MAX rows come
-  std::size_t average_of = end;
-  std::size_t answered = 0;  // ports of the slice whose every answer came
-  try {
-    state::pipeline(
-        backend_.daemon_address(), (end - begin) * per_port,
-        [&](std::size_t c, std::string& out) {
-          const PortRef& port = ports[begin + c / per_port];
-          out += "FETCH ";
-          out += state::daemon_escape(store_.rrd_name(port.node, port.port));
-          out += c % per_port == 0 ? " AVERAGE" : " MAX";
-          out += range;
-        },
-        [&](std::size_t c, const state::DaemonAnswer& answer) {
-          const std::size_t i = begin + c / per_port;
-          answered = (c + 1) / per_port;
-          Read& read = reads[i];
-          if (!read.error.empty()) return;
-          const std::string file = store_.rrd_name(ports[i].node, ports[i].port);
-          try {
-            std::optional<FetchedRows> rows = rows_from_fetch_answer(file, answer);
-            if (!rows) return;  // no such file: no history
-            if (!peaks) {
-              read.history = history_from(*rows, nullptr);
-            } else if (c % 2 == 0) {
-              average = std::move(*rows);
-              average_of = i;
-            } else if (average_of == i) {
-              read.history = history_from(average, &*rows);
+  // The slice's ports in one exchange of FETCH commands of one consolidation function.
+  // on_rows(i, rows) takes port i's rows (none when it has no file); a port whose answer did
+  // not come gets the exchange's failure.
+  const auto fetch_all = [&](const std::vector<std::size_t>& which, const char* cf,
+                             const std::function<void(std::size_t, FetchedRows &&)>& on_rows) {
+    std::size_t answered = 0;
+    try {
+      state::pipeline(
+          backend_.daemon_address(), which.size(),
+          [&](std::size_t c, std::string& out) {
+            const PortRef& port = ports[which[c]];
+            out += "FETCH ";
+            out += state::daemon_escape(store_.rrd_name(port.node, port.port));
+            out += ' ';
+            out += cf;
+            out += range;
+          },
+          [&](std::size_t c, const state::DaemonAnswer& answer) {
+            answered = c + 1;
+            const std::size_t i = which[c];
+            try {
+              std::optional<FetchedRows> rows =
+                  rows_from_fetch_answer(store_.rrd_name(ports[i].node, ports[i].port), answer);
+              if (rows) on_rows(i, std::move(*rows));  // none: no such file, no history
+            } catch (const state::StateError& e) {
+              reads[i].error = e.what();
             }
-          } catch (const state::StateError& e) {
-            read.error = e.what();
-          }
-        },
-        deadline);
-  } catch (const state::StateError& e) {
-    for (std::size_t i = begin + answered; i < end; ++i) reads[i] = Read{{}, e.what()};
-  }
+          },
+          deadline);
+    } catch (const state::StateError& e) {
+      for (std::size_t c = answered; c < which.size(); ++c) reads[which[c]] = Read{{}, e.what()};
+    }
+  };
+  std::vector<std::size_t> slice(end - begin);
+  std::iota(slice.begin(), slice.end(), begin);
+  // The AVERAGE rows of every port, then the MAX rows of those whose rows are consolidated (in
+  // the usual window, inside the full-resolution archive, none).
+  std::map<std::size_t, FetchedRows> awaiting_peaks;
+  fetch_all(slice, "AVERAGE", [&](std::size_t i, FetchedRows&& average) {
+    if (!peaks)
+      reads[i].history = history_from(average, nullptr);
+    else if (!consolidated(average))
+      reads[i].history = history_with_peaks(average, nullptr);
+    else
+      awaiting_peaks.emplace(i, std::move(average));
+  });
+  if (awaiting_peaks.empty()) return;
+  std::vector<std::size_t> second;
+  for (const auto& [i, rows] : awaiting_peaks) second.push_back(i);
+  fetch_all(second, "MAX", [&](std::size_t i, FetchedRows&& peak) {
+    reads[i].history = history_with_peaks(awaiting_peaks.at(i), &peak);
+  });
 }
 
 }  // namespace ibpm::history

@@ -54,7 +54,9 @@ class HistoryReader {
   std::string path(Guid node, PortNumber port) const;
   // A port never polled gives found = false; a file that is not an ibpm port RRD throws
   // state::StateError naming it.
-  // Without peaks only the AVERAGE archive is read (half the I/O) and peak[] stays empty.
+  // Without peaks only the AVERAGE archive is read and peak[] stays empty. With them, the MAX
+  // archive is read only where the window's rows are consolidated (an hour or a day each): in
+  // full-resolution rows MAX and AVERAGE are the same.
   PortHistory read(Guid node, PortNumber port, const Window& window, bool peaks = true) const;
 
   // read() of many ports, each port's failure its own (`error` names the file and the port's
