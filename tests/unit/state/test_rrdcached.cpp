@@ -190,6 +190,61 @@ TEST_CASE(
   CHECK(future[1].record == cached[1].record);
 }
 
+TEST_CASE("through rrdcached: a take-over's reads cost the same per port at 40 and 400 ports") {
+  // What a collector with no record of its own pays to read every port's last sample: counted,
+  // so that a per-port round trip (or a per-port connection) coming back fails here.
+  if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  TempDir dir("rrdcached-takeover-cost");
+  Rrdcached daemon(dir.path());
+  REQUIRE(daemon.wait_until_listening());
+  ::unsetenv("RRDCACHED_ADDRESS");
+  PortStore store(StoreOptions{(dir.path() / "state").string(), daemon.address(), RrdLayout{}});
+  const auto [first, second] = two_samples();
+  std::vector<PortRef> ports;
+  std::vector<PortStore::Write> writes;
+  for (std::size_t i = 0; i < 400; ++i) {
+    ports.push_back({kCachedNode + i / 8, static_cast<PortNumber>(1 + i % 8)});
+    writes.push_back({ports.back().node, ports.back().port, &first, false});
+  }
+  for (const std::string& error : store.write_all(writes)) REQUIRE(error.empty());
+  const double now = first.time + 60;
+
+  // cost(n): what reading the first n ports' last samples took.
+  const auto cost = [&](std::size_t n) {
+    const std::vector<PortRef> some(ports.begin(), ports.begin() + static_cast<long>(n));
+    const ExchangeCount before = exchange_totals();
+    const auto reads = store.read_all(some, now);
+    const ExchangeCount after = exchange_totals();
+    for (const auto& read : reads) CHECK(read.record == std::optional<PortRecord>(first));
+    return ExchangeCount{after.connections - before.connections,
+                         after.round_trips - before.round_trips, after.commands - before.commands,
+                         after.reads - before.reads};
+  };
+  // Every sample still pending: one PENDING per port on one connection, at most one wait once
+  // every command is sent (none when the answers are in by then), the answers read in bulk.
+  ExchangeCount small = cost(40), large = cost(400);
+  CHECK(small.commands == 40);
+  CHECK(large.commands == 400);
+  CHECK(small.connections == 1);
+  CHECK(large.connections == 1);
+  CHECK(large.round_trips <= 1);
+  CHECK(large.reads <= 400 / 2);  // about 70 here; a read per answer would be 400
+
+  // Every sample on disk: PENDING, then FLUSH and INFO per port, still in as many round trips.
+  DaemonConnection flush(daemon.address(), std::chrono::steady_clock::now() + 10s);
+  flush.send_all("FLUSHALL\n");
+  CHECK(flush.read_line().starts_with("0 "));
+  small = cost(40);
+  large = cost(400);
+  CHECK(small.commands == 3 * 40);
+  CHECK(large.commands == 3 * 400);
+  CHECK(large.connections == small.connections);
+  CHECK(large.round_trips <= 2);  // the PENDING exchange, then the FLUSH and INFO one
+  // An INFO answer is a few kilobytes, read as it comes: about 2 reads per port at either size.
+  INFO("reads: " << small.reads << " for 40 ports, " << large.reads << " for 400");
+  CHECK(large.reads <= 5 * 400);
+}
+
 TEST_CASE("through rrdcached: thousands of updates go in one BATCH and each failure is named") {
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
   TempDir dir("rrdcached-batch");
