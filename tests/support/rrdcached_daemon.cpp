@@ -5,9 +5,11 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -39,6 +41,21 @@ bool accepts_connections(int port) {
   return ok;
 }
 
+namespace {
+
+// The socket file exists from bind(), before the daemon listens: only a connection says it does.
+bool accepts_connections(const fs::path& socket) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
 Rrdcached::Rrdcached(const fs::path& dir, Listen how, Folders folders)
     : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
   fs::create_directories(dir / "journal");
@@ -66,7 +83,7 @@ bool Rrdcached::wait_until_listening() {
   for (auto until = std::chrono::steady_clock::now() + 5s; std::chrono::steady_clock::now() < until;
        std::this_thread::sleep_for(20ms)) {
     if (!daemon_->running()) return false;
-    if (port_ ? accepts_connections(port_) : fs::exists(socket_)) return true;
+    if (port_ ? accepts_connections(port_) : accepts_connections(socket_)) return true;
   }
   return false;
 }
