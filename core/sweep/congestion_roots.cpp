@@ -67,8 +67,7 @@ routes::EgressLoads sweep_loads(const SweepResult& sweep) {
   return loads;
 }
 
-std::vector<std::string> add_congestion_roots(const SweepOptions& options,
-                                              const SweepResult& sweep,
+std::vector<std::string> add_congestion_roots(const SweepOptions& options, const SweepResult& sweep,
                                               std::vector<PortVerdict>& verdicts) {
   const routes::EgressLoads loads = sweep_loads(sweep);
   // Most sweeps: no port waits, and the tables are not read.

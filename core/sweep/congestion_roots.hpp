@@ -37,8 +37,7 @@ routes::EgressLoads sweep_loads(const SweepResult& sweep);
 
 // Adds congestion_notes to the verdicts that are not OK. Returns why it could not (an
 // unreadable tables file), for the long output.
-std::vector<std::string> add_congestion_roots(const SweepOptions& options,
-                                              const SweepResult& sweep,
+std::vector<std::string> add_congestion_roots(const SweepOptions& options, const SweepResult& sweep,
                                               std::vector<PortVerdict>& verdicts);
 
 }  // namespace ibpm::sweep
