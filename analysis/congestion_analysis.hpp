@@ -1,82 +1,27 @@
 // SPDX-License-Identifier: MIT
-// Congestion trees from what each egress port did over a window: the ports that waited for
-// credits (XmitWait), the roots those waits lead to when the routes are followed downstream,
-// and the jobs that cause or suffer each tree. No I/O: the history and the routes come in.
-//
-// In a lossless fabric a full port at the tip (a leaf's port to an incast's host, a hot uplink)
-// fills the buffers behind it, and every port upstream that feeds it waits, however idle its own
-// link. So from each waiting port the routes are followed one hop at a time: for the
-// destinations routed out of the port, the next switch's egress for the same destinations. A
-// next egress that waits too is followed on; one that is full (utilization at or above the busy
-// threshold) without waiting is a root, its receiver drains it. A waiting port with neither
-// downstream is a root itself: the tip as far as the counters see (a slow receiver, or a
-// next hop without history).
-//
-// A victim whose routes reach two roots belongs to both trees: each of them carries some of
-// its destinations' routes (a root its routes never reach is never named).
+// ibpm-congestion's trees over a window of the history: the core's root finding
+// (routes/congestion_trees.hpp, which check_ib_fabric runs on one sweep too) fed with each
+// direction's average utilization and XmitWait share from ibpm-utilization's link usage.
 #pragma once
 
-#include <map>
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "fabric/fabric.hpp"
 #include "history/link_usage.hpp"
-#include "routes/route_map.hpp"
+#include "routes/congestion_trees.hpp"
 
 namespace ibpm::analysis {
 
-// One egress port over the window.
-struct EgressLoad {
-  std::optional<double> utilization;  // average share of the link's capacity, 0..1
-  std::optional<double> wait_share;   // share of the window it waited to send, 0..1
-};
-
-// By the port the direction leaves through.
-using EgressLoads = std::map<PortRef, EgressLoad>;
+using routes::CongestedPort;
+using routes::CongestionReport;
+using routes::CongestionRole;
+using routes::CongestionThresholds;
+using routes::CongestionTree;
+using routes::EgressLoad;
+using routes::EgressLoads;
+using routes::find_congestion;
+using routes::has_xmit_wait;
 
 // The measured directions of ibpm-utilization's link usage, by sending port.
 EgressLoads egress_loads(const std::vector<history::LinkUsage>& usage);
-
-// Whether any port has an XmitWait share at all (without one there is nothing to analyse).
-bool has_xmit_wait(const EgressLoads& loads);
-
-struct CongestionThresholds {
-  double wait = 0.05;  // a port waits when its XmitWait share is above this
-  double busy = 0.9;   // a port is full at this utilization or more
-};
-
-enum class CongestionRole { root, victim };
-const char* to_string(CongestionRole role);
-
-// A port that waits, or is a root.
-struct CongestedPort {
-  PortRef port;
-  CongestionRole role = CongestionRole::victim;
-  double lost_share = 0;  // XmitWait share of the window (0 when not measured)
-  std::optional<double> utilization;
-  std::vector<std::size_t> trees;  // indices into CongestionReport::trees it belongs to
-};
-
-struct CongestionTree {
-  std::size_t root = 0;              // index into CongestionReport::ports
-  std::vector<std::size_t> victims;  // indices into CongestionReport::ports, most lost first
-  // With jobs: those whose routes end at or cross the root, and those that cross only its
-  // victims (they suffer, they do not cause). Sorted.
-  std::vector<std::string> cause_jobs;
-  std::vector<std::string> suffer_jobs;
-};
-
-struct CongestionReport {
-  std::vector<CongestedPort> ports;   // roots and victims, in port order
-  std::vector<CongestionTree> trees;  // the most victims first
-};
-
-// job_ports: the jobs whose routes leave through each port (routes::job_directions); null or
-// empty names no job.
-CongestionReport find_congestion(
-    const routes::RouteMap& map, const EgressLoads& loads, const CongestionThresholds& thresholds,
-    const std::map<PortRef, std::vector<std::string>>* job_ports = nullptr);
 
 }  // namespace ibpm::analysis

@@ -4,13 +4,15 @@
 // counts ports polled, in error, saturated and unreachable; the long output names the worst
 // ports by both cable ends; perfdata gives fabric totals and the sweep's timing. State changes
 // go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
-// tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt.
+// tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt,
+// and a port waiting over its xmit_wait threshold names the root of its congestion tree.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 
 #include "poll/state_lines.hpp"
 #include "products/sweep_outputs.hpp"
+#include "sweep/congestion_roots.hpp"
 #include "sweep/route_impact.hpp"
 #include "sweep/sweep_report.hpp"
 
@@ -43,6 +45,8 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   // Whom the worst ports hurt, from the forwarding tables in the state directory (if any).
   for (std::string& problem :
        ibpm::sweep::add_route_impact(options, sweep, outputs.jobs, settings.worst, verdicts))
+    sweep.state_notes.push_back(std::move(problem));
+  for (std::string& problem : ibpm::sweep::add_congestion_roots(options, sweep, verdicts))
     sweep.state_notes.push_back(std::move(problem));
   const auto events = ibpm::products::port_events(sweep, verdicts);
   const auto record_failure = ibpm::poll::save_record(sweep.pending, sweep.results);

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,19 @@
 using namespace ibpm;
 using namespace ibpm::test;
 using nlohmann::json;
+
+#ifdef __SANITIZE_ADDRESS__
+constexpr bool kUnderAsan = true;
+#else
+constexpr bool kUnderAsan = false;
+#endif
+
+// Leaves a case that cannot run here: without the simulator, and under AddressSanitizer (as
+// test_locality_live: the rates, here the root's utilization read against the busy threshold,
+// need the same delay between setting the counters and every sweep).
+#define IBPM_REQUIRE_LIVE_RATES() \
+  IBPM_REQUIRE_SIMULATOR();       \
+  if (kUnderAsan) IBPM_SKIP("timing-sensitive: not run under AddressSanitizer")
 
 namespace {
 
@@ -73,19 +87,63 @@ Routed refresh_routes(LiveFabric& live, const StateDir& state) {
 }
 
 struct Outcome {
-  json truth;     // the model's, as ibpm-sim traffic --truth writes it
-  json analysis;  // ibpm-congestion --format json
+  json truth;                // the model's, as ibpm-sim traffic --truth writes it
+  json analysis;             // ibpm-congestion --format json
+  std::string sweep_output;  // the last check_ib_fabric's, long output and all
+};
+
+// The RRD step the sweeps make files with, and so how far apart they run. At 1 s they run a few
+// seconds apart on the wall clock; at 60 s (check_ib_fabric's default step) each sweep, and the
+// analysis after them, runs under libfaketime a minute further ahead than the one before, so
+// five minutes of history take seconds and the files see real 60 s rows.
+enum class Step { one_second, default_60s };
+
+const char* const kFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// The running fabric, a state dir and the routes in it: what every case starts from.
+struct CongestionFabric {
+  LiveFabric live = LiveFabric::start();
+  StateDir state;
+  Routed routed;
+
+  explicit CongestionFabric(const std::string& name)
+      : state("congestion-" + name), routed(refresh_routes(live, state)) {}
+
+  std::vector<std::vector<sim::NetPort>> paths(const std::vector<sim::Flow>& flows) {
+    return routed.paths(live, flows);
+  }
+  std::vector<sim::NetPort> path(const std::string& from, const std::string& to) {
+    return paths({{from, to, 1 * GB}}).at(0);
+  }
+  // The guid and port of a port of the net topology, as the truth and the analysis name it.
+  PortKey key_of(const sim::NetPort& port) {
+    return {live.guid_of(live.tree.topology.nodes().at(port.node).name), port.port};
+  }
+
+  // bin/PROGRAM ARGS... as a client of the simulation, the clock `shift` seconds ahead.
+  ProcessRun run_at(long shift, const std::string& program, const std::vector<std::string>& args) {
+    if (shift == 0) return live.run(program, args);
+    std::vector<std::string> argv{"env", "LD_PRELOAD=" + live.fabric.ld_preload() + ":" + kFaketime,
+                                  "FAKETIME=+" + std::to_string(shift),
+                                  "FAKETIME_DONT_FAKE_MONOTONIC=1", bin(program)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ProcessRun run;
+    run.exit_code = live.fabric.run_client(argv, &run.out, &run.err);
+    return run;
+  }
 };
 
 // Sets the counters of the flows as the model delivers them and sweeps, as
 // test_locality_live does: a first sweep makes the files, then five rounds of a pause, the
 // counters set and a sweep; the window starts after the second of them. Then ibpm-congestion
 // over that window (with `congestion_args` added).
-Outcome sweep_and_analyse(LiveFabric& live, const StateDir& state, const Routed& routed,
-                          const std::vector<sim::Flow>& flows,
-                          const std::vector<std::string>& congestion_args = {}) {
+Outcome sweep_and_analyse(CongestionFabric& net, const std::vector<sim::Flow>& flows,
+                          const std::vector<std::string>& congestion_args = {},
+                          Step step = Step::one_second) {
+  LiveFabric& live = net.live;
+  const StateDir& state = net.state;
   const sim::NetTopology& topology = live.tree.topology;
-  const auto paths = routed.paths(live, flows);
+  const auto paths = net.paths(flows);
   const sim::TrafficPattern demanded(topology, flows, paths);
   const sim::CongestedTraffic congested = sim::congest(topology, demanded);
   const sim::TrafficPattern delivered(topology, sim::delivered_flows(flows, congested.outcome),
@@ -97,44 +155,56 @@ Outcome sweep_and_analyse(LiveFabric& live, const StateDir& state, const Routed&
     live.fabric.console(commands);
   };
 
-  const std::vector<std::string> sweep{
-      "--state-dir", state.path(), "--no-syslog", "--rrd-step", "1", "--xmit-wait-tick", kTick};
+  const bool faked = step == Step::default_60s;
+  // At 60 s the sweeps keep check_ib_fabric's default --rrd-step and run a second apart on the
+  // wall clock, each 60 s further ahead: the files see 61 s between samples.
+  // --worst: every waiting port and the root in the long output, not the 10 worst.
+  std::vector<std::string> sweep{"--state-dir", state.path(),       "--no-syslog", "--worst",
+                                 "50",          "--xmit-wait-tick", kTick};
+  if (!faked) sweep.insert(sweep.end(), {"--rrd-step", "1"});
+  const std::chrono::seconds pause(faked ? 1 : 4);
+  long shift = 0;  // seconds the clock of the next run is ahead
   {
-    const ProcessRun first = live.run("check_ib_fabric", sweep);
+    const ProcessRun first = net.run_at(shift, "check_ib_fabric", sweep);
     INFO(first.out << first.err);
     REQUIRE(first.exit_code == 0);
   }
   std::optional<std::chrono::steady_clock::time_point> t0;
   std::time_t first_sweep = 0;
   double seconds = 0;
+  std::string last_sweep;
   for (int k = 0; k <= 4; ++k) {
-    std::this_thread::sleep_for(std::chrono::seconds(4));
+    std::this_thread::sleep_for(pause);
+    if (faked) shift += 60;
     const auto now = std::chrono::steady_clock::now();
     if (!t0) t0 = now;
-    seconds = 1 + std::chrono::duration<double>(now - *t0).count();
+    // The traffic started a second before the first round (as the sweeps' clock sees it).
+    seconds = 1 + std::chrono::duration<double>(now - *t0).count() + (faked ? shift - 60 : 0);
     set_counters(seconds);
-    const ProcessRun run = live.run("check_ib_fabric", sweep);
+    const ProcessRun run = net.run_at(shift, "check_ib_fabric", sweep);
     INFO(run.out << run.err);
     // WARNING or CRITICAL where ports wait: the sweep ran all the same (UNKNOWN, 3, when not).
     REQUIRE(run.exit_code <= 2);
-    if (k == 1) first_sweep = std::time(nullptr) + 1;
+    last_sweep = run.out;
+    if (k == 1) first_sweep = std::time(nullptr) + shift + 1;
   }
-  const std::string window = std::to_string(std::time(nullptr) - first_sweep);
+  const std::string window = std::to_string(std::time(nullptr) + shift - first_sweep);
 
   std::map<std::string, Guid> guid_by_name;
-  for (const Node& node : routed.fabric.nodes()) guid_by_name.emplace(node.description, node.guid);
+  for (const Node& node : net.routed.fabric.nodes())
+    guid_by_name.emplace(node.description, node.guid);
   const std::string truth_file = state.path() + "/truth.json";
   {
     std::ofstream(truth_file) << sim::traffic_truth_json(topology, congested, flows, guid_by_name,
                                                          seconds, kTickNs);
   }
   std::ifstream truth_in(truth_file);
-  Outcome outcome{json::parse(truth_in), {}};
+  Outcome outcome{json::parse(truth_in), {}, last_sweep};
 
   std::vector<std::string> args{"--state-dir", state.path(), "--window",         window,
                                 "--format",    "json",       "--xmit-wait-tick", kTick};
   args.insert(args.end(), congestion_args.begin(), congestion_args.end());
-  const ProcessRun run = live.run("ibpm-congestion", args);
+  const ProcessRun run = net.run_at(shift, "ibpm-congestion", args);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   outcome.analysis = json::parse(run.out);
@@ -181,54 +251,89 @@ bool contains(const json& list, const std::string& word) {
   return false;
 }
 
+// The root each of the truth's victims waits for: the bottleneck of the cut flows that leave
+// through it before reaching their bottleneck.
+std::map<PortKey, std::set<PortKey>> truth_victim_roots(CongestionFabric& net, const json& truth,
+                                                        const std::vector<sim::Flow>& flows) {
+  const std::set<PortKey> victims = truth_ports(truth, "victim");
+  const auto paths = net.paths(flows);
+  std::map<PortKey, std::set<PortKey>> roots;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    const json& bottleneck = truth["flows"][f]["bottleneck"];
+    REQUIRE(truth["flows"][f]["to"] == flows[f].to);
+    if (bottleneck.is_null()) continue;
+    const PortKey root = key(bottleneck);
+    for (const sim::NetPort& hop : paths[f]) {
+      const PortKey port = net.key_of(hop);
+      if (port == root) break;
+      if (victims.contains(port)) roots[port].insert(root);
+    }
+  }
+  return roots;
+}
+
+// The roots of the trees the analysis puts each victim in.
+std::map<PortKey, std::set<PortKey>> analysis_victim_roots(const json& analysis) {
+  std::map<PortKey, std::set<PortKey>> roots;
+  for (const json& tree : analysis["trees"])
+    for (const json& v : tree["victims"]) roots[key(v)].insert(key(tree["root"]));
+  return roots;
+}
+
+std::string describe(const std::map<PortKey, std::set<PortKey>>& roots) {
+  std::string out;
+  for (const auto& [victim, of] : roots)
+    out += describe(std::set<PortKey>{victim}) + " ->" + describe(of) + "\n";
+  return out;
+}
+
 }  // namespace
 
-TEST_CASE("ibpm-congestion names the model's incast root, its victims and the jobs behind it") {
-  IBPM_REQUIRE_SIMULATOR();
-#ifdef __SANITIZE_ADDRESS__
-  // As test_locality_live: the rates (here the root's utilization, read against the busy
-  // threshold) need the same delay between setting the counters and every sweep.
-  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
-#endif
-  LiveFabric live = LiveFabric::start();
-  StateDir state("congestion-incast");
-  const Routed routed = refresh_routes(live, state);
+namespace {
 
-  // Five senders of 10 GB/s into cn0001's 25 GB/s: one on its own leaf, two on leaf02, one each
-  // on leaf03 and leaf04. Each gets 5 GB/s; no spine downlink carries more than four of them.
+// The incast: five senders of 10 GB/s into cn0001's 25 GB/s, and a bystander job on one victim
+// uplink; checked at the RRD step given.
+void check_incast(Step step) {
+  CongestionFabric net(step == Step::one_second ? "incast" : "incast-60s");
+
+  // One sender on cn0001's own leaf, two on leaf02, one each on leaf03 and leaf04. Each gets
+  // 5 GB/s; no spine downlink carries more than four of them.
   std::vector<sim::Flow> flows;
   const std::vector<int> senders{2, 7, 8, 13, 19};
   for (int s : senders) flows.push_back({host(s), host(1), 10 * GB});
   // A bystander: cn0009 (leaf02, not a sender) to a host of leaf05 or leaf06 (no senders there)
   // that leaf02 reaches through the uplink the incast leaves leaf02 by: its route shares that
   // one victim and nothing else of the tree; its 1 GB/s is not cut.
-  const auto incast_paths = routed.paths(live, {{host(7), host(1), 10 * GB}});
-  const sim::NetPort incast_uplink = incast_paths[0].at(1);
+  const sim::NetPort incast_uplink = net.path(host(7), host(1)).at(1);
   std::optional<int> partner;
-  for (int b = 25; b <= 36 && !partner; ++b) {
-    const auto path = routed.paths(live, {{host(9), host(b), 1 * GB}})[0];
-    if (path.at(1) == incast_uplink) partner = b;
-  }
+  for (int b = 25; b <= 36 && !partner; ++b)
+    if (net.path(host(9), host(b)).at(1) == incast_uplink) partner = b;
   REQUIRE(partner);
   flows.push_back({host(9), host(*partner), 1 * GB});
 
   std::string members = host(1);
   for (int s : senders) members += "," + host(s);
-  const std::string jobs = state.path() + "/jobs.txt";
+  const std::string jobs = net.state.path() + "/jobs.txt";
   std::ofstream(jobs) << "101 " << members << "\n102 " << host(9) << "," << host(*partner) << "\n";
 
-  const Outcome outcome = sweep_and_analyse(live, state, routed, flows, {"--jobs", jobs});
+  const Outcome outcome = sweep_and_analyse(net, flows, {"--jobs", jobs}, step);
   const json& truth = outcome.truth;
   const json& analysis = outcome.analysis;
   INFO(analysis.dump(1));
+
+  // The files have the step asked for, and history in the window.
+  const std::string coverage = analysis["window"]["coverage"];
+  CHECK_THAT(coverage,
+             Catch::Contains(step == Step::one_second ? "(RRD step 1 s)" : "(RRD step 60 s)"));
+  CHECK_THAT(coverage, Catch::StartsWith("history for"));
 
   // The truth as worked by hand: one root, leaf01's port to cn0001; every sender cut to 5 GB/s;
   // the bystander whole.
   const std::set<PortKey> roots = truth_ports(truth, "root");
   REQUIRE(roots.size() == 1);
   const PortKey root = *roots.begin();
-  REQUIRE(root.first == live.guid_of("leaf01"));
-  CHECK(live.peer_name("leaf01", root.second) == "cn0001[1]");
+  REQUIRE(root.first == net.live.guid_of("leaf01"));
+  CHECK(net.live.peer_name("leaf01", root.second) == "cn0001[1]");
   for (const json& f : truth["flows"]) {
     if (f["to"] == host(1))
       CHECK(f["delivered"].get<double>() == Approx(5 * GB));
@@ -246,7 +351,16 @@ TEST_CASE("ibpm-congestion names the model's incast root, its victims and the jo
   for (const json& v : tree["victims"]) tree_victims.insert(key(v));
   CHECK(tree_victims == analysis_ports(analysis, "victim"));
   // The shared uplink is one of them.
-  CHECK(tree_victims.contains({live.guid_of("leaf02"), incast_uplink.port}));
+  CHECK(tree_victims.contains(net.key_of(incast_uplink)));
+
+  // The sweep's long output names that root for the ports it lists as waiting over their
+  // threshold, and the root says so.
+  INFO(outcome.sweep_output);
+  const std::string root_name = "leaf01[" + std::to_string(root.second) + "] -> cn0001[1]";
+  CHECK(outcome.sweep_output.find("xmit_wait over threshold: root is " + root_name) !=
+        std::string::npos);
+  CHECK(outcome.sweep_output.find("congestion root: ") != std::string::npos);
+  CHECK(outcome.sweep_output.find("roots are") == std::string::npos);
 
   // The incast's job causes the tree; the bystander's only suffers it.
   CHECK(contains(tree["cause_jobs"], "101"));
@@ -255,14 +369,115 @@ TEST_CASE("ibpm-congestion names the model's incast root, its victims and the jo
   CHECK_FALSE(contains(tree["cause_jobs"], "102"));
 }
 
+}  // namespace
+
+TEST_CASE("ibpm-congestion names the model's incast root, its victims and the jobs behind it") {
+  IBPM_REQUIRE_LIVE_RATES();
+  check_incast(Step::one_second);
+}
+
+TEST_CASE("ibpm-congestion names the incast's root and victims at the default 60 s RRD step") {
+  IBPM_REQUIRE_LIVE_RATES();
+  if (!std::filesystem::exists(kFaketime))
+    IBPM_SKIP("faketime is not installed (apt-get install faketime)");
+  check_incast(Step::default_60s);
+}
+
+TEST_CASE("ibpm-congestion finds the hot uplink two leaves' traffic shares as the root") {
+  IBPM_REQUIRE_LIVE_RATES();
+  CongestionFabric net("hot-uplink");
+
+  // Three hosts of leaf01 send 15 GB/s each to a host of leaf02, of leaf03 and of leaf04 that
+  // the tables route out of one and the same leaf01 uplink (OpenSM's tables send each
+  // destination up through one port, so hosts at the same place on their leaves share it):
+  // 45 GB/s asked of a 25 GB/s uplink, whose spine then spreads it over three leaves.
+  const sim::NetPort uplink = net.path(host(2), host(7)).at(1);
+  std::vector<sim::Flow> flows{{host(2), host(7), 15 * GB}};
+  for (const auto& [sender, leaf] : std::vector<std::pair<int, int>>{{3, 3}, {4, 4}}) {
+    std::optional<int> to;
+    for (int h = 6 * (leaf - 1) + 1; h <= 6 * leaf && !to; ++h)
+      if (net.path(host(sender), host(h)).at(1) == uplink) to = h;
+    REQUIRE(to);
+    flows.push_back({host(sender), host(*to), 15 * GB});
+  }
+  const Outcome outcome = sweep_and_analyse(net, flows);
+  const json& truth = outcome.truth;
+  const json& analysis = outcome.analysis;
+  INFO(analysis.dump(1));
+
+  // By hand: the uplink is the one root, each flow gets a third of it, the senders' own ports
+  // wait behind it, the spine's downlinks (8.3 GB/s each) are clean.
+  const std::set<PortKey> roots = truth_ports(truth, "root");
+  REQUIRE(roots == std::set<PortKey>{net.key_of(uplink)});
+  CHECK(net.live.peer_name("leaf01", uplink.port).starts_with("spine"));
+  for (const json& f : truth["flows"]) CHECK(f["delivered"].get<double>() == Approx(25 * GB / 3));
+  std::set<PortKey> senders;
+  for (const sim::Flow& f : flows) senders.insert(net.key_of(net.path(f.from, f.to).at(0)));
+  CHECK(truth_ports(truth, "victim") == senders);
+
+  // The analysis: that root, and its tree of the truth's victims.
+  CHECK(analysis_ports(analysis, "root") == roots);
+  REQUIRE(analysis["trees"].size() == 1);
+  CHECK(key(analysis["trees"][0]["root"]) == net.key_of(uplink));
+  check_victims(truth_ports(truth, "victim"), analysis_ports(analysis, "victim"));
+  const auto found = analysis_victim_roots(analysis);
+  INFO("found:\n" << describe(found));
+  CHECK(found == truth_victim_roots(net, truth, flows));
+
+  // The sweep's long output names the uplink as the senders' root.
+  INFO(outcome.sweep_output);
+  CHECK(outcome.sweep_output.find("xmit_wait over threshold: root is leaf01[" +
+                                  std::to_string(uplink.port) + "] -> " +
+                                  net.live.peer_name("leaf01", uplink.port)) != std::string::npos);
+}
+
+TEST_CASE("ibpm-congestion puts each victim of two independent incasts in its own root's tree") {
+  IBPM_REQUIRE_LIVE_RATES();
+  CongestionFabric net("two-trees");
+
+  // Incast A into cn0001 (leaf01) from cn0002 (leaf01), cn0008, cn0009 (leaf02), cn0014
+  // (leaf03); incast B into a host of leaf06 from a host of its own leaf, cn0020, cn0021
+  // (leaf04) and cn0026 (leaf05): four senders of 10 GB/s each, 6.25 GB/s each delivered, no
+  // spine downlink full (three of them, 18.75 GB/s). The sender leaves are apart, and B's
+  // host is one the spine that brings cn0001 its traffic does not carry, so no port carries
+  // both incasts: each tree is the truth's alone.
+  const std::size_t spine_a = net.path(host(8), host(1)).at(2).node;
+  std::optional<int> b;
+  for (int h = 33; h <= 36 && !b; ++h)
+    if (net.path(host(20), host(h)).at(2).node != spine_a) b = h;
+  REQUIRE(b);
+  std::vector<sim::Flow> flows;
+  for (int s : {2, 8, 9, 14}) flows.push_back({host(s), host(1), 10 * GB});
+  for (int s : {31, 20, 21, 26}) flows.push_back({host(s), host(*b), 10 * GB});
+
+  const Outcome outcome = sweep_and_analyse(net, flows);
+  const json& truth = outcome.truth;
+  const json& analysis = outcome.analysis;
+  INFO(analysis.dump(1));
+
+  // By hand: two roots, leaf01's port to cn0001 and leaf06's port to B's host.
+  const PortKey root_a = net.key_of(net.path(host(2), host(1)).at(1));
+  const PortKey root_b = net.key_of(net.path(host(31), host(*b)).at(1));
+  CHECK(net.live.peer_name("leaf01", root_a.second) == "cn0001[1]");
+  CHECK(net.live.peer_name("leaf06", root_b.second) == host(*b) + "[1]");
+  REQUIRE(truth_ports(truth, "root") == std::set<PortKey>{root_a, root_b});
+  for (const json& f : truth["flows"]) CHECK(f["delivered"].get<double>() == Approx(6.25 * GB));
+
+  // The analysis: both roots, two trees, and every victim in the tree of its own root only.
+  CHECK(analysis_ports(analysis, "root") == truth_ports(truth, "root"));
+  CHECK(analysis["trees"].size() == 2);
+  check_victims(truth_ports(truth, "victim"), analysis_ports(analysis, "victim"));
+  const auto expected = truth_victim_roots(net, truth, flows);
+  const auto found = analysis_victim_roots(analysis);
+  INFO("truth:\n" << describe(expected));
+  INFO("found:\n" << describe(found));
+  for (const auto& [victim, of] : expected) REQUIRE(of.size() == 1);
+  CHECK(found == expected);
+}
+
 TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
-  IBPM_REQUIRE_SIMULATOR();
-#ifdef __SANITIZE_ADDRESS__
-  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
-#endif
-  LiveFabric live = LiveFabric::start();
-  StateDir state("congestion-none");
-  const Routed routed = refresh_routes(live, state);
+  IBPM_REQUIRE_LIVE_RATES();
+  CongestionFabric net("none");
 
   // The incast's senders at 4 GB/s (20 of cn0001's 25 GB/s), and pairs between leaf05 and
   // leaf06 hosts at 8 GB/s both ways: even all three on one uplink would fit in it.
@@ -273,7 +488,7 @@ TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
     flows.push_back({host(31 + i), host(25 + i), 8 * GB});
   }
 
-  const Outcome outcome = sweep_and_analyse(live, state, routed, flows);
+  const Outcome outcome = sweep_and_analyse(net, flows);
   INFO(outcome.analysis.dump(1));
   CHECK(truth_ports(outcome.truth, "root").empty());
   CHECK(truth_ports(outcome.truth, "victim").empty());
