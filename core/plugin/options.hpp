@@ -36,6 +36,9 @@ CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std
 // Registers -C/--Ca CA, -P/--Port PORT (0..254), --cache FILE, --node-name-map FILE and
 // --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.
 void add_fabric_options(CLI::App& app, FabricOptions& options);
+// The same without -C/-P, for the commands that never query the fabric (the analyzers read the
+// saved topology): an option that does nothing is not offered. options.ca and .port stay unset.
+void add_saved_fabric_options(CLI::App& app, FabricOptions& options);
 
 // An option taking a threshold range (see range.hpp). A malformed range is a parse
 // error naming the option, so it is reported like any other usage error.
