@@ -62,7 +62,7 @@ TEST_CASE("saved fabric options: no -C/-P for the commands that never query the 
   CHECK(app.help().find("--Port") == std::string::npos);
 }
 
-TEST_CASE("--jobs and --rrdcached: one base text, the command's use after it",
+TEST_CASE("jobs and rrdcached options: one base text, the command's use after it",
           "[plugin][options]") {
   CLI::App app("test", "ibpm-test");
   std::string jobs, rrdcached;
