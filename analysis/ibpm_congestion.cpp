@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       "reach two roots is in both trees.",
       "ibpm-congestion"};
   Options options;
-  ibpm::plugin::add_fabric_options(app, options.fabric);
+  ibpm::plugin::add_saved_fabric_options(app, options.fabric);
   ibpm::history::add_history_options(app, options.history);
   ibpm::plugin::add_format_option(app, options.format);
   app.add_option("--wait-threshold", options.thresholds.wait,

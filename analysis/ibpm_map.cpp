@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
       "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
       "ibpm-map"};
   Options options;
-  plugin::add_fabric_options(app, options.fabric);
+  plugin::add_saved_fabric_options(app, options.fabric);
   history::add_history_options(app, options.history);
   app.add_option("-o,--output", options.output,
                  "Map file; the format follows the extension: .svg .png .pdf .dot")

@@ -78,7 +78,6 @@ void add_options(CLI::App& app, Options& options) {
       ->group(what);
   ibpm::plugin::add_jobs_option(app, options.jobs,
                                 "--cable names the jobs whose own traffic crosses the cable")
-      ->check(CLI::ExistingFile)
       ->group(what);
   app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
   app.add_option("--top", options.top,

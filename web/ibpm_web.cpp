@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       "replaced whole, so readers never see half a site.",
       "ibpm-web"};
   Options options;
-  plugin::add_fabric_options(app, options.fabric);
+  plugin::add_saved_fabric_options(app, options.fabric);
   history::add_history_options(app, options.site.history);
   app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")
       ->required();

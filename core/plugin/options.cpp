@@ -39,9 +39,17 @@ CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std
       ->type_name("ADDR");
 }
 
+namespace {
+const char* const kFabricGroup = "Fabric";
+}  // namespace
+
 void add_fabric_options(CLI::App& app, FabricOptions& options) {
-  const std::string group = "Fabric";
-  add_local_port_options(app, options.ca, options.port, group);
+  add_local_port_options(app, options.ca, options.port, kFabricGroup);
+  add_saved_fabric_options(app, options);
+}
+
+void add_saved_fabric_options(CLI::App& app, FabricOptions& options) {
+  const std::string group = kFabricGroup;
   app.add_option("--cache", options.cache, "Read the fabric from this ibnetdiscover cache file")
       ->type_name("FILE")
       ->group(group);

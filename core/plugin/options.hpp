@@ -27,7 +27,8 @@ void add_node_name_map_option(CLI::App& app, std::string& file, const std::strin
 void add_state_dir_option(CLI::App& app, std::string& dir, const std::string& group);
 
 // --jobs FILE, the jobs file every command reads the same way (see core/jobs); `use` says what the
-// command does with it.
+// command does with it. The file is checked when it is read, not here: a check whose jobs file is
+// missing still reports its ports (with a note), a tool fails with the reader's error.
 CLI::Option* add_jobs_option(CLI::App& app, std::string& file, const std::string& use);
 // --rrdcached ADDR; `use` says what goes through the daemon.
 CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use);
@@ -35,6 +36,9 @@ CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std
 // Registers -C/--Ca CA, -P/--Port PORT (0..254), --cache FILE, --node-name-map FILE and
 // --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.
 void add_fabric_options(CLI::App& app, FabricOptions& options);
+// The same without -C/-P, for the commands that never query the fabric (the analyzers read the
+// saved topology): an option that does nothing is not offered. options.ca and .port stay unset.
+void add_saved_fabric_options(CLI::App& app, FabricOptions& options);
 
 // An option taking a threshold range (see range.hpp). A malformed range is a parse
 // error naming the option, so it is reported like any other usage error.

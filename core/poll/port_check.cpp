@@ -47,11 +47,15 @@ void find_node_topology(const topology::TopologySource& source, const std::strin
     if (poll.node) return;
   }
   poll.topology = source.load(topology::TopologyRefresh::discover_if_missing);
-  if (!find_node(poll.topology.fabric, names, text) && !source.cache_given()) {
-    poll.topology = source.load(topology::TopologyRefresh::discover_now);
-    poll.rediscovered = true;
+  poll.node = find_node(poll.topology.fabric, names, text);
+  if (!poll.node) {
+    if (!source.cache_given()) {
+      poll.topology = source.load(topology::TopologyRefresh::discover_now);
+      poll.rediscovered = true;
+    }
+    // Found now, or the TargetError that says why not.
+    poll.node = &resolve_node(poll.topology.fabric, names, text);
   }
-  poll.node = &resolve_node(poll.topology.fabric, names, text);
   source.save_slice(text, poll.topology.fabric, *poll.node);
 }
 
@@ -161,10 +165,11 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   // (unreachable) and the saved topology, which a partial discovery must not replace.
   const Node* node = find_node(fresh.fabric, names, options.node);
   if (!node) return poll;
+  const Guid guid = node->guid;
   source.save(fresh.fabric);
   source.save_slice(options.node, fresh.fabric, *node);
   poll.topology = std::move(fresh);
-  poll.node = &resolve_node(poll.topology.fabric, names, options.node);
+  poll.node = poll.topology.fabric.find(guid);  // the node just resolved, by its GUID
   poll.rediscovered = true;
   if (source.cache_given()) poll.topology.origin += " (--cache was stale)";
   poll_node_ports(options, settings, store, single_port, poll);

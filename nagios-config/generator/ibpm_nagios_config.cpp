@@ -180,9 +180,10 @@ int main(int argc, char** argv) {
   app.add_option("--baseline", options.baseline,
                  "check_ib_topology's baseline (default: STATE_DIR/baseline.cache)");
   app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
-  app.add_option(
-      "--rrdcached", options.rrdcached,
-      "rrdcached address the polling checks write through, e.g. unix:/run/rrdcached.sock");
+  ibpm::plugin::add_rrdcached_option(
+      app, options.rrdcached,
+      "the generated polling checks write their RRD files through it (e.g. "
+      "unix:/run/rrdcached.sock)");
   app.add_flag("--packaged-commands", options.packaged_commands,
                "Icinga 2: the CheckCommands come from the installed package (include "
                "<plugins-contrib>), so ibpm-commands.conf is not written");

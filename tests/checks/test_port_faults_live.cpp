@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <regex>
 
 #include "support/check_output.hpp"
 #include "support/live_fabric.hpp"
@@ -164,4 +166,39 @@ TEST_CASE("check_ib_port with a corrupt state file is UNKNOWN and leaves the fil
   REQUIRE(::stat(rrd.c_str(), &after) == 0);
   CHECK(after.st_ino == before.st_ino);
   CHECK(read_file(rrd) == garbage);
+}
+
+// The saved topology gives leaf01 leaf02's LID and leaf02 leaf01's: the poll answers as the other
+// node, the check discovers the fabric again, polls once more and saves the right LIDs.
+TEST_CASE("check_ib_port with a stale saved topology discovers again and answers") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("stale-topology");
+  REQUIRE(live.run("check_ib_port", port_args(state, "leaf01", 7)).exit_code == 0);
+
+  const std::string file = state.path() + "/topology.ibnetdiscover";
+  const std::string saved = read_file(file);
+  REQUIRE_FALSE(saved.empty());
+  const std::regex lid_of(R"re("(leaf0[12])"(.*) lid (\d+))re");
+  const auto lids_in = [&](const std::string& text) {
+    std::map<std::string, std::string> lids;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), lid_of);
+         it != std::sregex_iterator(); ++it)
+      lids[(*it)[1]] = (*it)[3];
+    return lids;
+  };
+  std::map<std::string, std::string> lids = lids_in(saved);
+  REQUIRE(lids.size() == 2);
+  REQUIRE(lids["leaf01"] != lids["leaf02"]);
+  const std::string swapped = std::regex_replace(saved, lid_of, "\"$1\"$2 lid SWAP_$1");
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      << std::regex_replace(std::regex_replace(swapped, std::regex("SWAP_leaf01"), lids["leaf02"]),
+                            std::regex("SWAP_leaf02"), lids["leaf01"]);
+
+  const ProcessRun run = live.run("check_ib_port", port_args(state, "leaf01", 7));
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.first_line().find("leaf01[7]") != std::string::npos);
+  CHECK(run.has("topology was stale: discovered again"));
+  CHECK(lids_in(read_file(file)) == lids);
 }

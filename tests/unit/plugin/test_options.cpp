@@ -48,6 +48,38 @@ TEST_CASE("fabric options: defaults and the shared table", "[plugin][options]") 
   }
 }
 
+TEST_CASE("saved fabric options: no -C/-P for the commands that never query the fabric",
+          "[plugin][options]") {
+  CLI::App app("test", "ibpm-test");
+  FabricOptions fabric;
+  add_saved_fabric_options(app, fabric);
+  app.parse("--cache /tmp/c --node-name-map /etc/map --state-dir /tmp/s", false);
+  CHECK(fabric.cache == "/tmp/c");
+  CHECK(fabric.node_name_map == "/etc/map");
+  CHECK(fabric.state_dir == "/tmp/s");
+  CHECK_THROWS_AS(app.parse("-C mlx5_0", false), CLI::ExtrasError);
+  CHECK(app.help().find("--Ca") == std::string::npos);
+  CHECK(app.help().find("--Port") == std::string::npos);
+}
+
+TEST_CASE("jobs and rrdcached options: one base text, the command's use after it",
+          "[plugin][options]") {
+  CLI::App app("test", "ibpm-test");
+  std::string jobs, rrdcached;
+  add_jobs_option(app, jobs, "what this command does with them");
+  add_rrdcached_option(app, rrdcached, "what goes through it");
+  const std::string help = app.help();
+  CHECK(help.find("--jobs FILE") != std::string::npos);
+  CHECK(help.find("Jobs file (JOBID HOSTLIST lines") != std::string::npos);
+  CHECK(help.find("what this command does with them") != std::string::npos);
+  CHECK(help.find("--rrdcached ADDR") != std::string::npos);
+  CHECK(help.find("rrdcached address (unix:PATH or HOST[:PORT]): what goes through it") !=
+        std::string::npos);
+  // The file is read (and refused) by the command, not at parse time: see options.hpp.
+  app.parse("--jobs /nonexistent/jobs.txt", false);
+  CHECK(jobs == "/nonexistent/jobs.txt");
+}
+
 TEST_CASE("threshold options parse ranges at parse time", "[plugin][options]") {
   CLI::App app("test", "check_test");
   Thresholds thresholds;

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The options core/plugin/options.cpp registers (--jobs, --rrdcached, -C/--Ca, -P/--Port, --cache,
+--node-name-map, --state-dir, ...) are registered there only: every other command goes through
+its helpers, so each such option has one name, type, validation and base help text.
+
+Usage: check_shared_options.py SOURCE_DIR   (exit 1 naming each file that registers one itself)
+       check_shared_options.py --self-test  (checks that a planted registration is found)
+"""
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+SHARED = pathlib.Path("core/plugin/options.cpp")
+# A direct CLI11 registration: add_option("--jobs", ...), add_flag("!--no-x", ...) and the like.
+REGISTRATION = re.compile(r'\.add_(?:option|flag|option_function<[^>]*>)\(\s*"([^"]+)"')
+SKIPPED = ("tests/", "fuzz/", "bench/")
+
+
+def names(text):
+    for match in REGISTRATION.finditer(text):
+        for name in match.group(1).split(","):
+            name = name.strip().lstrip("!")
+            if name.startswith("-"):
+                yield name
+
+
+def sources(root):
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "*.cpp", "*.hpp"],
+                            capture_output=True, text=True, check=False)
+    if listed.returncode == 0 and listed.stdout:
+        return [pathlib.Path(line) for line in listed.stdout.split()]
+    return [p.relative_to(root) for p in root.rglob("*.[ch]pp")]
+
+
+def violations(root):
+    shared = set(names((root / SHARED).read_text()))
+    found = []
+    for path in sources(root):
+        if path == SHARED or str(path).startswith(SKIPPED):
+            continue
+        again = sorted(shared.intersection(names((root / path).read_text())))
+        if again:
+            found.append(f"{path}: registers {', '.join(again)} itself; use the helper in {SHARED}")
+    return found
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp)
+        (root / SHARED).parent.mkdir(parents=True)
+        (root / SHARED).write_text('app.add_option("--jobs", file, "Jobs file")')
+        (root / "tools").mkdir()
+        (root / "tools/ok.cpp").write_text('plugin::add_jobs_option(app, jobs, "use");')
+        (root / "tools/bad.cpp").write_text('app.add_option(\n  "--jobs", jobs, "other text");')
+        found = violations(root)
+        if len(found) != 1 or not found[0].startswith("tools/bad.cpp"):
+            print("self-test: expected only tools/bad.cpp, found:", found)
+            return 1
+    print("self-test: the planted registration was found")
+    return 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    found = violations(pathlib.Path(argv[1]))
+    for line in found:
+        print(line)
+    if not found:
+        print("every shared option is registered only in", SHARED)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
