@@ -65,9 +65,10 @@ Delivery not_delivered(const std::string& count, std::size_t undelivered, const 
 
 Delivery delivered(std::size_t count, const std::string& verb, const SwitchResults& results) {
   std::string line = std::to_string(count) + " switch results " + verb;
-  if (results.partial)
-    line += " (" + std::to_string(results.partial) +
-            " switches with ports in another shard: no result from this one)";
+  if (results.elsewhere)
+    line += " (" + std::to_string(results.elsewhere) +
+            " switches split across shards: their results from the shard that reads most of "
+            "their ports)";
   return {{State::ok, line, {}, {}}, 0};
 }
 
