@@ -136,8 +136,8 @@ void deliver_results(const SweepOptions& options, const OutputOptions& outputs,
   }
   plugin::Perfdata figure;
   figure.label = "undelivered_results";
-  figure.value = undelivered ? static_cast<double>(*undelivered)
-                             : std::numeric_limits<double>::quiet_NaN();
+  figure.value =
+      undelivered ? static_cast<double>(*undelivered) : std::numeric_limits<double>::quiet_NaN();
   figure.min = 0;
   out.perfdata.push_back(std::move(figure));
 }
