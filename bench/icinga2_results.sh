@@ -50,7 +50,7 @@ openssl x509 -req -in localhost.csr -CA "$certs/ca.crt" -CAkey "$certs/ca.key" -
   -out "$certs/localhost.crt" -days 2 -extfile san.ext 2>/dev/null
 password=$(openssl rand -hex 24)
 echo "$password" >password
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_loopback_port)
 url=https://127.0.0.1:$port
 
 # N hosts, each with a passive ib-node service, and the README's least-privilege ApiUser.

@@ -28,9 +28,8 @@ need_built check_ib_fabric check_ib_node ibpm-sim
 
 tmp=$(mktemp -d /dev/shm/ibpm-passive.XXXXXX)
 disk=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-passive-state.XXXXXX")
-daemon_pid=
 cleanup() {
-  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null
+  stop_rrdcached
   "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true
   rm -rf "$tmp" "$disk"
 }
@@ -39,10 +38,8 @@ cd "$tmp"
 
 "$bin/ibpm-sim" generate --hosts 648 --radix 36 -o fabric.net >/dev/null
 "$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" >/dev/null
-rrdcached -g -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" -p "$tmp/rrdcached.pid" \
-  >/dev/null 2>&1 &
-daemon_pid=$!
-for _ in $(seq 100); do [[ -S $tmp/rrdcached.sock ]] && break; sleep 0.05; done
+start_rrdcached "$tmp/rrdcached.sock" -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" \
+  -p "$tmp/rrdcached.pid"
 mkdir -p "$tmp/spool"
 
 # The checks as the generated configuration runs them (the topology in the state directory).

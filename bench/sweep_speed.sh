@@ -30,10 +30,10 @@ need_built check_ib_fabric check_ib_port check_ib_node ibpm-bench-mad ibpm-sim i
 tmp=$(mktemp -d /dev/shm/ibpm-speed.XXXXXX)  # the simulator's clients build their sysfs here
 disk=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-speed-state.XXXXXX")
 [[ $(stat -f -c %T "$disk") != tmpfs ]] || echo "warning: $disk is on tmpfs, not a disk" >&2
-daemon_pid= stress_pid=
+stress_pid=
 cleanup() {
   [[ -n $stress_pid ]] && kill "$stress_pid" 2>/dev/null
-  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null
+  stop_rrdcached
   "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true
   rm -rf "$tmp" "$disk"
 }
@@ -46,10 +46,8 @@ client() { ( . "$tmp/sim/env" && exec "$@" ); }
 client ibnetdiscover --cache "$tmp/fabric.cache" >/dev/null 2>&1
 ports=2592
 
-rrdcached -g -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" -p "$tmp/rrdcached.pid" \
-  >/dev/null 2>&1 &
-daemon_pid=$!
-for _ in $(seq 100); do [[ -S $tmp/rrdcached.sock ]] && break; sleep 0.05; done
+start_rrdcached "$tmp/rrdcached.sock" -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" \
+  -p "$tmp/rrdcached.pid"
 
 daemon_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/daemon --no-syslog --rrdcached unix:$tmp/rrdcached.sock"
 direct_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/direct --no-syslog"

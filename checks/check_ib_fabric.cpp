@@ -52,9 +52,14 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   const auto record_failure = ibpm::poll::save_record(sweep.pending, sweep.results);
   Check check = ibpm::sweep::sweep_check(options, sweep, verdicts, settings, common.verbosity);
   ibpm::poll::add_state_lines(check, {}, record_failure);  // the notes are in sweep_check's
+  ibpm::products::OutputLines written =
+      ibpm::products::write_outputs(options, outputs, sweep, verdicts, events);
+  // Passive results not delivered are said, never the fabric's state (the ports' state stands).
+  for (ibpm::plugin::Subcheck& line : written.deliveries)
+    check.subchecks.push_back(std::move(line));
+  for (ibpm::plugin::Perfdata& item : written.perfdata) check.perfdata.push_back(std::move(item));
   // An output the operator asked for that could not be written makes the run UNKNOWN at least.
-  for (ibpm::plugin::Subcheck& line :
-       ibpm::products::write_outputs(options, outputs, sweep, verdicts, events)) {
+  for (ibpm::plugin::Subcheck& line : written.lines) {
     check.state = ibpm::plugin::worst(*check.state, effective_state(line));
     check.subchecks.push_back(std::move(line));
   }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -79,146 +80,187 @@ struct Handles {
   }
 };
 
+long milliseconds_left(Clock::time_point deadline) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<long>(std::clamp<long long>(left, 1, std::numeric_limits<long>::max()));
+}
+
+// The server verified against the CA file only (not the system's certificate authorities too),
+// and its name against the URL's host.
+void set_tls(CURL* e, const Icinga2Api& api) {
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+  curl_easy_setopt(e, CURLOPT_CAINFO, api.ca_file.empty() ? nullptr : api.ca_file.c_str());
+  curl_easy_setopt(e, CURLOPT_CAPATH, nullptr);
+}
+
+// A client certificate, or the ApiUser's name and password (basic authentication).
+void set_credentials(CURL* e, const Icinga2Api& api, const std::string& password) {
+  if (!api.cert_file.empty()) {
+    curl_easy_setopt(e, CURLOPT_SSLCERT, api.cert_file.c_str());
+    curl_easy_setopt(e, CURLOPT_SSLKEY, api.key_file.c_str());
+  }
+  if (!api.user.empty()) {
+    curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+    curl_easy_setopt(e, CURLOPT_USERNAME, api.user.c_str());
+    curl_easy_setopt(e, CURLOPT_PASSWORD, password.c_str());
+  }
+}
+
+// One submission: the requests in flight, what came back so far, and why it stopped.
+class Submission {
+ public:
+  Submission(const Icinga2Api& api, const std::vector<PassiveResult>& results, double start,
+             double finish, Clock::time_point deadline)
+      : api_(api), results_(results), start_(start), finish_(finish), deadline_(deadline) {}
+
+  Icinga2Submission run() {
+    try {
+      prepare();
+      while (fatal_.empty()) {
+        while (next_ < results_.size() && h_.active.size() < kRequestsQueued) add(next_++);
+        if (h_.active.empty()) break;
+        if (Clock::now() >= deadline_) {
+          fatal_ = "no time left (the check's timeout)";
+          break;
+        }
+        int running = 0;
+        if (curl_multi_perform(h_.multi, &running) != CURLM_OK)
+          throw std::runtime_error("libcurl: the transfers failed");
+        const bool finished = take_finished();
+        if (!fatal_.empty()) break;
+        // A finished transfer frees its connection for a request waiting on it, which libcurl
+        // starts on the next perform: without a wait, else it may wait out a whole poll.
+        if (!finished)
+          curl_multi_poll(h_.multi, nullptr, 0,
+                          static_cast<int>(std::min(milliseconds_left(deadline_), 1000L)), nullptr);
+      }
+    } catch (const std::exception& e) {
+      if (fatal_.empty()) fatal_ = e.what();
+    }
+    return outcome();
+  }
+
+ private:
+  // The credentials (refused when others may read them), the URL and the multi handle.
+  void prepare() {
+    global_init();
+    if (!api_.password_file.empty()) password_ = base::read_secret_file(api_.password_file);
+    if (!api_.key_file.empty()) base::require_private_file(api_.key_file);
+    source_ = api_.check_source.empty() ? host_name() : api_.check_source;
+    base_ = api_.url;
+    while (!base_.empty() && base_.back() == '/') base_.pop_back();
+    url_ = base_ + "/v1/actions/process-check-result";
+    h_.multi = curl_multi_init();
+    if (!h_.multi) throw std::runtime_error("libcurl: cannot start");
+    // A few connections to the endpoint, each kept alive for every request it carries
+    // (HTTP/1.1: one request in flight each); HTTP/2 multiplexes over the first.
+    curl_multi_setopt(h_.multi, CURLMOPT_MAX_HOST_CONNECTIONS, std::max(api_.connections, 1L));
+    curl_multi_setopt(h_.multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+    h_.headers = curl_slist_append(h_.headers, "Accept: application/json");
+    h_.headers = curl_slist_append(h_.headers, "Content-Type: application/json");
+  }
+
+  // Queues the request for results_[index].
+  void add(std::size_t index) {
+    auto t = std::make_unique<Transfer>();
+    t->index = index;
+    t->easy = curl_easy_init();
+    if (!t->easy) throw std::runtime_error("libcurl: cannot make a request");
+    t->body = process_check_result_body(results_[index], source_, start_, finish_);
+    CURL* e = t->easy;
+    const long left = milliseconds_left(deadline_);
+    curl_easy_setopt(e, CURLOPT_URL, url_.c_str());
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, h_.headers);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body.c_str());
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(t->body.size()));
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+    set_tls(e, api_);
+    set_credentials(e, api_, password_);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, left);
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, left);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, keep_answer);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &t->answer);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
+    if (curl_multi_add_handle(h_.multi, e) != CURLM_OK) {
+      curl_easy_cleanup(e);
+      throw std::runtime_error("libcurl: cannot queue a request");
+    }
+    h_.active.push_back(std::move(t));
+  }
+
+  // Counts the transfers that finished and frees them; true if any did.
+  bool take_finished() {
+    int queued = 0;
+    bool finished = false;
+    while (CURLMsg* message = curl_multi_info_read(h_.multi, &queued)) {
+      if (message->msg != CURLMSG_DONE) continue;
+      Transfer* t = nullptr;
+      curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &t);
+      count_answer(*t, message->data.result);
+      finished = true;
+      curl_multi_remove_handle(h_.multi, t->easy);
+      curl_easy_cleanup(t->easy);
+      std::erase_if(h_.active, [&](const auto& a) { return a.get() == t; });
+    }
+    return finished;
+  }
+
+  // Delivered, a failure that ends the submission, or a refusal of this one result.
+  void count_answer(const Transfer& t, CURLcode code) {
+    long status = 0;
+    curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+    const std::string service = results_[t.index].host + "!" + results_[t.index].service;
+    const std::string said = code == CURLE_OK ? api_answer_reason(t.answer) : "";
+    if (code == CURLE_OK && status >= 200 && status < 300) {
+      ++delivered_;
+    } else if (ends_submission(code, status, said)) {
+      if (fatal_.empty())
+        fatal_ = code != CURLE_OK
+                     ? base_ + ": " + (t.error[0] ? std::string(t.error) : curl_easy_strerror(code))
+                     : http_reason(status, said, service);
+    } else if (!refused_++) {
+      first_refusal_ = http_reason(status, said, service);
+    }
+  }
+
+  Icinga2Submission outcome() const {
+    Icinga2Submission out;
+    out.delivered = delivered_;
+    out.not_delivered = results_.size() - delivered_;
+    if (!fatal_.empty())
+      out.reason = fatal_;
+    else if (refused_)
+      out.reason =
+          first_refusal_ + (refused_ > 1 ? " (the first of " + std::to_string(refused_) + ")" : "");
+    return out;
+  }
+
+  const Icinga2Api& api_;
+  const std::vector<PassiveResult>& results_;
+  double start_, finish_;
+  Clock::time_point deadline_;
+  std::string password_, source_, base_, url_;
+  Handles h_;
+  std::size_t next_ = 0;  // the next result to queue
+  std::size_t delivered_ = 0;
+  std::size_t refused_ = 0;
+  std::string first_refusal_;
+  std::string fatal_;  // why the submission stopped
+};
+
 }  // namespace
 
 Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
                                     const std::vector<PassiveResult>& results, double start,
                                     double finish, Clock::time_point deadline) {
-  Icinga2Submission out;
-  if (results.empty()) return out;
-  const auto give_up = [&](const std::string& why) {
-    out.not_delivered = results.size() - out.delivered;
-    if (out.reason.empty()) out.reason = why;
-    return out;
-  };
-  std::string password;
-  try {
-    global_init();
-    if (!api.password_file.empty()) password = base::read_secret_file(api.password_file);
-    if (!api.key_file.empty()) base::require_private_file(api.key_file);
-  } catch (const std::exception& e) {
-    return give_up(e.what());
-  }
-  const std::string source = api.check_source.empty() ? host_name() : api.check_source;
-  std::string base = api.url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  const std::string url = base + "/v1/actions/process-check-result";
-
-  Handles h;
-  h.multi = curl_multi_init();
-  if (!h.multi) return give_up("libcurl: cannot start");
-  // A few connections to the endpoint, each kept alive for every request it carries (HTTP/1.1:
-  // one request in flight each); HTTP/2 multiplexes over the first.
-  curl_multi_setopt(h.multi, CURLMOPT_MAX_HOST_CONNECTIONS, std::max(api.connections, 1L));
-  curl_multi_setopt(h.multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
-  h.headers = curl_slist_append(h.headers, "Accept: application/json");
-  h.headers = curl_slist_append(h.headers, "Content-Type: application/json");
-
-  std::size_t next = 0;
-  std::string fatal;
-  std::string first_refusal;
-  std::size_t refused = 0;
-  const auto add = [&](std::size_t index) {
-    auto t = std::make_unique<Transfer>();
-    t->index = index;
-    t->easy = curl_easy_init();
-    if (!t->easy) throw std::runtime_error("libcurl: cannot make a request");
-    t->body = process_check_result_body(results[index], source, start, finish);
-    CURL* e = t->easy;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    curl_easy_setopt(e, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, h.headers);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body.c_str());
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(t->body.size()));
-    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-    // The CA file only: not the system's certificate authorities too.
-    curl_easy_setopt(e, CURLOPT_CAINFO, api.ca_file.empty() ? nullptr : api.ca_file.c_str());
-    curl_easy_setopt(e, CURLOPT_CAPATH, nullptr);
-    if (!api.cert_file.empty()) {
-      curl_easy_setopt(e, CURLOPT_SSLCERT, api.cert_file.c_str());
-      curl_easy_setopt(e, CURLOPT_SSLKEY, api.key_file.c_str());
-    }
-    if (!api.user.empty()) {
-      curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-      curl_easy_setopt(e, CURLOPT_USERNAME, api.user.c_str());
-      curl_easy_setopt(e, CURLOPT_PASSWORD, password.c_str());
-    }
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(left, 1)));
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::max<long long>(left, 1)));
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, keep_answer);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, &t->answer);
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
-    if (curl_multi_add_handle(h.multi, e) != CURLM_OK) {
-      curl_easy_cleanup(e);
-      throw std::runtime_error("libcurl: cannot queue a request");
-    }
-    h.active.push_back(std::move(t));
-  };
-
-  try {
-    while (fatal.empty()) {
-      while (next < results.size() && h.active.size() < kRequestsQueued) add(next++);
-      if (h.active.empty()) break;
-      if (Clock::now() >= deadline) {
-        fatal = "no time left (the check's timeout)";
-        break;
-      }
-      int running = 0;
-      if (curl_multi_perform(h.multi, &running) != CURLM_OK)
-        throw std::runtime_error("libcurl: the transfers failed");
-      int queued = 0;
-      bool finished = false;
-      while (CURLMsg* message = curl_multi_info_read(h.multi, &queued)) {
-        if (message->msg != CURLMSG_DONE) continue;
-        Transfer* t = nullptr;
-        curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &t);
-        const CURLcode code = message->data.result;
-        long status = 0;
-        curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
-        const std::string service = results[t->index].host + "!" + results[t->index].service;
-        const std::string said = code == CURLE_OK ? api_answer_reason(t->answer) : "";
-        if (code == CURLE_OK && status >= 200 && status < 300) {
-          ++out.delivered;
-        } else if (ends_submission(code, status, said)) {
-          if (fatal.empty())
-            fatal =
-                code != CURLE_OK
-                    ? base + ": " + (t->error[0] ? std::string(t->error) : curl_easy_strerror(code))
-                    : http_reason(status, said, service);
-        } else if (!refused++) {
-          first_refusal = http_reason(status, said, service);
-        }
-        finished = true;
-        curl_multi_remove_handle(h.multi, t->easy);
-        curl_easy_cleanup(t->easy);
-        std::erase_if(h.active, [&](const auto& a) { return a.get() == t; });
-      }
-      if (!fatal.empty()) break;
-      // A finished transfer frees its connection for a request waiting on it, which libcurl
-      // starts on the next perform: without a wait, else it may wait out a whole poll.
-      if (finished) continue;
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      curl_multi_poll(h.multi, nullptr, 0, static_cast<int>(std::clamp<long long>(left, 1, 1000)),
-                      nullptr);
-    }
-  } catch (const std::exception& e) {
-    if (fatal.empty()) fatal = e.what();
-  }
-  out.not_delivered = results.size() - out.delivered;
-  if (!fatal.empty())
-    out.reason = fatal;
-  else if (refused)
-    out.reason =
-        first_refusal + (refused > 1 ? " (the first of " + std::to_string(refused) + ")" : "");
-  return out;
+  if (results.empty()) return {};
+  return Submission(api, results, start, finish, deadline).run();
 }
 
 }  // namespace ibpm::products

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <limits>
+#include <optional>
 
 #include "base/atomic_file.hpp"
 #include "plugin/options.hpp"
@@ -36,19 +38,67 @@ void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& even
   log.write(events);
 }
 
-// Every switch's result to Icinga 2's API: a line saying how many went, or how many did not and
-// why.
-Subcheck submit_icinga2_results(const SweepOptions& options, const OutputOptions& outputs,
+// One passive-result target's line, and how many results it did not deliver (unset: not known,
+// the results could not be made).
+struct Delivery {
+  Subcheck line;
+  std::optional<std::size_t> undelivered;
+};
+
+SwitchResults results_of(const SweepOptions& options, const OutputOptions& outputs,
+                         const SweepResult& sweep) {
+  return switch_results(options, sweep,
+                        {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+}
+
+Delivery not_made(const std::string& target, const std::exception& e) {
+  return {{State::unknown, "switch results not delivered to " + target + ": " + e.what(), {}, {}},
+          std::nullopt};
+}
+
+Delivery not_delivered(const std::string& count, std::size_t undelivered, const std::string& target,
+                       const std::string& why) {
+  return {
+      {State::unknown, count + " switch results not delivered to " + target + ": " + why, {}, {}},
+      undelivered};
+}
+
+Delivery delivered(std::size_t count, const std::string& verb, const SwitchResults& results) {
+  std::string line = std::to_string(count) + " switch results " + verb;
+  if (results.elsewhere)
+    line += " (" + std::to_string(results.elsewhere) +
+            " switches split across shards: their results from the shard that reads most of "
+            "their ports)";
+  return {{State::ok, line, {}, {}}, 0};
+}
+
+// Every switch's result into Nagios's check result spool, in one file.
+Delivery hand_to_nagios(const SweepOptions& options, const OutputOptions& outputs,
+                        const SweepResult& sweep) {
+  SwitchResults results;
+  try {
+    results = results_of(options, outputs, sweep);
+  } catch (const std::exception& e) {
+    return not_made("Nagios", e);
+  }
+  try {
+    write_checkresult_file(outputs.nagios_spool, results.results, sweep.started,
+                           sweep.started + sweep.duration);
+  } catch (const std::exception& e) {
+    const std::size_t count = results.results.size();
+    return not_delivered(std::to_string(count), count, "Nagios", e.what());
+  }
+  return delivered(results.results.size(), "handed to Nagios", results);
+}
+
+// Every switch's result to Icinga 2's API.
+Delivery submit_icinga2_results(const SweepOptions& options, const OutputOptions& outputs,
                                 const SweepResult& sweep) {
   SwitchResults results;
   try {
-    results = switch_results(
-        options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
+    results = results_of(options, outputs, sweep);
   } catch (const std::exception& e) {
-    return {State::unknown,
-            std::string("switch results not delivered to Icinga 2: ") + e.what(),
-            {},
-            {}};
+    return not_made("Icinga 2", e);
   }
   const auto latest = std::chrono::steady_clock::now() + std::chrono::minutes(1);
   const Icinga2Submission sent =
@@ -65,16 +115,31 @@ Subcheck submit_icinga2_results(const SweepOptions& options, const OutputOptions
     const std::string count = sent.delivered ? std::to_string(sent.not_delivered) + " of " +
                                                    std::to_string(results.results.size())
                                              : std::to_string(sent.not_delivered);
-    return {State::unknown,
-            count + " switch results not delivered to Icinga 2: " + sent.reason,
-            {},
-            {}};
+    return not_delivered(count, sent.not_delivered, "Icinga 2", sent.reason);
   }
-  std::string line = std::to_string(sent.delivered) + " switch results submitted to Icinga 2";
-  if (results.partial)
-    line += " (" + std::to_string(results.partial) +
-            " switches with ports in another shard: no result from this one)";
-  return {State::ok, line, {}, {}};
+  return delivered(sent.delivered, "submitted to Icinga 2", results);
+}
+
+// Every passive-result target asked for: its line, and the results not delivered in all.
+void deliver_results(const SweepOptions& options, const OutputOptions& outputs,
+                     const SweepResult& sweep, OutputLines& out) {
+  std::vector<Delivery> deliveries;
+  if (!outputs.nagios_spool.empty()) deliveries.push_back(hand_to_nagios(options, outputs, sweep));
+  if (!outputs.icinga2_api.empty())
+    deliveries.push_back(submit_icinga2_results(options, outputs, sweep));
+  if (deliveries.empty()) return;
+  std::optional<std::size_t> undelivered = 0;
+  for (Delivery& d : deliveries) {
+    undelivered =
+        undelivered && d.undelivered ? std::optional(*undelivered + *d.undelivered) : std::nullopt;
+    out.deliveries.push_back(std::move(d.line));
+  }
+  plugin::Perfdata figure;
+  figure.label = "undelivered_results";
+  figure.value =
+      undelivered ? static_cast<double>(*undelivered) : std::numeric_limits<double>::quiet_NaN();
+  figure.min = 0;
+  out.perfdata.push_back(std::move(figure));
 }
 
 }  // namespace
@@ -218,11 +283,11 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
   return events;
 }
 
-std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOptions& outputs,
-                                    const SweepResult& sweep,
-                                    const std::vector<PortVerdict>& verdicts,
-                                    const std::vector<PortEvent>& events) {
-  std::vector<Subcheck> lines;
+OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outputs,
+                          const SweepResult& sweep, const std::vector<PortVerdict>& verdicts,
+                          const std::vector<PortEvent>& events) {
+  OutputLines out;
+  std::vector<Subcheck>& lines = out.lines;
   auto failed = [&](const std::string& what, const std::exception& e) {
     lines.push_back({State::unknown, what + ": " + e.what(), {}, {}});
   };
@@ -261,29 +326,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
       failed("OpenMetrics file", e);
     }
   }
-  if (!outputs.nagios_spool.empty()) {
-    SwitchResults results;
-    try {
-      results = switch_results(
-          options, sweep, {.fabric_host = outputs.nagios_fabric_host, .cas = outputs.nagios_cas});
-      write_checkresult_file(outputs.nagios_spool, results.results, sweep.started,
-                             sweep.started + sweep.duration);
-      std::string line =
-          std::to_string(results.results.size()) + " switch results handed to Nagios";
-      if (results.partial)
-        line += " (" + std::to_string(results.partial) +
-                " switches with ports in another shard: no result from this one)";
-      lines.push_back({State::ok, line, {}, {}});
-    } catch (const std::exception& e) {
-      lines.push_back({State::unknown,
-                       std::to_string(results.results.size()) +
-                           " switch results not delivered to Nagios: " + e.what(),
-                       {},
-                       {}});
-    }
-  }
-  if (!outputs.icinga2_api.empty())
-    lines.push_back(submit_icinga2_results(options, outputs, sweep));
+  deliver_results(options, outputs, sweep, out);
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);
   try {
     const std::string path = summary_path(options);
@@ -303,7 +346,7 @@ std::vector<Subcheck> write_outputs(const SweepOptions& options, const OutputOpt
       from = end + 1;
     }
   }
-  return lines;
+  return out;
 }
 
 }  // namespace ibpm::products

@@ -58,12 +58,22 @@ void add_output_options(CLI::App& app, OutputOptions& options);
 std::vector<PortEvent> port_events(sweep::SweepResult& sweep,
                                    const std::vector<sweep::PortVerdict>& verdicts);
 
-// Writes every output; returns lines for the long output (histograms, event counts, and an
-// UNKNOWN line for an output that could not be written: the sweep itself still counts).
-std::vector<plugin::Subcheck> write_outputs(const sweep::SweepOptions& options,
-                                            const OutputOptions& outputs,
-                                            const sweep::SweepResult& sweep,
-                                            const std::vector<sweep::PortVerdict>& verdicts,
-                                            const std::vector<PortEvent>& events);
+// What the outputs add to the sweep's result.
+struct OutputLines {
+  // Histograms, event counts, and an UNKNOWN line for an output that could not be written (a
+  // file asked for and missing: the run is UNKNOWN at least; the sweep itself still counts).
+  std::vector<plugin::Subcheck> lines;
+  // One line per passive-result target (Nagios spool, Icinga 2 API): how many results went, or
+  // how many did not and why (that line UNKNOWN). Never the sweep's state: a monitoring system
+  // that is down must not hide the fabric's own result, and the next sweep delivers fresh ones.
+  std::vector<plugin::Subcheck> deliveries;
+  // undelivered_results, when a passive-result target is set (U when the count is not known).
+  std::vector<plugin::Perfdata> perfdata;
+};
+
+OutputLines write_outputs(const sweep::SweepOptions& options, const OutputOptions& outputs,
+                          const sweep::SweepResult& sweep,
+                          const std::vector<sweep::PortVerdict>& verdicts,
+                          const std::vector<PortEvent>& events);
 
 }  // namespace ibpm::products

@@ -2,8 +2,10 @@
 
 #include "products/switch_results.hpp"
 
+#include <algorithm>
 #include <map>
 
+#include "delegation/split_nodes.hpp"
 #include "plugin/render.hpp"
 #include "poll/node_report.hpp"
 #include "poll/port_check.hpp"
@@ -33,13 +35,28 @@ plugin::Check not_all_read(const std::string& node,
                                first->target.name + ": " + why + ")");
 }
 
-// The node's cabled ports (port 0 aside): what check_ib_node reads.
-std::size_t cabled_ports(const Fabric& fabric, const Node& node) {
-  std::size_t n = 0;
+// The node's cabled ports (port 0 aside) that this sweep did not read: check_ib_node reads them
+// all, a sweep's share may hold only some of them.
+std::vector<PortNumber> ports_not_in_sweep(const Fabric& fabric, const Node& node,
+                                           const std::vector<const poll::PortResult*>& read) {
+  std::vector<PortNumber> missing;
   node.for_each_port([&](const Port& p) {
-    n += p.number > 0 && fabric.remote(PortRef{node.guid, p.number}).has_value();
+    if (p.number == 0 || !fabric.remote(PortRef{node.guid, p.number})) return;
+    const bool in_sweep = std::any_of(read.begin(), read.end(), [&](const poll::PortResult* r) {
+      return r->target.port == p.number;
+    });
+    if (!in_sweep) missing.push_back(p.number);
   });
-  return n;
+  return missing;
+}
+
+// What the result says of the ports it does not cover: the shards that read them, or that this
+// sweep did not have them.
+std::string not_covered(const std::vector<PortNumber>& missing,
+                        const delegation::SplitNodes::const_iterator split,
+                        const delegation::SplitNodes& splits, unsigned shard) {
+  if (split != splits.end()) return "ports " + delegation::ports_elsewhere(split->second, shard);
+  return "ports " + delegation::format_port_list(missing) + " not in this sweep";
 }
 
 }  // namespace
@@ -59,16 +76,21 @@ SwitchResults switch_results(const sweep::SweepOptions& options, const sweep::Sw
     const auto ports = by_node.find(node.guid);
     const auto host = hosts.find(node.guid);
     if (ports == by_node.end() || host == hosts.end()) continue;
-    // check_ib_node reads every cabled port; a sweep's share may hold only some of them.
-    if (ports->second.size() != cabled_ports(fabric, node)) {
-      ++out.partial;
+    // A switch split across shards: one shard speaks for it, every shard agreeing which.
+    const auto split = sweep.split_nodes.find(node.guid);
+    if (split != sweep.split_nodes.end() &&
+        delegation::owning_shard(split->second) != options.shard.index) {
+      ++out.elsewhere;
       continue;
     }
     const std::string name = display_name(node, sweep.name_map());
     bool all_read = true;
     for (const poll::PortResult* p : ports->second) all_read = all_read && p->sample.answered;
-    const plugin::Check check = all_read ? poll::node_report(name, ports->second, report)
-                                         : not_all_read(name, ports->second);
+    plugin::Check check = all_read ? poll::node_report(name, ports->second, report)
+                                   : not_all_read(name, ports->second);
+    const std::vector<PortNumber> missing = ports_not_in_sweep(fabric, node, ports->second);
+    if (!missing.empty())
+      check.summary += "; " + not_covered(missing, split, sweep.split_nodes, options.shard.index);
     std::vector<std::string> perfdata;
     for (const plugin::Perfdata& item : plugin::collect_perfdata(check))
       perfdata.push_back(plugin::format_perfdata(item));

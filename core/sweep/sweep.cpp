@@ -56,10 +56,11 @@ std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
 }
 
 // This collector's share of the targets (all of them for 1/1 without a delegation file).
+// Also sets the shards' loads and the nodes split across shards.
 std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric& fabric,
                                        const NodeNameMap* names,
-                                       std::vector<poll::PortTarget> targets,
-                                       std::vector<std::size_t>& loads) {
+                                       std::vector<poll::PortTarget> targets, SweepResult& result) {
+  std::vector<std::size_t>& loads = result.shard_loads;
   const delegation::ShardSpec& shard = options.shard;
   delegation::DelegationFile file;
   if (!options.delegation_file.empty())
@@ -76,6 +77,7 @@ std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric
         options.delegation_file.empty() ? e.what() : options.delegation_file + ": " + e.what());
   }
   loads = delegation::shard_loads(assignment, shard.count);
+  result.split_nodes = delegation::split_nodes(targets, assignment);
   std::vector<poll::PortTarget> mine;
   for (std::size_t i = 0; i < targets.size(); ++i)
     if (assignment[i] == shard.index) mine.push_back(std::move(targets[i]));
@@ -180,7 +182,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     result.fabric_ports = all.targets.size();
     result.without_lid = std::move(all.without_lid);
     std::vector<poll::PortTarget> targets =
-        shard_of(options, fabric, result.name_map(), std::move(all.targets), result.shard_loads);
+        shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
     if (targets.empty())
       throw std::runtime_error(result.fabric_ports == 0
                                    ? "no cabled ports to poll in " + result.topology.origin

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "delegation/delegation.hpp"
+#include "delegation/split_nodes.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
 #include "poll/poll_options.hpp"
@@ -43,13 +44,16 @@ struct SweepResult {
   topology::Topology topology;
   std::optional<NodeNameMap> names;
   thresholds::RateThresholds thresholds;
-  std::size_t fabric_ports = 0;                 // ports of the chosen types in the whole fabric
-  std::vector<std::string> without_lid;         // cabled ports that cannot be queried
-  std::vector<poll::PortResult> results;        // this shard's ports
-  poll::PendingRecord pending;                  // saved once the ports are judged
-  std::vector<std::string> state_notes;         // the sample record ignored or not written
-  std::size_t from_rrd = 0;                     // previous samples read from RRD files
-  std::vector<std::size_t> shard_loads;         // ports per shard (shard 1 first)
+  std::size_t fabric_ports = 0;           // ports of the chosen types in the whole fabric
+  std::vector<std::string> without_lid;   // cabled ports that cannot be queried
+  std::vector<poll::PortResult> results;  // this shard's ports
+  poll::PendingRecord pending;            // saved once the ports are judged
+  std::vector<std::string> state_notes;   // the sample record ignored or not written
+  std::size_t from_rrd = 0;               // previous samples read from RRD files
+  std::vector<std::size_t> shard_loads;   // ports per shard (shard 1 first)
+  // Nodes whose ports pins put on more than one shard, each port's shard: which shard gives
+  // such a switch's passive result (products/switch_results.hpp).
+  delegation::SplitNodes split_nodes;
   double started = 0;                           // epoch seconds
   double duration = 0;                          // seconds, topology to state written
   double poll_duration = 0;                     // seconds in the MAD engine and the state

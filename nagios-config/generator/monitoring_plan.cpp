@@ -9,6 +9,7 @@
 
 #include "config_text.hpp"
 #include "delegation/delegation.hpp"
+#include "delegation/split_nodes.hpp"
 #include "fabric/graph.hpp"
 #include "levels/fabric_levels.hpp"
 #include "products/monitoring_names.hpp"
@@ -18,7 +19,8 @@ namespace ibpm::nagios_config {
 
 namespace {
 
-// The shard (1..N) of every node with ports to poll: the shard holding most of its ports.
+// The shard (1..N) of every node with ports to poll: the shard holding most of its ports (the
+// lowest on a tie).
 std::map<Guid, unsigned> node_shards(const Fabric& fabric, const NodeNameMap* names,
                                      const ZoneOptions& zones, std::vector<std::size_t>& loads) {
   const auto targets = sweep::fabric_port_targets(fabric, names, sweep::NodeFilter::all).targets;
@@ -35,13 +37,13 @@ std::map<Guid, unsigned> node_shards(const Fabric& fabric, const NodeNameMap* na
         zones.delegation_file.empty() ? e.what() : zones.delegation_file + ": " + e.what());
   }
   loads = delegation::shard_loads(assignment, zones.count);
-  std::map<Guid, std::map<unsigned, std::size_t>> ports;
-  for (std::size_t i = 0; i < targets.size(); ++i) ++ports[targets[i].node][assignment[i]];
+  // The same rule as the sweep's for whose passive result a split switch gets: its zone's
+  // satellite is the one that submits it.
+  std::map<Guid, std::vector<delegation::PortShard>> ports;
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    ports[targets[i].node].push_back({targets[i].port, assignment[i]});
   std::map<Guid, unsigned> shard;
-  for (const auto& [guid, counts] : ports)
-    shard[guid] = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-                    return a.second < b.second;
-                  })->first;
+  for (const auto& [guid, node_ports] : ports) shard[guid] = delegation::owning_shard(node_ports);
   return shard;
 }
 

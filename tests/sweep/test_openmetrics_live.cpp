@@ -2,7 +2,8 @@
 // check_ib_fabric --openmetrics on a live simulated fat tree, served by a real node_exporter from
 // its textfile folder: the error counter injected with PerformanceSet shows on the right port's
 // labels in /metrics, and nowhere else. A Nagios spool folder that is missing leaves the sweep's
-// status line as it was and adds one line saying how many results were not delivered and why.
+// status line and state as they were (OK, exit 0) and adds one line saying how many results were
+// not delivered and why.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -130,20 +131,25 @@ TEST_CASE("A sweep whose Nagios spool folder is missing keeps its own result and
                                       (spool.path() / "missing").string()};
   const ProcessRun run = live.run("check_ib_fabric", args);
   INFO(run.out << run.err);
+  // The fabric is OK, and so is the sweep: only its long output and perfdata tell.
+  CHECK(run.exit_code == 0);
+  CHECK(run.first_line().rfind("IB FABRIC OK - ", 0) == 0);
   CHECK(run.first_line().find("144 ports polled in ") != std::string::npos);
+  CHECK(run.first_line().find(" undelivered_results=9;;;0") != std::string::npos);
   std::size_t lines = 0;
   for (const std::string& line : run.lines())
-    lines += line.find(
-                 "9 switch results not delivered to Nagios: cannot create a check result "
-                 "file in " +
-                 (spool.path() / "missing").string() + ": No such file or directory") !=
-             std::string::npos;
+    lines += line ==
+             "\\_[UNKNOWN] 9 switch results not delivered to Nagios: cannot create a "
+             "check result file in " +
+                 (spool.path() / "missing").string() + ": No such file or directory";
   CHECK(lines == 1);
   // With the folder there, the next sweep delivers every switch's result.
   std::filesystem::create_directories(spool.path() / "missing");
   const ProcessRun next = live.run("check_ib_fabric", args);
   INFO(next.out);
   CHECK(next.has("9 switch results handed to Nagios"));
+  CHECK(next.exit_code == 0);
+  CHECK(next.first_line().find(" undelivered_results=0;;;0") != std::string::npos);
   std::size_t markers = 0;
   for (const auto& entry : std::filesystem::directory_iterator(spool.path() / "missing"))
     markers += entry.path().extension() == ".ok";

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Shards of a sweep on a live fabric: --shard K/N for K = 1..N poll disjoint sets of ports whose
-// union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs.
+// union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs; a
+// switch whose ports pins split across two shards gets exactly one passive result from them.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include "support/check_output.hpp"
 #include "support/live_fabric.hpp"
 #include "support/rrd_files.hpp"
 #include "support/simulator.hpp"
+#include "support/text_files.hpp"
 #include "sweep/csv_table.hpp"
 
 using namespace ibpm::test;
@@ -74,4 +79,45 @@ TEST_CASE("The sweep can be narrowed to switch ports or to CA ports") {
   const auto ca_ports = polled_ports(state, "cas.csv");
   CHECK(ca_ports.size() == 36);
   for (const std::string& p : ca_ports) CHECK(p.rfind("cn", 0) == 0);
+}
+
+TEST_CASE("A switch whose ports pins split across shards gets one passive result per sweep") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-shards-split");
+  // leaf02: ports 1-2 to shard 2, the rest to shard 1 (which then reads most of its ports).
+  const std::string delegation = state.path() + "/delegation";
+  write_text(delegation, "shards 2\npin 2 leaf02 1-2\npin 1 leaf02 3-12\n");
+  std::map<std::string, std::size_t> results;  // host -> results across both shards
+  std::string leaf02;
+  for (int k = 1; k <= 2; ++k) {
+    const std::filesystem::path spool = state.path() + "/spool" + std::to_string(k);
+    std::filesystem::create_directories(spool);
+    const ProcessRun run = sweep(live, state, "split.csv",
+                                 {"--shard", std::to_string(k) + "/2", "--delegation", delegation,
+                                  "--nagios-spool", spool.string()});
+    INFO(run.out);
+    CHECK(run.exit_code == 0);
+    // The shard that leaves leaf02 to the other one says so.
+    if (k == 2) CHECK(run.has("(1 switches split across shards: their results from the shard"));
+    for (const auto& entry : std::filesystem::directory_iterator(spool)) {
+      if (entry.path().extension() == ".ok") continue;
+      std::istringstream text(read_text(entry.path()));
+      std::string host;
+      for (std::string line; std::getline(text, line);) {
+        if (line.rfind("host_name=", 0) == 0) ++results[host = line.substr(10)];
+        if (host == "leaf02" && line.rfind("output=", 0) == 0) {
+          CHECK(k == 1);
+          leaf02 = line;
+        }
+      }
+    }
+  }
+  CHECK(results.size() == 9);  // every switch
+  for (const auto& [host, count] : results) {
+    INFO(host);
+    CHECK(count == 1);
+  }
+  INFO(leaf02);
+  CHECK(leaf02.find("; ports 1-2 read by shard 2") != std::string::npos);
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Pins: switches, port lists and LIDs an operator puts on a shard; the rest still even, with the
-// pinned ports counted in the loads.
+// pinned ports counted in the loads; the nodes a pinned port list splits, and which shard speaks
+// for each.
 #include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "delegation/bounded_placement.hpp"
+#include "delegation/port_list.hpp"
+#include "delegation/split_nodes.hpp"
 #include "test_fabrics.hpp"
 
 using namespace ibpm;
@@ -78,6 +81,36 @@ TEST_CASE("A pinned port list splits a node as asked") {
   CHECK(spine.at(2) == 1);
   CHECK(spine.at(3) == 1);
   CHECK(split.most() <= load_cap(split.targets.size(), 4));
+}
+
+TEST_CASE("Split nodes are the pinned port lists' nodes, each spoken for by one shard") {
+  // leaf05: ports 1-4 pinned to shard 3, the other 32 to shard 1.
+  std::vector<PortNumber> rest_ports;
+  for (int p = 5; p <= 36; ++p) rest_ports.push_back(static_cast<PortNumber>(p));
+  DelegationFile delegation;
+  delegation.pins = {pin(3, "leaf05", {1, 2, 3, 4}), pin(1, "leaf05", rest_ports),
+                     pin(2, "spine01")};
+  const Split split(delegation, 4);
+  const SplitNodes nodes = split_nodes(split.targets, split.assignment);
+  const unsigned rest = 1;
+  REQUIRE(nodes.size() == 1);  // a whole pinned switch is not split
+  const std::vector<PortShard>& leaf = nodes.at(guid_of("leaf05"));
+  REQUIRE(leaf.size() == 36);
+  CHECK(leaf.front().port == 1);  // in port order
+  CHECK(leaf.back().port == 36);
+  CHECK(owning_shard(leaf) == rest);  // 32 ports against 4
+  CHECK(ports_elsewhere(leaf, rest) == "1-4 read by shard 3");
+  CHECK(ports_elsewhere(leaf, 3) == "5-36 read by shard " + std::to_string(rest));
+}
+
+TEST_CASE("Port lists are written as operators write them") {
+  CHECK(format_port_list({}) == "");
+  CHECK(format_port_list({7}) == "7");
+  CHECK(format_port_list({1, 2, 3, 5, 7, 8}) == "1-3,5,7-8");
+  CHECK(parse_port_list(format_port_list({1, 2, 3, 5, 7, 8, 20})) ==
+        std::vector<PortNumber>{1, 2, 3, 5, 7, 8, 20});
+  // A tie goes to the lowest shard.
+  CHECK(owning_shard({{1, 4}, {2, 2}, {3, 4}, {4, 2}}) == 2);
 }
 
 TEST_CASE("Pinned ports count in the loads") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Every switch's passive result from a sweep: check_ib_node's report of its ports, UNKNOWN when
-// not all were read, nothing for a switch whose ports another shard has, and a hostile
+// not all were read, one result per switch split across shards (from the shard reading most of
+// it, naming the ports other shards read), and a hostile
 // NodeDescription that cannot forge a second result in the spool.
 #include <catch2/catch.hpp>
 #include <sstream>
@@ -71,8 +72,59 @@ TEST_CASE("a switch with a port not read is UNKNOWN and says why") {
                                        "after 4 tries)") != std::string::npos);
 }
 
-TEST_CASE("a switch with ports in another shard gets no result from this one") {
+TEST_CASE("a switch split across shards gets one result, from the shard reading most of it") {
+  // Pins put the leaf's ports 1 and 2 on shard 1 and port 3 on shard 2; every shard's sweep
+  // knows the whole split.
+  const delegation::SplitNodes split{{kLeaf, {{1, 1}, {2, 1}, {3, 2}}}};
+  const auto shard_sweep = [&](unsigned index, const std::vector<poll::PortResult>& ports) {
+    sweep::SweepResult sweep = swept(ports);
+    sweep.topology.fabric.connect({kLeaf, 3}, {kSpine, 3});
+    sweep.split_nodes = split;
+    sweep::SweepOptions options;
+    options.shard = {index, 2};
+    return switch_results(options, sweep, {});
+  };
+  const SwitchResults first = shard_sweep(
+      1, {quiet_port(1), with_rate(quiet_port(2), counters::Counter::symbol_errors, 50)});
+  const SwitchResults second = shard_sweep(2, {quiet_port(3)});
+  // Exactly one result for the leaf across the shards: shard 1's, for the ports it read.
+  REQUIRE(first.results.size() == 1);
+  CHECK(first.elsewhere == 0);
+  CHECK(second.results.empty());
+  CHECK(second.elsewhere == 1);
+  const PassiveResult& leaf = first.results[0];
+  INFO(leaf.output);
+  CHECK(leaf.state == plugin::State::critical);
+  CHECK(leaf.output.rfind("IB NODE CRITICAL - ", 0) == 0);
+  CHECK(leaf.output.find(": 2 ports, 1 not OK; worst: leaf01[2]") != std::string::npos);
+  CHECK(leaf.output.find("; ports 3 read by shard 2 |") != std::string::npos);
+  CHECK(leaf.output.find(" p2_symbol_errors=50;") != std::string::npos);
+  CHECK(leaf.output.find("p3_") == std::string::npos);  // shard 2's port is not in it
+}
+
+TEST_CASE("a switch split evenly gets its result from the lowest shard") {
+  const delegation::SplitNodes split{{kLeaf, {{1, 2}, {2, 1}}}};
+  for (unsigned index : {1u, 2u}) {
+    sweep::SweepResult sweep = swept({quiet_port(index == 1 ? 2 : 1)});
+    sweep.split_nodes = split;
+    sweep::SweepOptions options;
+    options.shard = {index, 2};
+    const SwitchResults results = switch_results(options, sweep, {});
+    CHECK(results.results.size() == (index == 1 ? 1u : 0u));
+    CHECK(results.elsewhere == (index == 1 ? 0u : 1u));
+    if (index == 1)
+      CHECK(results.results[0].output.find(": 1 ports, all OK; ports 1 read by shard 2 |") !=
+            std::string::npos);
+  }
+}
+
+TEST_CASE("a switch with a cabled port missing from an unsplit sweep still gets a result") {
+  // No split known (no pins): the sweep reports what it read and says what it did not have,
+  // rather than leaving the switch's service to go stale.
   const SwitchResults results = switch_results({}, swept({quiet_port(1)}), {});
-  CHECK(results.results.empty());
-  CHECK(results.partial == 1);
+  REQUIRE(results.results.size() == 1);
+  CHECK(results.elsewhere == 0);
+  CHECK(results.results[0].state == plugin::State::ok);
+  CHECK(results.results[0].output.find(": 1 ports, all OK; ports 2 not in this sweep |") !=
+        std::string::npos);
 }
