@@ -11,7 +11,8 @@
 # tunnel) and writing the files directly, the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
-# (through rrdcached and reading the files directly) and a take-over of every port.
+# (through rrdcached and reading the files directly; ibpm-congestion beside ibpm-utilization, which
+# reads the same window) and a take-over of every port.
 #
 # Usage: bench/large_fabric.sh [BUILD_DIR]
 #   IBPM_BENCH_HOSTS   hosts (default 3888)
@@ -30,7 +31,7 @@ hosts=${IBPM_BENCH_HOSTS:-3888}
 runs=${IBPM_BENCH_RUNS:-5}
 read -ra layout <<<"${IBPM_BENCH_LAYOUT:---rrd-full-hours 1 --rrd-hourly-days 7 --rrd-daily-days 0}"
 need_programs hyperfine ibqueryerrors:infiniband-diags rrdcached rrdtool python3
-need_built check_ib_fabric ibpm-bench-mad ibpm-sim ibpm-topology ibpm-locality ibpm-utilization ibpm-map ibpm-web
+need_built check_ib_fabric ibpm-bench-mad ibpm-sim ibpm-topology ibpm-locality ibpm-utilization ibpm-congestion ibpm-routes ibpm-map ibpm-web
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
 
 tmp=$(mktemp -d /dev/shm/ibpm-large.XXXXXX)
@@ -112,6 +113,11 @@ echo "ceiling: ibpm-bench-mad --window 64: ${ceiling:-?} queries/s"
 # and a collector with no sample record of its own taking over every port from the files.
 site=$tmp/site
 window=${IBPM_BENCH_WINDOW:-900}
+# ibpm-congestion follows the routes: the forwarding tables read once into each state directory.
+for state in "$disk/daemon" "$disk/direct"; do
+  client "$bin/ibpm-routes" --cache "$tmp/fabric.cache" --state-dir "$state" --refresh -t 300 \
+    >/dev/null 2>&1 || echo "ibpm-routes --refresh into $state failed: congestion reads no routes" >&2
+done
 daemon_hist="--state-dir $disk/daemon --rrdcached unix:$tmp/rrdcached.sock --window $window"
 direct_hist="--state-dir $disk/direct --window $window"
 ( hyperfine -N -i --runs 3 --style basic --export-json "$out/large_fabric_history.json" \
@@ -119,6 +125,8 @@ direct_hist="--state-dir $disk/direct --window $window"
     -n "locality: direct" "$bin/ibpm-locality --cache $tmp/fabric.cache $direct_hist" \
     -n "utilization: daemon" "$bin/ibpm-utilization --cache $tmp/fabric.cache $daemon_hist" \
     -n "utilization: direct" "$bin/ibpm-utilization --cache $tmp/fabric.cache $direct_hist" \
+    -n "congestion: daemon" "$bin/ibpm-congestion --cache $tmp/fabric.cache $daemon_hist" \
+    -n "congestion: direct" "$bin/ibpm-congestion --cache $tmp/fabric.cache $direct_hist" \
     -n "map: daemon" "$bin/ibpm-map --cache $tmp/fabric.cache $daemon_hist -o $tmp/map.svg" \
     -n "web --graphs none: daemon" "$bin/ibpm-web --cache $tmp/fabric.cache $daemon_hist --graphs none -o $site" \
     -n "web --graphs none: direct" "$bin/ibpm-web --cache $tmp/fabric.cache $direct_hist --graphs none -o $site" ) \
