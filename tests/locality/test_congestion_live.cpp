@@ -291,6 +291,13 @@ std::string describe(const std::map<PortKey, std::set<PortKey>>& roots) {
 
 namespace {
 
+// The 60 s cases fake the clock with libfaketime: skipped without it.
+#define IBPM_REQUIRE_FAKETIME()                                          \
+  do {                                                                   \
+    if (!std::filesystem::exists(kFaketime))                             \
+      IBPM_SKIP("faketime is not installed (apt-get install faketime)"); \
+  } while (false)
+
 // The incast: five senders of 10 GB/s into cn0001's 25 GB/s, and a bystander job on one victim
 // uplink; checked at the RRD step given.
 void check_incast(Step step) {
@@ -378,14 +385,12 @@ TEST_CASE("ibpm-congestion names the model's incast root, its victims and the jo
 
 TEST_CASE("ibpm-congestion names the incast's root and victims at the default 60 s RRD step") {
   IBPM_REQUIRE_LIVE_RATES();
-  if (!std::filesystem::exists(kFaketime))
-    IBPM_SKIP("faketime is not installed (apt-get install faketime)");
+  IBPM_REQUIRE_FAKETIME();
   check_incast(Step::default_60s);
 }
 
-TEST_CASE("ibpm-congestion finds the hot uplink two leaves' traffic shares as the root") {
-  IBPM_REQUIRE_LIVE_RATES();
-  CongestionFabric net("hot-uplink");
+void check_hot_uplink(Step step) {
+  CongestionFabric net(step == Step::one_second ? "hot-uplink" : "hot-uplink-60s");
 
   // Three hosts of leaf01 send 15 GB/s each to a host of leaf02, of leaf03 and of leaf04 that
   // the tables route out of one and the same leaf01 uplink (OpenSM's tables send each
@@ -400,7 +405,7 @@ TEST_CASE("ibpm-congestion finds the hot uplink two leaves' traffic shares as th
     REQUIRE(to);
     flows.push_back({host(sender), host(*to), 15 * GB});
   }
-  const Outcome outcome = sweep_and_analyse(net, flows);
+  const Outcome outcome = sweep_and_analyse(net, flows, {}, step);
   const json& truth = outcome.truth;
   const json& analysis = outcome.analysis;
   INFO(analysis.dump(1));
@@ -431,9 +436,8 @@ TEST_CASE("ibpm-congestion finds the hot uplink two leaves' traffic shares as th
                                   net.live.peer_name("leaf01", uplink.port)) != std::string::npos);
 }
 
-TEST_CASE("ibpm-congestion puts each victim of two independent incasts in its own root's tree") {
-  IBPM_REQUIRE_LIVE_RATES();
-  CongestionFabric net("two-trees");
+void check_two_trees(Step step) {
+  CongestionFabric net(step == Step::one_second ? "two-trees" : "two-trees-60s");
 
   // Incast A into cn0001 (leaf01) from cn0002 (leaf01), cn0008, cn0009 (leaf02), cn0014
   // (leaf03); incast B into a host of leaf06 from a host of its own leaf, cn0020, cn0021
@@ -450,7 +454,7 @@ TEST_CASE("ibpm-congestion puts each victim of two independent incasts in its ow
   for (int s : {2, 8, 9, 14}) flows.push_back({host(s), host(1), 10 * GB});
   for (int s : {31, 20, 21, 26}) flows.push_back({host(s), host(*b), 10 * GB});
 
-  const Outcome outcome = sweep_and_analyse(net, flows);
+  const Outcome outcome = sweep_and_analyse(net, flows, {}, step);
   const json& truth = outcome.truth;
   const json& analysis = outcome.analysis;
   INFO(analysis.dump(1));
@@ -475,9 +479,8 @@ TEST_CASE("ibpm-congestion puts each victim of two independent incasts in its ow
   CHECK(found == expected);
 }
 
-TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
-  IBPM_REQUIRE_LIVE_RATES();
-  CongestionFabric net("none");
+void check_no_congestion(Step step) {
+  CongestionFabric net(step == Step::one_second ? "none" : "none-60s");
 
   // The incast's senders at 4 GB/s (20 of cn0001's 25 GB/s), and pairs between leaf05 and
   // leaf06 hosts at 8 GB/s both ways: even all three on one uplink would fit in it.
@@ -488,7 +491,7 @@ TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
     flows.push_back({host(31 + i), host(25 + i), 8 * GB});
   }
 
-  const Outcome outcome = sweep_and_analyse(net, flows);
+  const Outcome outcome = sweep_and_analyse(net, flows, {}, step);
   INFO(outcome.analysis.dump(1));
   CHECK(truth_ports(outcome.truth, "root").empty());
   CHECK(truth_ports(outcome.truth, "victim").empty());
@@ -499,4 +502,37 @@ TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
   CHECK_FALSE(outcome.analysis.contains("note"));
   CHECK(outcome.analysis["ports"].empty());
   CHECK(outcome.analysis["trees"].empty());
+}
+
+TEST_CASE("ibpm-congestion finds the hot uplink two leaves' traffic shares as the root") {
+  IBPM_REQUIRE_LIVE_RATES();
+  check_hot_uplink(Step::one_second);
+}
+
+TEST_CASE("ibpm-congestion finds the hot uplink at the default 60 s RRD step") {
+  IBPM_REQUIRE_LIVE_RATES();
+  IBPM_REQUIRE_FAKETIME();
+  check_hot_uplink(Step::default_60s);
+}
+
+TEST_CASE("ibpm-congestion puts each victim of two independent incasts in its own root's tree") {
+  IBPM_REQUIRE_LIVE_RATES();
+  check_two_trees(Step::one_second);
+}
+
+TEST_CASE("ibpm-congestion keeps two independent trees apart at the default 60 s RRD step") {
+  IBPM_REQUIRE_LIVE_RATES();
+  IBPM_REQUIRE_FAKETIME();
+  check_two_trees(Step::default_60s);
+}
+
+TEST_CASE("ibpm-congestion finds no congestion where the model cuts no flow") {
+  IBPM_REQUIRE_LIVE_RATES();
+  check_no_congestion(Step::one_second);
+}
+
+TEST_CASE("ibpm-congestion finds no congestion at the default 60 s RRD step") {
+  IBPM_REQUIRE_LIVE_RATES();
+  IBPM_REQUIRE_FAKETIME();
+  check_no_congestion(Step::default_60s);
 }
