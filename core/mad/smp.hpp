@@ -34,6 +34,8 @@ unsigned decode_linear_fdb_top(const MadData& data);
 // LinearForwardingTable block `block`: the egress ports of LIDs 64 x block .. 64 x block + 63,
 // one byte each, first LID first (0xff: no route).
 constexpr unsigned kLftBlockSize = 64;
+// A Set of a whole block (tests/routes/lft_set) carries it in the request's payload.
+static_assert(kLftBlockSize <= kMadRequestSize);
 MadQuery lft_block_query(unsigned lid, unsigned block);
 
 }  // namespace ibpm::mad
