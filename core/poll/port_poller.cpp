@@ -205,9 +205,9 @@ void read_previous(const state::PortStore& store, const std::vector<PortTarget>&
 // the ports meanwhile): an entry stands only when its file's last update is in the same RRD step
 // (a later sample within the step goes unseen: the rate is then taken over a longer interval,
 // still a true average). Anyone who reaches the store can update it, so what it holds is checked:
-// an update ahead of the clock, or one without a sample, is named. The daemon opens each file to
-// answer LAST (about 60 us a file, as long as the MADs themselves at 20,000 ports), so the check
-// is asked on a thread of its own while the MADs are in flight and applied after them.
+// an update ahead of the clock, or one without a sample, is named. The check is asked on a thread
+// of its own while the MADs are in flight and applied after them (the daemon answers most files
+// from its memory, see PortStore::last_updates).
 class StoreCheck {
  public:
   StoreCheck(const state::PortStore& store, const std::vector<PortTarget>& targets,

@@ -105,8 +105,9 @@ class PortStore {
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   // The central store's last update time of each port's file, rounded down to the file's step
-  // (nullopt: no file), in one
-  // exchange with the daemon. Only for a central store; throws StateError.
+  // (nullopt: no file), as LAST answers it: from the last update PENDING lists, else from LAST
+  // (files with nothing pending), in one exchange of each. Only for a central store; throws
+  // StateError.
   std::vector<std::optional<std::time_t>> last_updates(
       const std::vector<PortRef>& ports,
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;

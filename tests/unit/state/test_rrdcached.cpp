@@ -366,8 +366,14 @@ TEST_CASE(
   const auto many_last = store.last_updates(many);
   const ExchangeCount cost = exchange_totals();
   CHECK(many_last.back() == last[1]);
+  // Each answered from the daemon's memory (PENDING): no LAST, which opens the file.
   CHECK(cost.commands - before.commands == 3000);
   CHECK(cost.reads - before.reads <= 150);
+  // Once the daemon has written the file out, nothing is pending: LAST is asked, same answer.
+  CHECK(send_raw(daemon->port(), "FLUSH " + store.rrd_name(kCachedNode, 4)).starts_with("0 "));
+  const ExchangeCount before_flushed = exchange_totals();
+  CHECK(store.last_updates(many).back() == last[1]);
+  CHECK(exchange_totals().commands - before_flushed.commands == 3000 * 2);
 
   // The files are on the store's side, under its base directory; none on the collector's.
   CHECK(fs::exists(dir.path() / "state/0x0002c90300a1b2c3/port3.rrd"));
