@@ -21,6 +21,10 @@ void grow_ports(Node& node, int port_count) {
 
 }  // namespace
 
+LinkState link_state_of(const Port& port) {
+  return {port.state, port.width, port.speed, port.widths_enabled, port.speeds_enabled};
+}
+
 const Port* Node::port(PortNumber number) const {
   if (number >= ports.size() || !ports[number].present) return nullptr;
   return &ports[number];

@@ -36,6 +36,18 @@ struct Port {
   std::optional<std::size_t> link;  // index into Fabric::links()
 };
 
+// A port's link as its PortInfo says it: what a sweep keeps of a live read, per port and in
+// its record (a Port also names the port and its place in the topology: 96 bytes against 8).
+struct LinkState {
+  PortState state = PortState::unknown;
+  std::optional<LinkWidth> width;  // active
+  std::optional<LinkSpeed> speed;  // active
+  WidthSet widths_enabled;         // empty when unknown
+  SpeedSet speeds_enabled;
+};
+
+LinkState link_state_of(const Port& port);
+
 struct Node {
   Guid guid = 0;
   NodeType type = NodeType::unknown;

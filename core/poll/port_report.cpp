@@ -22,7 +22,7 @@ std::string percent(double value) {
   return text;
 }
 
-std::string link_text(const Port& live) {
+std::string link_text(const LinkState& live) {
   if (live.state != PortState::active) return "port " + std::string(to_string(live.state));
   std::string text;
   if (live.width) text += to_string(*live.width);
@@ -31,7 +31,7 @@ std::string link_text(const Port& live) {
 }
 
 // Below what the topology saw when it was cached, or below the best the port enables.
-std::string degradation(const PortTarget& target, const Port& live) {
+std::string degradation(const PortTarget& target, const LinkState& live) {
   if (live.state != PortState::active) return "";
   auto below = [](auto live_value, auto reference) {
     return live_value && reference && static_cast<int>(*live_value) < static_cast<int>(*reference);

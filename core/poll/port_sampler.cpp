@@ -334,7 +334,7 @@ void Sampling::finish() {
         live.number = target.port;
         live.present = true;
         mad::decode_port_info(port_info, switch_port0 ? *switch_port0 : port_info, live);
-        sample.live = live;
+        sample.live = link_state_of(live);
         sample.live_read = true;
       } else if (const SampleHint* h = hint(t); h && !port_info_asked_[t]) {
         if (h->live) sample.live = *h->live;  // nothing suggests it changed

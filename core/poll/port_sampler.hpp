@@ -43,7 +43,7 @@ struct PortSample {
   double time = 0;    // epoch seconds when the counters arrived
   std::string error;  // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
   std::optional<mad::NodeInfo> node_info;  // who answered at the LID
-  std::optional<Port> live;                // state/width/speed from PortInfo
+  std::optional<LinkState> live;           // state/width/speed from PortInfo
 
   // The topology no longer describes this LID: another node answers, or nothing does.
   bool stale_topology(const PortTarget& target) const;
@@ -57,8 +57,8 @@ struct PortReading : PortSample {
 // What an earlier run knew of a port, so that this one can skip queries whose answer cannot have
 // changed. The default asks everything.
 struct SampleHint {
-  const Port* live = nullptr;  // PortInfo as last read (in the caller's record); null: ask it
-  bool ask_port_info = true;   // ask PortInfo whatever the counters say
+  const LinkState* live = nullptr;  // PortInfo as last read (in the caller's record); null: ask it
+  bool ask_port_info = true;        // ask PortInfo whatever the counters say
   // Ask NodeInfo (is the node at this LID still the one the topology says?) whatever the counters
   // say. Without it NodeInfo is asked only when a counter is lower than in `previous` (another
   // node's counters, or a reset), so that an unverified sample never goes unchecked into the

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 #include "state/rrdcached_pipeline.hpp"
 
@@ -78,14 +79,21 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
 void daemon_pending(const std::string& address, std::span<const std::string> paths,
                     const std::function<void(std::size_t, std::optional<std::string>)>& on_pending,
                     DaemonConnection::Deadline deadline) {
+  // Only the last update of each answer matters (a file swept every few seconds lists dozens):
+  // each line is looked at as it comes, none is stored.
+  std::string last;
   pipeline(
       address, paths.size(),
       [&](std::size_t i, std::string& out) { out += "PENDING " + daemon_escape(paths[i]); },
       [&](std::size_t i, const DaemonAnswer& answer) {
-        if (answer.status <= 0 || answer.lines.empty()) return on_pending(i, std::nullopt);
-        on_pending(i, answer.lines.back());
+        if (answer.status <= 0 || last.empty()) return on_pending(i, std::nullopt);
+        on_pending(i, std::exchange(last, {}));
       },
-      deadline);
+      deadline,
+      [&last](std::string_view line) {
+        last.assign(line);
+        return false;
+      });
 }
 
 namespace {

@@ -106,7 +106,7 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   w.put<double>(r.last_reset.value_or(0));
   for (std::size_t i = 0; i < counters::kCounterCount; ++i)
     w.put<std::uint64_t>(r.raw[i].value_or(0));
-  const Port live = m.live.value_or(Port{});
+  const LinkState live = m.live.value_or(LinkState{});
   w.put<std::uint8_t>(static_cast<std::uint8_t>(live.state));
   w.put<std::uint8_t>(live.width ? static_cast<std::uint8_t>(*live.width) : 0);
   w.put<std::uint8_t>(live.speed ? static_cast<std::uint8_t>(*live.speed) : 0);
@@ -174,9 +174,7 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
   const auto speeds = in.get<std::uint32_t>();
   if (flags & kHasReported) m.reported = reported;
   if (flags & kHasLive) {
-    Port live;
-    live.number = ref.port;
-    live.present = true;
+    LinkState live;
     live.state = state <= 4 ? static_cast<PortState>(state) : PortState::unknown;
     if (flags & kHasWidth && width <= static_cast<std::uint8_t>(LinkWidth::x12))
       live.width = static_cast<LinkWidth>(width);

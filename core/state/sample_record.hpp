@@ -26,7 +26,7 @@ namespace ibpm::state {
 
 struct PortMemory {
   PortRecord sample;                     // the last sample, as written to the RRD
-  std::optional<Port> live;              // PortInfo as last read (state, width, speed, enabled)
+  std::optional<LinkState> live;         // PortInfo as last read (state, width, speed, enabled)
   std::uint16_t port_info_age = 0;       // runs since that PortInfo was read
   std::optional<std::uint8_t> reported;  // the state last reported (plugin::State's value)
   ErrorHistory errors;                   // the physical-layer errors of the last hours

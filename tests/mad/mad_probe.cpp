@@ -107,7 +107,7 @@ int run_sample(const std::vector<std::string>& texts, const std::string& caps_te
   std::vector<poll::PortTarget> targets;
   std::vector<poll::SampleHint> hints;
   poll::KnownCapabilities known;
-  static const Port no_change{};  // the hints point at a PortInfo that outlives the sampling
+  static const LinkState no_change{};  // the hints point at a PortInfo that outlives the sampling
   for (const std::string& text : texts) {
     const auto colon = text.find(':');
     if (colon == std::string::npos) throw std::invalid_argument("not LID:PORT: '" + text + "'");

@@ -13,10 +13,8 @@ namespace {
 
 std::size_t rate_index(counters::Counter c) { return static_cast<std::size_t>(c); }
 
-Port live_port(PortState state, LinkWidth width = LinkWidth::x4) {
-  Port p;
-  p.number = 7;
-  p.present = true;
+LinkState live_port(PortState state, LinkWidth width = LinkWidth::x4) {
+  LinkState p;
   p.state = state;
   if (state == PortState::active) {
     p.width = width;

@@ -30,7 +30,7 @@ Fabric two_switches(const std::string& leaf, const std::string& spine) {
 
 poll::PortResult cabled(poll::PortResult r) {
   r.target.remote = PortRef{kSpine, r.target.port};
-  Port live;
+  LinkState live;
   live.state = PortState::active;
   live.width = LinkWidth::x4;
   live.speed = LinkSpeed::hdr;

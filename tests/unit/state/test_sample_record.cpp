@@ -28,9 +28,7 @@ PortMemory memory_of(double time, std::uint64_t xmit) {
   m.sample.pma_cap_mask = 0x5600;
   m.sample.last_reset = time - 100.25;
   m.sample.reset_mask = 3;
-  Port live;
-  live.number = 3;
-  live.present = true;
+  LinkState live;
   live.state = PortState::active;
   live.width = LinkWidth::x4;
   live.speed = LinkSpeed::hdr;
