@@ -6,6 +6,8 @@
 // go to syslog as events; samples can be appended to a CSV file. With the switches' forwarding
 // tables in the state directory (ibpm-routes --refresh), the worst ports say whom they hurt,
 // and a port waiting over its xmit_wait threshold names the root of its congestion tree.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -69,6 +71,10 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Blocks from 128 kB up always mapped on their own and given back when freed. glibc otherwise
+  // raises that threshold to the largest block freed so far (the topology's), so that the sweep's
+  // results, per port, then come from a heap that never shrinks: 2 MB more at 23,328 ports.
+  ::mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   ibpm::sweep::SweepOptions options;
   ibpm::products::OutputOptions outputs;
   ibpm::sweep::SweepReportSettings settings;
