@@ -109,7 +109,6 @@ int main(int argc, char** argv) {
       app, options.jobs,
       "per root, the jobs whose routes cross it (cause) and those crossing only its victims "
       "(suffer)");
-  app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
-                 "Nanoseconds per PortXmitWait tick (default: the time of one data word)");
+  ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
   return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

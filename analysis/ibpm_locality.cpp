@@ -78,12 +78,11 @@ int main(int argc, char** argv) {
   ibpm::plugin::add_saved_fabric_options(app, options.fabric);
   ibpm::history::add_history_options(app, options.history);
   ibpm::plugin::add_format_option(app, options.format);
-  app.add_option("--sort", options.sort,
-                 "level (top down), locality (least local first), traffic (busiest first) or name")
-      ->check(CLI::IsMember({"level", "locality", "traffic", "name"}))
-      ->capture_default_str();
+  ibpm::plugin::add_sort_option(
+      app, options.sort, {"level", "locality", "traffic", "name"},
+      "level (top down), locality (least local first), traffic (busiest first) or name");
   app.add_option("--level", options.level, "Only subtrees rooted at this level (1 = leaves)");
-  app.add_option("--top", options.top, "Only the first N sets after sorting (0: all)");
+  ibpm::plugin::add_top_option(app, options.top, "sets after sorting");
   ibpm::plugin::add_jobs_option(
       app, options.jobs,
       "each job's hosts are a set, with its traffic and locality over the window");

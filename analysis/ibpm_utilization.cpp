@@ -97,18 +97,15 @@ int main(int argc, char** argv) {
   ibpm::plugin::add_saved_fabric_options(app, options.fabric);
   ibpm::history::add_history_options(app, options.history);
   ibpm::plugin::add_format_option(app, options.format);
-  app.add_option("--sort", options.sort,
-                 "utilization (average), peak, wait (XmitWait %), errors, or fabric order")
-      ->check(CLI::IsMember({"utilization", "peak", "wait", "errors", "fabric"}))
-      ->capture_default_str();
-  app.add_option("--top", options.top, "Only the first N directions after sorting (0: all)")
-      ->capture_default_str();
+  ibpm::plugin::add_sort_option(
+      app, options.sort, {"utilization", "peak", "wait", "errors", "fabric"},
+      "utilization (average), peak, wait (XmitWait %), errors, or fabric order");
+  ibpm::plugin::add_top_option(app, options.top, "directions after sorting");
   app.add_option("--graph-dir", options.graph_dir,
                  "Draw the utilization profile of every listed link into this folder");
   app.add_option("--graph-format", options.graph_format, "png, svg or pdf")
       ->check(CLI::IsMember({"png", "svg", "pdf"}))
       ->capture_default_str();
-  app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
-                 "Nanoseconds per PortXmitWait tick (default: the time of one data word)");
+  ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
   return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
 }

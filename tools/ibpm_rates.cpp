@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "plugin/cli.hpp"
+#include "plugin/options.hpp"
 #include "plugin/report_format.hpp"
 #include "rates_table.hpp"
 #include "sweep/sweep_report.hpp"
@@ -86,10 +87,9 @@ int main(int argc, char** argv) {
                "ports; recorded in their state");
   ibpm::plugin::add_format_option(
       app, options.format, {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
-  app.add_option("--sort", options.sort, "fabric (topology order), errors or traffic")
-      ->check(CLI::IsMember({"fabric", "errors", "traffic"}))
-      ->capture_default_str();
-  app.add_option("--top", options.top, "Only the first N ports after sorting (0: all)");
+  ibpm::plugin::add_sort_option(app, options.sort, {"fabric", "errors", "traffic"},
+                                "fabric (topology order), errors or traffic");
+  ibpm::plugin::add_top_option(app, options.top, "ports after sorting");
   app.add_option("-t,--timeout", options.timeout, "Seconds a run may take")->capture_default_str();
   ibpm::poll::add_poll_options(app, options.sweep);
   return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });

@@ -80,10 +80,9 @@ void add_options(CLI::App& app, Options& options) {
                                 "--cable names the jobs whose own traffic crosses the cable")
       ->group(what);
   app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
-  app.add_option("--top", options.top,
-                 "With --balance: only the N worst switches; with --cables: the N most loaded "
-                 "directions (0: all)")
-      ->capture_default_str()
+  plugin::add_top_option(app, options.top,
+                         "switches (worst first) with --balance, directions (most loaded first) "
+                         "with --cables")
       ->group(what);
   plugin::add_format_option(app, options.format);
   app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")

@@ -39,6 +39,34 @@ CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std
       ->type_name("ADDR");
 }
 
+CLI::Option* add_top_option(CLI::App& app, std::size_t& top, const std::string& use) {
+  return app.add_option("--top", top, "Only the first N " + use + " (0: all)")
+      ->type_name("N")
+      // Else "-1" would wrap around to every entry.
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
+                       ? std::string()
+                       : "'" + text + "' is not a count (0, 1, 2, ...)";
+          },
+          "", "count"))
+      ->capture_default_str();
+}
+
+CLI::Option* add_sort_option(CLI::App& app, std::string& sort, const std::vector<std::string>& keys,
+                             const std::string& use) {
+  return app.add_option("--sort", sort, use)->check(CLI::IsMember(keys))->capture_default_str();
+}
+
+CLI::Option* add_xmit_wait_tick_option(CLI::App& app, std::optional<double>& nanoseconds) {
+  return app
+      .add_option("--xmit-wait-tick", nanoseconds,
+                  "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: the time the "
+                  "link takes to send 4 octets)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("NS");
+}
+
 namespace {
 const char* const kFabricGroup = "Fabric";
 }  // namespace

@@ -2,8 +2,10 @@
 // Command-line options shared by the check_ib_* commands, so they all use one table.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "plugin/cli_fwd.hpp"
 #include "plugin/range.hpp"
@@ -32,6 +34,15 @@ void add_state_dir_option(CLI::App& app, std::string& dir, const std::string& gr
 CLI::Option* add_jobs_option(CLI::App& app, std::string& file, const std::string& use);
 // --rrdcached ADDR; `use` says what goes through the daemon.
 CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use);
+
+// --top N (0: all; never negative, which would wrap around to all); `use` says what is listed.
+CLI::Option* add_top_option(CLI::App& app, std::size_t& top, const std::string& use);
+// --sort KEY, one of `keys` (its default shown); `use` says what each key sorts by.
+CLI::Option* add_sort_option(CLI::App& app, std::string& sort, const std::vector<std::string>& keys,
+                             const std::string& use);
+// --xmit-wait-tick NS: nanoseconds per PortXmitWait tick (positive); unset, one tick is the time
+// the link takes to send one data word (4 octets).
+CLI::Option* add_xmit_wait_tick_option(CLI::App& app, std::optional<double>& nanoseconds);
 
 // Registers -C/--Ca CA, -P/--Port PORT (0..254), --cache FILE, --node-name-map FILE and
 // --state-dir DIR (default /var/lib/ibpm) in a "Fabric" help group.

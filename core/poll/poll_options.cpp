@@ -75,12 +75,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->group(state);
   const std::string mad = "MAD";
   add_mad_options(app, options.mad, mad);
-  app.add_option("--xmit-wait-tick", options.xmit_wait_tick_ns,
-                 "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: the time the link "
-                 "takes to send 4 octets)")
-      ->check(CLI::PositiveNumber)
-      ->type_name("NS")
-      ->group(mad);
+  plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns)->group(mad);
   thresholds::add_rate_threshold_options(app, options.thresholds);
   const std::string quality = "Link quality";
   app.add_option("--ber-windows", options.ber.windows,

@@ -12,6 +12,7 @@
 #include "base/atomic_file.hpp"
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
+#include "products/event_options.hpp"
 #include "products/icinga2_api.hpp"
 #include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
@@ -150,24 +151,8 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                           "the long output names the jobs whose hosts route through a cable in "
                           "trouble (needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
       ->group(group);
-  app.add_flag("!--no-syslog", options.syslog, "Do not log port state changes to syslog")
-      ->group(group);
-  app.add_option("--syslog-facility", options.syslog_facility,
-                 "Facility of the events: daemon, user, local0..local7")
-      ->check([](const std::string& name) {
-        try {
-          parse_syslog_facility(name);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      })
-      ->capture_default_str()
-      ->group(group);
-  app.add_option("--events-file", options.events_file,
-                 "Also append the events (port state changes) to FILE")
-      ->type_name("FILE")
-      ->group(group);
+  add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
+                    "port state changes", group);
   app.add_option("--csv", options.csv,
                  "Append every sample (one row per port: raw counters and rates) to FILE")
       ->type_name("FILE")

@@ -39,18 +39,8 @@ void add_balance_check_options(CLI::App& app, BalanceCheckOptions& options) {
                "discover the topology again) and keep them in STATE_DIR/routes.lft; without it "
                "the tables are read from that file and the fabric is not touched")
       ->group(balance);
-  app.add_option("--top", options.top,
-                 "Only the N worst switches in the long output, the rest in one line (0: all)")
-      ->type_name("N")
-      // Else "-1" would wrap around to every switch.
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            return text.find_first_not_of("0123456789") == std::string::npos && !text.empty()
-                       ? std::string()
-                       : "'" + text + "' is not a count (0, 1, 2, ...)";
-          },
-          "", "count"))
-      ->capture_default_str()
+  plugin::add_top_option(app, options.top,
+                         "switches (worst first) in the long output, the rest in one line")
       ->group(balance);
   plugin::add_range_option(app, "-w,--warning", options.thresholds.warning,
                            "WARNING when a switch's up-port spread (most minus fewest "

@@ -6,6 +6,7 @@
 
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
+#include "products/event_options.hpp"
 #include "sm/remembered_file.hpp"
 #include "sm/survey.hpp"
 #include "state/directories.hpp"
@@ -37,22 +38,8 @@ void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
       ->group(sms);
   poll::add_mad_options(app, options.mad, "MADs");
   const std::string events = "Events";
-  app.add_flag("!--no-syslog", options.syslog, "Do not log failovers to syslog")->group(events);
-  app.add_option("--syslog-facility", options.syslog_facility,
-                 "Facility of the events: daemon, user, local0..local7")
-      ->check([](const std::string& name) {
-        try {
-          products::parse_syslog_facility(name);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      })
-      ->capture_default_str()
-      ->group(events);
-  app.add_option("--events-file", options.events_file, "Also append the events (failovers) to FILE")
-      ->type_name("FILE")
-      ->group(events);
+  products::add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
+                              "failovers", events);
 }
 
 plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOptions& common) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The options core/plugin/options.cpp registers (--jobs, --rrdcached, -C/--Ca, -P/--Port, --cache,
---node-name-map, --state-dir, ...) are registered there only: every other command goes through
-its helpers, so each such option has one name, type, validation and base help text.
+"""The options the shared helpers register (core/plugin/options.cpp: --jobs, --rrdcached, -C/--Ca,
+-P/--Port, --cache, --node-name-map, --state-dir, --top, --sort, --xmit-wait-tick, ...;
+core/products/event_options.cpp: --no-syslog, --syslog-facility, --events-file) are registered
+there only: every other command goes through the helpers, so each such option has one name, type,
+validation and base help text.
 
 Usage: check_shared_options.py SOURCE_DIR   (exit 1 naming each file that registers one itself)
        check_shared_options.py --self-test  (checks that a planted registration is found)
@@ -13,7 +15,8 @@ import subprocess
 import sys
 import tempfile
 
-SHARED = pathlib.Path("core/plugin/options.cpp")
+SHARED_FILES = (pathlib.Path("core/plugin/options.cpp"), pathlib.Path("core/products/event_options.cpp"))
+SHARED = SHARED_FILES[0]
 # A direct CLI11 registration: add_option("--jobs", ...), add_flag("!--no-x", ...) and the like.
 REGISTRATION = re.compile(r'\.add_(?:option|flag|option_function<[^>]*>)\(\s*"([^"]+)"')
 SKIPPED = ("tests/", "fuzz/", "bench/")
@@ -36,14 +39,18 @@ def sources(root):
 
 
 def violations(root):
-    shared = set(names((root / SHARED).read_text()))
+    shared = {}
+    for helper in SHARED_FILES:
+        if (root / helper).exists():
+            shared.update({name: helper for name in names((root / helper).read_text())})
     found = []
     for path in sources(root):
-        if path == SHARED or str(path).startswith(SKIPPED):
+        if path in SHARED_FILES or str(path).startswith(SKIPPED):
             continue
-        again = sorted(shared.intersection(names((root / path).read_text())))
+        again = sorted(set(shared).intersection(names((root / path).read_text())))
         if again:
-            found.append(f"{path}: registers {', '.join(again)} itself; use the helper in {SHARED}")
+            helpers = ", ".join(sorted({str(shared[name]) for name in again}))
+            found.append(f"{path}: registers {', '.join(again)} itself; use the helper in {helpers}")
     return found
 
 
@@ -73,7 +80,7 @@ def main(argv):
     for line in found:
         print(line)
     if not found:
-        print("every shared option is registered only in", SHARED)
+        print("every shared option is registered only in", ", ".join(map(str, SHARED_FILES)))
     return 1 if found else 0
 
 
