@@ -21,10 +21,19 @@ constexpr std::uint64_t kMaxItems = std::uint64_t{1} << 24;
 class Writer {
  public:
   explicit Writer(std::string& out) : out_(out) {}
-  void tag(const char* name) { out_ += name; out_ += ' '; }
+  void tag(const char* name) {
+    out_ += name;
+    out_ += ' ';
+  }
   void end() { out_.back() = '\n'; }
-  void num(std::uint64_t v) { out_ += std::to_string(v); out_ += ' '; }
-  void inum(std::int64_t v) { out_ += std::to_string(v); out_ += ' '; }
+  void num(std::uint64_t v) {
+    out_ += std::to_string(v);
+    out_ += ' ';
+  }
+  void inum(std::int64_t v) {
+    out_ += std::to_string(v);
+    out_ += ' ';
+  }
   void flag(bool v) { num(v ? 1 : 0); }
   void real(double v) {
     char buf[64];
@@ -87,7 +96,8 @@ class Reader {
     const std::string t = token(name);
     if (t != name) bad(std::string("expected '") + name + "', found '" + t + "'");
   }
-  std::uint64_t num(const char* what, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+  std::uint64_t num(const char* what,
+                    std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
     const std::string t = token(what);
     std::uint64_t v = 0;
     const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
@@ -244,7 +254,9 @@ MapEdge read_edge(Reader& r, std::size_t nodes) {
 
 }  // namespace
 
-std::string map_jobs_header() { return std::string(kMagic) + " " + std::to_string(kVersion) + "\n"; }
+std::string map_jobs_header() {
+  return std::string(kMagic) + " " + std::to_string(kVersion) + "\n";
+}
 
 void append_map_job(std::string& out, const MapJob& job) {
   Writer w(out);
@@ -291,7 +303,8 @@ bool MapJobReader::next(MapJob& job) {
     const std::string magic = r.token("header");
     const std::string version = r.token("header");
     if (magic != kMagic)
-      bad(std::string("not a stream of map jobs (it starts '") + magic + "', not '" + kMagic + "')");
+      bad(std::string("not a stream of map jobs (it starts '") + magic + "', not '" + kMagic +
+          "')");
     if (version != std::to_string(kVersion))
       bad("version " + version + ", this ibpm-draw reads version " + std::to_string(kVersion));
     started_ = true;
