@@ -301,10 +301,10 @@ bool MapJobReader::next(MapJob& job) {
   if (!started_) {
     if (r.at_end()) bad("no header (an empty stream)");
     const std::string magic = r.token("header");
-    const std::string version = r.token("header");
     if (magic != kMagic)
       bad(std::string("not a stream of map jobs (it starts '") + magic + "', not '" + kMagic +
           "')");
+    const std::string version = r.token("header");
     if (version != std::to_string(kVersion))
       bad("version " + version + ", this ibpm-draw reads version " + std::to_string(kVersion));
     started_ = true;

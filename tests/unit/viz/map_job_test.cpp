@@ -154,6 +154,8 @@ TEST_CASE("A malformed stream names what is wrong") {
   CHECK(reason("") == "malformed map job: no header (an empty stream)");
   CHECK(reason("digraph { a -> b }\n") ==
         "malformed map job: not a stream of map jobs (it starts 'digraph', not 'ibpm-map-jobs')");
+  CHECK(reason("garbage\n") ==
+        "malformed map job: not a stream of map jobs (it starts 'garbage', not 'ibpm-map-jobs')");
   CHECK(reason("ibpm-map-jobs 2\n") ==
         "malformed map job: version 2, this ibpm-draw reads version 1");
   const std::string header = map_jobs_header();
