@@ -4,7 +4,8 @@
 // degraded links marked, subtree roots coloured by traffic locality, nodes bordered by health;
 // tooltips and URLs for a dashboard. Large fabrics fold each switch's hosts into one node, and
 // the largest fold by pods: an overview of pods and switch groups, with a map of each one click
-// down (in map-maps/ next to map.svg) and of each leaf's hosts two clicks down.
+// down (in map-maps/ next to map.svg) and of each leaf's hosts two clicks down. The maps are
+// drawn by ibpm-draw (Graphviz), started from this command's folder (or $IBPM_DRAW).
 //   ibpm-map --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm/map.svg
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -13,7 +14,8 @@
 #include "analysis/collect.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
-#include "viz/graphviz_render.hpp"
+#include "viz/draw_process.hpp"
+#include "viz/map_format.hpp"
 #include "viz/map_graph.hpp"
 #include "viz/map_set.hpp"
 
@@ -61,8 +63,9 @@ void run(const Options& options) {
   map_options.map.url_prefix = options.url_prefix;
   map_options.map.names = data.name_map();
   map_options.maps_dir = options.maps_dir;
+  viz::DrawProcess draw;  // ibpm-draw, beside this command, draws every map of the set
   const viz::WrittenMaps written = viz::write_map_set(fabric, *data.levels, data.annotations,
-                                                      map_options, *format, options.output);
+                                                      map_options, *format, options.output, draw);
   if (options.verbose) {
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

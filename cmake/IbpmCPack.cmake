@@ -14,7 +14,9 @@ Nagios/Icinga plugins that poll InfiniBand port counters, keep their history
 in RRD files and judge error rates, utilization and link state against
 thresholds. ibpm-locality, ibpm-map and ibpm-web turn the history into
 traffic-locality reports, Graphviz health maps and a static dashboard;
-ibpm-nagios-config writes Nagios 4 and Icinga 2 configuration for a fabric.")
+ibpm-nagios-config writes Nagios 4 and Icinga 2 configuration for a fabric.
+ibpm-draw draws the maps with Graphviz for ibpm-map and ibpm-web, which read
+the RRD history and run it: no program links both librrd and Graphviz.")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY ibpm)
 # The packages install into /usr whatever the build's prefix; a build configured for another
 # one is refused by packaging/prefix-check.cmake (its files name the configured paths).

@@ -24,6 +24,18 @@ function(ibpm_add_command name)
   ibpm_install_command(${name})
 endfunction()
 
+# ibpm_add_standalone_command(NAME source...): a command without the shared core (ibpm::core
+# links librrd through its state layer): the caller links what it needs. ibpm-draw, which links
+# Graphviz, is one (viz/CMakeLists.txt says why).
+function(ibpm_add_standalone_command name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE CLI11::CLI11)
+  if(NOT IBPM_SANITIZE)
+    target_link_options(${name} PRIVATE -static-libstdc++ -static-libgcc)
+  endif()
+  ibpm_install_command(${name})
+endfunction()
+
 # ibpm_add_graphing_command(NAME source...): a command that draws RRD graphs. The shared librrd
 # goes first on the link line, so every librrd symbol (graphing and the rest) comes from it,
 # never from the static copy the checks link for their start-up time.

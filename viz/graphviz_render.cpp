@@ -22,20 +22,6 @@
 
 namespace ibpm::viz {
 
-std::optional<MapFormat> format_for_path(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == "svg") return MapFormat::svg;
-  if (ext == "png") return MapFormat::png;
-  if (ext == "pdf") return MapFormat::pdf;
-  if (ext == "dot" || ext == "gv") return MapFormat::dot;
-  return std::nullopt;
-}
-
 namespace {
 
 // A map wider than kMaxMapAspect times its height (or taller) that draws its hosts one by one has

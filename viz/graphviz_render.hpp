@@ -4,17 +4,13 @@
 // dot and renders it. Output files are replaced whole or not at all.
 #pragma once
 
-#include <optional>
 #include <string>
 
+#include "viz/map_format.hpp"
 #include "viz/map_graph.hpp"
+#include "viz/map_renderer.hpp"
 
 namespace ibpm::viz {
-
-enum class MapFormat { svg, png, pdf, dot };
-
-// By the file's extension (.svg .png .pdf .dot, any case); nullopt for anything else.
-std::optional<MapFormat> format_for_path(const std::string& path);
 
 // .dot is the graph before layout (for other tools or other layout engines); the others are laid
 // out with dot. Throws std::runtime_error with Graphviz's reason on failure; `path` is then
@@ -23,5 +19,14 @@ void render_map(const MapGraph& map, MapFormat format, const std::string& path);
 
 // The same output in memory (tests, and callers that embed the SVG).
 std::string render_map_data(const MapGraph& map, MapFormat format);
+
+// render_map() at each render(), in this process (ibpm-draw, and the tests).
+class GraphvizRenderer final : public MapRenderer {
+ public:
+  void render(const MapGraph& map, MapFormat format, const std::string& path) override {
+    render_map(map, format, path);
+  }
+  void finish() override {}
+};
 
 }  // namespace ibpm::viz

@@ -80,6 +80,7 @@ struct MapNode {
   Health health = Health::unknown;
   std::size_t hosts = 1;  // host_group: how many hosts it stands for
   std::size_t marks = 0;  // unit: cables with errors or degraded, and sick switches
+  bool operator==(const MapNode&) const = default;
 };
 
 struct MapEdge {
@@ -94,6 +95,7 @@ struct MapEdge {
   std::string label;                                 // "x4", errors, degradation; empty: none
   std::vector<std::string> tooltip;
   std::string url;
+  bool operator==(const MapEdge&) const = default;
 };
 
 struct MapGraph {
@@ -106,6 +108,7 @@ struct MapGraph {
   std::string title;   // "666 switches, 4341 hosts, ..."
   std::string window;  // MapAnnotations::window
   std::string up_url;  // FoldView::up_url
+  bool operator==(const MapGraph&) const = default;
 };
 
 MapGraph build_map(const Fabric& fabric, const levels::FabricLevels& levels,

@@ -39,8 +39,9 @@ class DrillDownWriter {
  public:
   DrillDownWriter(const Fabric& fabric, const levels::FabricLevels& levels,
                   const MapAnnotations& annotations, const MapSetOptions& options, MapFormat format,
-                  const fs::path& overview)
-      : fabric_(fabric),
+                  const fs::path& overview, MapRenderer& renderer)
+      : renderer_(renderer),
+        fabric_(fabric),
         levels_(levels),
         annotations_(annotations),
         options_(options),
@@ -62,7 +63,8 @@ class DrillDownWriter {
     written.overview_nodes = overview.nodes.size();
     written.overview_edges = overview.edges.size();
     if (format_ != MapFormat::svg) {  // a picture has no links to follow: the overview alone
-      render_map(overview, format_, overview_.string());
+      renderer_.render(overview, format_, overview_.string());
+      renderer_.finish();
       return written;
     }
     const fs::path folder = overview_.parent_path() / maps_dir_;
@@ -84,8 +86,8 @@ class DrillDownWriter {
       for (std::size_t s : unit.switches) part.itself[s] = true;
       part.title = unit.name;
       part.up_url = up;
-      render_map(build(part, part_prefix), format_,
-                 (fs::path(staged.path()) / unit_map_name(unit, extension_)).string());
+      renderer_.render(build(part, part_prefix), format_,
+                       (fs::path(staged.path()) / unit_map_name(unit, extension_)).string());
       ++written.drill_down_maps;
     }
     for (std::size_t leaf = 0; leaf < fabric_.nodes().size(); ++leaf) {
@@ -97,14 +99,17 @@ class DrillDownWriter {
         if (units_.home_of[n] == leaf) part.itself[n] = true;  // its hosts; the rest as units
       part.title = short_name(fabric_.nodes()[leaf], options_.map.names) + " and its hosts";
       part.up_url = unit.kind == UnitKind::leaf ? up : unit_map_name(unit, extension_);
-      render_map(build(part, part_prefix), format_,
-                 (fs::path(staged.path()) / leaf_map_name(fabric_.nodes()[leaf].guid, extension_))
-                     .string());
+      renderer_.render(
+          build(part, part_prefix), format_,
+          (fs::path(staged.path()) / leaf_map_name(fabric_.nodes()[leaf].guid, extension_))
+              .string());
       ++written.drill_down_maps;
     }
     // The overview last: its links then lead to maps that exist.
+    renderer_.finish();
     staged.commit();
-    render_map(overview, format_, overview_.string());
+    renderer_.render(overview, format_, overview_.string());
+    renderer_.finish();
     written.maps_dir = folder.string();
     return written;
   }
@@ -152,6 +157,7 @@ class DrillDownWriter {
     return out;
   }
 
+  MapRenderer& renderer_;
   const Fabric& fabric_;
   const levels::FabricLevels& levels_;
   const MapAnnotations& annotations_;
@@ -178,7 +184,7 @@ FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
 
 WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
-                          MapFormat format, const std::string& path) {
+                          MapFormat format, const std::string& path, MapRenderer& renderer) {
   // The name goes into the overview's links as it is: a path would publish the server's folders
   // and break the links wherever the maps are copied.
   const std::string& dir = options.maps_dir;
@@ -188,11 +194,13 @@ WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& leve
                              "the map's links), not a path");
   const FoldMode fold = choose_fold(fabric, levels, annotations, options.map);
   if (fold == FoldMode::pods)
-    return DrillDownWriter(fabric, levels, annotations, options, format, fs::path(path)).write();
+    return DrillDownWriter(fabric, levels, annotations, options, format, fs::path(path), renderer)
+        .write();
   MapOptions single = options.map;
   single.fold = fold;
   const MapGraph map = build_map(fabric, levels, annotations, single);
-  render_map(map, format, path);
+  renderer.render(map, format, path);
+  renderer.finish();
   WrittenMaps written;
   written.fold = fold;
   written.overview_nodes = map.nodes.size();

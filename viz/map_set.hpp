@@ -10,9 +10,10 @@
 
 #include "fabric/fabric.hpp"
 #include "levels/fabric_levels.hpp"
-#include "viz/graphviz_render.hpp"
+#include "viz/map_format.hpp"
 #include "viz/map_graph.hpp"
 #include "viz/map_model.hpp"
+#include "viz/map_renderer.hpp"
 
 namespace ibpm::viz {
 
@@ -36,10 +37,11 @@ FoldMode choose_fold(const Fabric& fabric, const levels::FabricLevels& levels,
                      const MapAnnotations& annotations, const MapOptions& options);
 
 // Writes the overview to `path` in `format` and, folded by pods into an SVG, the drill-down maps
-// (a PNG, PDF or DOT overview comes alone: nothing in it can be clicked). Throws
-// std::runtime_error with a one-line reason.
+// (a PNG, PDF or DOT overview comes alone: nothing in it can be clicked), each drawn by
+// `renderer`; the drill-down maps are all written before their folder replaces the old one, and
+// the overview after it. Throws std::runtime_error with a one-line reason.
 WrittenMaps write_map_set(const Fabric& fabric, const levels::FabricLevels& levels,
                           const MapAnnotations& annotations, const MapSetOptions& options,
-                          MapFormat format, const std::string& path);
+                          MapFormat format, const std::string& path, MapRenderer& renderer);
 
 }  // namespace ibpm::viz

@@ -10,6 +10,7 @@
 #include "base/atomic_dir.hpp"
 #include "pages.hpp"
 #include "site_paths.hpp"
+#include "viz/draw_process.hpp"
 #include "viz/maps.hpp"
 #include "web_assets.hpp"
 
@@ -43,8 +44,9 @@ std::string write_map_svg(const SiteData& data, const std::string& fold, const f
   options.map.names = data.name_map();
   options.maps_dir = "maps";
   const fs::path path = root / "map.svg";
+  viz::DrawProcess draw;  // ibpm-draw (Graphviz), beside this executable or $IBPM_DRAW
   viz::write_map_set(data.fabric(), *data.levels, data.annotations, options, viz::MapFormat::svg,
-                     path.string());
+                     path.string(), draw);
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The packages end to end: the build makes the DEB and the RPM; lintian finds no error; the DEB
 # installs on runtime libraries only; installed on this host, the checks answer from
-# /usr/lib/nagios/plugins, the man pages render, Icinga 2 finds the CheckCommands through
+# /usr/lib/nagios/plugins, the man pages render, no packaged executable links both librrd and
+# Graphviz (check_link_combinations.sh), Icinga 2 finds the CheckCommands through
 # include <plugins-contrib>, Nagios 4 with the packaged commands shows check_ib_fabric OK on a
 # simulated fabric, systemd-analyze accepts the units (and rates each service under 5) and their
 # commands work as the user ibpm;
@@ -38,6 +39,11 @@ echo "$(basename "$deb") $(basename "$rpm_file")"
 
 step "What the DEB holds"
 "$here/deb_contents.sh" "$deb" "$src" "$build"
+
+step "No packaged executable links both librrd and Graphviz"
+dpkg-deb -x "$deb" "$work/deb-root"
+"$here/check_link_combinations.sh" "$work/deb-root/usr/bin" "$work/deb-root/usr/lib/nagios/plugins" ||
+  fail "an executable in the DEB links both librrd and Graphviz"
 
 step "lintian"
 rc=0; lintian --fail-on error --tag-display-limit 0 "$deb" > "$work/lintian.out" 2>&1 || rc=$?

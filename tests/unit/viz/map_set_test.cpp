@@ -8,6 +8,7 @@
 #include "fabric/graph.hpp"
 #include "map_fabrics.hpp"
 #include "support/temp_dir.hpp"
+#include "viz/graphviz_render.hpp"
 
 using namespace ibpm;
 using namespace ibpm::viz;
@@ -21,10 +22,12 @@ TEST_CASE("a --maps-dir that is a path is refused before anything is written") {
   const std::string overview = dir / "fabric.svg";
   for (const std::string& bad : {dir / "maps", std::string("../maps"), std::string("..")}) {
     options.maps_dir = bad;
-    CHECK_THROWS_WITH(write_map_set(fabric, levels, {}, options, MapFormat::svg, overview),
-                      "--maps-dir " + bad +
-                          ": give a folder name (it is made next to the output and named in the "
-                          "map's links), not a path");
+    GraphvizRenderer renderer;
+    CHECK_THROWS_WITH(
+        write_map_set(fabric, levels, {}, options, MapFormat::svg, overview, renderer),
+        "--maps-dir " + bad +
+            ": give a folder name (it is made next to the output and named in the "
+            "map's links), not a path");
   }
   CHECK(std::filesystem::is_empty(dir.path()));
 }
