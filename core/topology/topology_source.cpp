@@ -21,6 +21,8 @@ TopologySource::TopologySource(TopologySourceOptions options, Discover discover)
       file_(options_.cache.empty() ? state_topology_path(options_.state_dir) : options_.cache) {}
 
 Topology TopologySource::load(TopologyRefresh refresh) const {
+  if (refresh == TopologyRefresh::cache_or_discover)
+    return cache_given() ? load_topology_file(file_) : discover();
   if (refresh != TopologyRefresh::discover_now) {
     if (cache_given() || std::filesystem::exists(file_)) return load_topology_file(file_);
     if (refresh == TopologyRefresh::offline)

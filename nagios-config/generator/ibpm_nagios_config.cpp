@@ -18,6 +18,7 @@
 #include "output_dir.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -97,8 +98,9 @@ void run(Options options) {
         "passive)");
   options.plan.zones.nearest = options.assign == "nearest";
 
-  const ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
-      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  const ibpm::topology::Topology topology =
+      ibpm::topology::topology_source(options.fabric)
+          .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const auto plan = ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr,
                                                          options.plan);
