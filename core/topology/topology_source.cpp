@@ -7,12 +7,13 @@
 
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "layout/state_layout.hpp"
 #include "topology/topology_slice.hpp"
 
 namespace ibpm::topology {
 
 std::string state_topology_path(const std::string& state_dir) {
-  return (std::filesystem::path(state_dir) / "topology.ibnetdiscover").string();
+  return layout::StateLayout(state_dir).topology();
 }
 
 TopologySource::TopologySource(TopologySourceOptions options, Discover discover)

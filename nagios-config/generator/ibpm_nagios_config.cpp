@@ -14,6 +14,7 @@
 
 #include "config_files.hpp"
 #include "fabric/node_name_map.hpp"
+#include "layout/state_layout.hpp"
 #include "monitoring_plan.hpp"
 #include "output_dir.hpp"
 #include "plugin/cli.hpp"
@@ -115,10 +116,9 @@ void run(Options options) {
   settings.rrdcached = options.rrdcached;
   settings.packaged_commands = options.packaged_commands;
   if (!options.no_baseline)
-    settings.baseline =
-        options.baseline.empty()
-            ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
-            : options.baseline;
+    settings.baseline = options.baseline.empty()
+                            ? ibpm::layout::StateLayout(settings.state_dir).baseline()
+                            : options.baseline;
   settings.delegation_file = options.plan.zones.delegation_file;
   settings.nearest = options.plan.zones.nearest;
   settings.check_interval = options.check_interval;
