@@ -14,7 +14,7 @@
 #include "routes/job_routes.hpp"
 #include "routes/lft_file.hpp"
 #include "state/port_store.hpp"
-#include "topology/topology_source.hpp"
+#include "topology/fabric_topology.hpp"
 #include "viz/degraded_links.hpp"
 #include "viz/history_annotations.hpp"
 
@@ -186,9 +186,8 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
 
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options) {
   FabricAnalysis data;
-  data.topology = topology::TopologySource(
-                      {.cache = fabric_options.cache, .state_dir = fabric_options.state_dir})
-                      .load(topology::TopologyRefresh::offline);
+  data.topology =
+      topology::topology_source(fabric_options).load(topology::TopologyRefresh::offline);
   data.names = NodeNameMap::load_if_named(fabric_options.node_name_map);
   const Fabric& fabric = data.fabric();
   data.levels.emplace(fabric, make_graph(fabric));

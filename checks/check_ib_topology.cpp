@@ -8,6 +8,7 @@
 
 #include "fabric/node_name_map.hpp"
 #include "plugin/cli.hpp"
+#include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 #include "topology/topology_diff.hpp"
 
@@ -79,8 +80,8 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
-  ibpm::topology::Topology current = ibpm::topology::acquire_topology(
-      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  ibpm::topology::Topology current = ibpm::topology::topology_source(options.fabric)
+                                         .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   std::optional<ibpm::topology::Topology> baseline;
   if (!options.baseline.empty()) baseline = ibpm::topology::load_topology_file(options.baseline);
 

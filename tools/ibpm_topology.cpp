@@ -14,6 +14,7 @@
 #include "levels_report.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -28,8 +29,8 @@ struct Options {
 };
 
 void run(const Options& options) {
-  ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
-      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  ibpm::topology::Topology topology = ibpm::topology::topology_source(options.fabric)
+                                          .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   ibpm::print_fabric_summary(std::cout, topology);
   if (options.warnings)
     for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "layout/state_layout.hpp"
 #include "sm/remembered_file.hpp"
 
 namespace ibpm::web {
@@ -16,8 +17,10 @@ namespace {
 void read_sms(const std::string& state_dir, SiteData& data) {
   std::error_code ec;
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(state_dir + "/sm", ec))
-    if (entry.path().extension() == ".state") files.push_back(entry.path());
+  for (const auto& entry :
+       std::filesystem::directory_iterator(layout::StateLayout(state_dir).sm_dir(), ec))
+    if (entry.path().extension() == layout::StateLayout::kSmStateExtension)
+      files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   if (files.empty()) return;
   try {

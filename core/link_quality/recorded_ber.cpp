@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "layout/state_layout.hpp"
 #include "state/sample_record.hpp"
 
 namespace ibpm::link_quality {
@@ -13,10 +14,10 @@ std::map<PortRef, RecordedBer> read_recorded_ber(const std::string& state_dir,
                                                  const BerSettings& settings,
                                                  std::vector<std::string>& warnings) {
   std::map<PortRef, RecordedBer> ports;
-  const std::filesystem::path folder = std::filesystem::path(state_dir) / "samples";
+  const std::filesystem::path folder = layout::StateLayout(state_dir).samples_dir();
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    if (entry.path().extension() != ".rec") continue;
+    if (entry.path().extension() != layout::StateLayout::kSampleRecordExtension) continue;
     std::string warning;
     const state::SampleRecord record = state::SampleRecord::load(entry.path().string(), warning);
     if (!warning.empty()) warnings.push_back(warning);

@@ -8,9 +8,10 @@
 
 #include "mad/umad_port.hpp"
 #include "plugin/options.hpp"
-#include "poll/fabric_topology.hpp"
+#include "poll/stale_topology.hpp"
 #include "routes/cable_impact.hpp"
 #include "routes/lft_file.hpp"
+#include "topology/fabric_topology.hpp"
 
 namespace ibpm::poll {
 
@@ -79,12 +80,6 @@ void poll_node_ports(const PortCheckOptions& options, const PollSettings& settin
   poll.record_failure = save_record(run.pending, poll.results);
 }
 
-bool any_stale(const std::vector<PortResult>& results) {
-  for (const PortResult& r : results)
-    if (r.sample.stale_topology(r.target)) return true;
-  return false;
-}
-
 }  // namespace
 
 void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_port) {
@@ -130,8 +125,8 @@ std::string add_route_impact(const PortCheckOptions& options, const NodePoll& po
   try {
     // The whole fabric: the run itself may have polled with a slice of it (the node and its
     // neighbours), and routes cross the whole fabric.
-    const topology::Topology whole =
-        topology_source(options.fabric).load(topology::TopologyRefresh::discover_if_missing);
+    const topology::Topology whole = topology::topology_source(options.fabric)
+                                         .load(topology::TopologyRefresh::discover_if_missing);
     const auto impacts =
         routes::impacts_from_state(options.fabric.state_dir, whole.fabric,
                                    poll.names ? &*poll.names : nullptr, cables, options.jobs);
@@ -153,11 +148,11 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
 
   const PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
-  const topology::TopologySource source = topology_source(options.fabric);
+  const topology::TopologySource source = topology::topology_source(options.fabric);
 
   find_node_topology(source, options.node, names, poll);
   poll_node_ports(options, settings, store, single_port, poll);
-  if (!any_stale(poll.results)) return poll;
+  if (topology_staleness(poll.results) == Staleness::current) return poll;
 
   // The LID answers as another node, or not at all: learn the fabric again and poll once more.
   topology::Topology fresh = source.discover();

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "base/json.hpp"
+#include "layout/state_layout.hpp"
 
 namespace ibpm::products {
 
@@ -37,14 +38,17 @@ std::string port_json(const PortVerdict& v) {
 }
 
 // The summary files, fabric.json first; shards only when there is no whole-fabric sweep.
-std::vector<fs::path> summary_files(const fs::path& dir) {
+std::vector<fs::path> summary_files(const layout::StateLayout& state) {
+  const fs::path dir = state.sweep_dir();
+  const fs::path fabric = state.sweep_summary("fabric");
   std::error_code ec;
-  if (fs::is_regular_file(dir / "fabric.json", ec)) return {dir / "fabric.json"};
+  if (fs::is_regular_file(fabric, ec)) return {fabric};
   std::vector<fs::path> shards;
   if (!fs::is_directory(dir, ec)) return shards;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.starts_with("shard-") && name.ends_with(".json")) shards.push_back(entry.path());
+    if (name.starts_with("shard-") && name.ends_with(layout::StateLayout::kSweepSummaryExtension))
+      shards.push_back(entry.path());
   }
   std::sort(shards.begin(), shards.end());
   return shards;
@@ -87,8 +91,7 @@ void add_file(SweepSummary& summary, const fs::path& file) {
 }  // namespace
 
 std::string summary_path(const SweepOptions& options) {
-  return (fs::path(options.fabric.state_dir) / "sweep" / (sweep::sweep_scope(options) + ".json"))
-      .string();
+  return layout::StateLayout(options.fabric.state_dir).sweep_summary(sweep::sweep_scope(options));
 }
 
 std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
@@ -130,7 +133,7 @@ std::string summary_json(const SweepOptions& options, const SweepResult& sweep,
 }
 
 std::optional<SweepSummary> read_sweep_summary(const std::string& state_dir) {
-  const std::vector<fs::path> files = summary_files(fs::path(state_dir) / "sweep");
+  const std::vector<fs::path> files = summary_files(layout::StateLayout(state_dir));
   if (files.empty()) return std::nullopt;
   SweepSummary summary;
   for (const fs::path& file : files) {

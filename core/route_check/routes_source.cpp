@@ -8,9 +8,9 @@
 
 #include "mad/mad_engine.hpp"
 #include "mad/umad_port.hpp"
-#include "poll/fabric_topology.hpp"
 #include "routes/lft_file.hpp"
 #include "routes/lft_reader.hpp"
+#include "topology/fabric_topology.hpp"
 
 namespace ibpm::route_check {
 
@@ -83,7 +83,7 @@ RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   RoutesSource source;
   const bool refresh = options.tables == TableSource::fabric;
   // A refresh discovers the topology again too, unless --cache names it.
-  const topology::TopologySource topology = poll::topology_source(options.fabric);
+  const topology::TopologySource topology = topology::topology_source(options.fabric);
   source.topology = topology.load(refresh && !topology.cache_given()
                                       ? topology::TopologyRefresh::discover_now
                                       : topology::TopologyRefresh::discover_if_missing);

@@ -9,6 +9,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/regular_file.hpp"
+#include "layout/state_layout.hpp"
 
 namespace ibpm::routes {
 
@@ -36,7 +37,9 @@ bool parse_decimal(const std::string& text, T& value) {
 
 }  // namespace
 
-std::string lft_file_path(const std::string& state_dir) { return state_dir + "/routes.lft"; }
+std::string lft_file_path(const std::string& state_dir) {
+  return layout::StateLayout(state_dir).routes();
+}
 
 void write_lft_file(const std::string& path, const ForwardingTables& tables) {
   base::replace_file_with(path, [&](std::ostream& out) {

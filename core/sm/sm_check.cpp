@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "layout/state_layout.hpp"
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
 #include "products/event_options.hpp"
@@ -48,10 +49,9 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
   if (common.timeout > 0) engine.deadline = start + std::chrono::milliseconds(common.timeout * 900);
 
   const mad::UmadPort port(options.ca, options.port);
-  const std::string dir = options.state_dir + "/sm";
-  state::make_directories(dir);
-  const std::string path =
-      dir + "/" + port.ca_name() + "-" + std::to_string(port.port_number()) + ".state";
+  const layout::StateLayout state(options.state_dir);
+  state::make_directories(state.sm_dir());
+  const std::string path = state.sm_state(port.ca_name(), port.port_number());
   const std::optional<Remembered> before = read_remembered(path);
 
   const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.node_name_map);

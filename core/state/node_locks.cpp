@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "base/regular_file.hpp"
+#include "layout/state_layout.hpp"
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
 
@@ -51,9 +52,7 @@ std::string describe(const GuidRange& range) {
 }  // namespace
 
 std::string node_locks_path(const std::string& state_dir) {
-  std::string path = state_dir;
-  if (path.empty() || path.back() != '/') path += '/';
-  return path + "node.locks";
+  return layout::StateLayout(state_dir).node_locks();
 }
 
 std::vector<GuidRange> lock_ranges(std::vector<Guid> nodes, std::vector<Guid> known) {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "layout/state_layout.hpp"
 #include "state/directories.hpp"
 #include "state/rrdcached_batch.hpp"
 #include "state/rrdcached_pipeline.hpp"
@@ -98,7 +99,7 @@ std::string ahead_of_clock(const std::string& file, double last_update, double n
 }
 
 std::string relative_rrd_path(Guid node, PortNumber port) {
-  return format_guid(node) + "/port" + std::to_string(port) + ".rrd";
+  return layout::StateLayout::relative_port_history(node, port);
 }
 
 std::string daemon_address(const std::string& configured) {
@@ -134,9 +135,7 @@ std::string PortStore::node_dir(Guid node) const {
 }
 
 std::string PortStore::path(Guid node, PortNumber port) const {
-  std::string dir = options_.state_dir;
-  if (dir.back() != '/') dir += '/';
-  return dir + relative_rrd_path(node, port);
+  return layout::StateLayout(options_.state_dir).port_history(node, port);
 }
 
 NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,

@@ -19,6 +19,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/regular_file.hpp"
+#include "layout/state_layout.hpp"
 #include "state/directories.hpp"
 #include "state/state_error.hpp"
 
@@ -195,9 +196,7 @@ std::string SampleRecord::path_for(const std::string& state_dir, const std::stri
   for (char& c : safe)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
   if (safe.empty() || safe[0] == '.') safe.insert(0, "_");
-  std::string dir = state_dir;
-  if (dir.empty() || dir.back() != '/') dir += '/';
-  return dir + "samples/" + safe + ".rec";
+  return layout::StateLayout(state_dir).sample_record(safe);
 }
 
 SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {

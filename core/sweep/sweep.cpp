@@ -10,7 +10,8 @@
 
 #include "delegation/delegation_file.hpp"
 #include "mad/umad_port.hpp"
-#include "poll/fabric_topology.hpp"
+#include "poll/stale_topology.hpp"
+#include "topology/fabric_topology.hpp"
 
 namespace ibpm::sweep {
 
@@ -25,7 +26,7 @@ double seconds_since(Clock::time_point start) {
 // The topology to sweep: --cache as it is; the state topology, discovered again once it is
 // older than --rediscover-after (a failed discovery keeps the old one, and says so).
 topology::Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
-  const topology::TopologySource source = poll::topology_source(options.fabric);
+  const topology::TopologySource source = topology::topology_source(options.fabric);
   if (source.cache_given()) return source.load(topology::TopologyRefresh::offline);
   std::error_code error;
   const auto written = std::filesystem::last_write_time(source.file(), error);
@@ -82,14 +83,6 @@ std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric
   for (std::size_t i = 0; i < targets.size(); ++i)
     if (assignment[i] == shard.index) mine.push_back(std::move(targets[i]));
   return mine;
-}
-
-// A LID that answers as another node: the topology is out of date (silence is not: a dead
-// node is reported as unreachable, the topology check tells whether it left the fabric).
-bool answered_by_another_node(const std::vector<poll::PortResult>& results) {
-  return std::any_of(results.begin(), results.end(), [](const poll::PortResult& r) {
-    return r.sample.node_info && r.sample.node_info->node_guid != r.target.node;
-  });
 }
 
 void note_read_times(SweepResult& result) {
@@ -204,13 +197,14 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);
-    if (pass > 0 || !options.fabric.cache.empty() || !answered_by_another_node(result.results))
+    if (pass > 0 || !options.fabric.cache.empty() ||
+        poll::topology_staleness(result.results) != poll::Staleness::moved)
       break;
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
     // (this pass's record saved first: its locks would stand in the next pass's way).
     poll::save_record(result.pending, result.results);
     result.topology =
-        poll::topology_source(options.fabric).load(topology::TopologyRefresh::discover_now);
+        topology::topology_source(options.fabric).load(topology::TopologyRefresh::discover_now);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";
   }

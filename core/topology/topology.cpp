@@ -75,10 +75,6 @@ Topology discover_topology(const DiscoveryOptions& options) {
   return from_ibnd(IbndFabric::discover(options), origin);
 }
 
-Topology acquire_topology(const std::string& cache_path, const DiscoveryOptions& options) {
-  return cache_path.empty() ? discover_topology(options) : load_topology_file(cache_path);
-}
-
 void save_topology(const Topology& topology, const std::string& path) {
   if (topology.ibnd) {
     topology.ibnd->save_cache(path);

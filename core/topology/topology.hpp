@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Every way a topology reaches a command: a file given with --cache (a libibnetdisc cache file,
-// an ibnetdiscover dump or an `ibnetdiscover -p` ports report, recognised by content) or live
-// discovery through the local HCA.
+// The two ways a topology is made: a file (a libibnetdisc cache file, an ibnetdiscover dump or
+// an `ibnetdiscover -p` ports report, recognised by content) or live discovery through the local
+// HCA. Commands get theirs through TopologySource (topology_source.hpp), which picks between them.
 #pragma once
 
 #include <optional>
@@ -28,9 +28,6 @@ TopologyFormat detect_topology_format(const std::string& path);
 // Throws std::runtime_error with a one-line reason (file:line: ... for malformed dumps).
 Topology load_topology_file(const std::string& path);
 Topology discover_topology(const DiscoveryOptions& options);
-
-// --cache FILE when given, live discovery otherwise.
-Topology acquire_topology(const std::string& cache_path, const DiscoveryOptions& options);
 
 // Saves a topology for later runs (a baseline, a shared cache): a libibnetdisc cache file when
 // libibnetdisc produced it, an ibnetdiscover dump otherwise. Atomic: never a half-written file.

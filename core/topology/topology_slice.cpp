@@ -9,6 +9,7 @@
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_parser.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "layout/state_layout.hpp"
 
 namespace ibpm::topology {
 
@@ -32,7 +33,7 @@ std::string file_name_of(const std::string& node) {
 }
 
 fs::path slice_path(const SliceKey& key) {
-  return fs::path(key.state_dir) / "targets" / (file_name_of(key.node) + ".ibnetdiscover");
+  return layout::StateLayout(key.state_dir).slice(file_name_of(key.node));
 }
 
 std::string stamp(const std::string& path) {

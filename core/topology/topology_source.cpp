@@ -7,12 +7,13 @@
 
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "layout/state_layout.hpp"
 #include "topology/topology_slice.hpp"
 
 namespace ibpm::topology {
 
 std::string state_topology_path(const std::string& state_dir) {
-  return (std::filesystem::path(state_dir) / "topology.ibnetdiscover").string();
+  return layout::StateLayout(state_dir).topology();
 }
 
 TopologySource::TopologySource(TopologySourceOptions options, Discover discover)
@@ -21,6 +22,8 @@ TopologySource::TopologySource(TopologySourceOptions options, Discover discover)
       file_(options_.cache.empty() ? state_topology_path(options_.state_dir) : options_.cache) {}
 
 Topology TopologySource::load(TopologyRefresh refresh) const {
+  if (refresh == TopologyRefresh::cache_or_discover)
+    return cache_given() ? load_topology_file(file_) : discover();
   if (refresh != TopologyRefresh::discover_now) {
     if (cache_given() || std::filesystem::exists(file_)) return load_topology_file(file_);
     if (refresh == TopologyRefresh::offline)

@@ -2,7 +2,8 @@
 // The one place a command gets its topology from: --cache FILE when given (read as it is, never
 // rewritten), else STATE_DIR/topology.ibnetdiscover, which a discovery writes; and per node, the
 // slice of it a node check keeps. The caller says how fresh it must be: offline (a file or an
-// error, never the fabric), the file or a discovery when there is none, or a discovery now.
+// error, never the fabric), the file or a discovery when there is none, a discovery now, or
+// --cache else a discovery that is not kept.
 #pragma once
 
 #include <functional>
@@ -18,6 +19,8 @@ enum class TopologyRefresh {
   offline,              // the file; none is an error saying how to make one
   discover_if_missing,  // the file; none: a discovery, saved as the state topology
   discover_now,         // a discovery, saved as the state topology (--cache is not read)
+  cache_or_discover,    // --cache when given, else a discovery saved nowhere (commands that only
+                        // look at the fabric, or compare it, leave the state topology alone)
 };
 
 // Every member has an initializer, so a command names only those it uses ({.cache = ...,

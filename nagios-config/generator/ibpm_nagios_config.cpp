@@ -14,10 +14,12 @@
 
 #include "config_files.hpp"
 #include "fabric/node_name_map.hpp"
+#include "layout/state_layout.hpp"
 #include "monitoring_plan.hpp"
 #include "output_dir.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -97,8 +99,9 @@ void run(Options options) {
         "passive)");
   options.plan.zones.nearest = options.assign == "nearest";
 
-  const ibpm::topology::Topology topology = ibpm::topology::acquire_topology(
-      options.fabric.cache, {options.fabric.ca, options.fabric.port});
+  const ibpm::topology::Topology topology =
+      ibpm::topology::topology_source(options.fabric)
+          .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const auto plan = ibpm::nagios_config::plan_monitoring(topology.fabric, names ? &*names : nullptr,
                                                          options.plan);
@@ -113,10 +116,9 @@ void run(Options options) {
   settings.rrdcached = options.rrdcached;
   settings.packaged_commands = options.packaged_commands;
   if (!options.no_baseline)
-    settings.baseline =
-        options.baseline.empty()
-            ? (std::filesystem::path(settings.state_dir) / "baseline.cache").string()
-            : options.baseline;
+    settings.baseline = options.baseline.empty()
+                            ? ibpm::layout::StateLayout(settings.state_dir).baseline()
+                            : options.baseline;
   settings.delegation_file = options.plan.zones.delegation_file;
   settings.nearest = options.plan.zones.nearest;
   settings.check_interval = options.check_interval;

@@ -11,9 +11,10 @@ Usage: check_shared_options.py SOURCE_DIR   (exit 1 naming each file that regist
 """
 import pathlib
 import re
-import subprocess
 import sys
 import tempfile
+
+import source_check
 
 SHARED_FILES = (pathlib.Path("core/plugin/options.cpp"), pathlib.Path("core/products/event_options.cpp"))
 SHARED = SHARED_FILES[0]
@@ -30,21 +31,13 @@ def names(text):
                 yield name
 
 
-def sources(root):
-    listed = subprocess.run(["git", "-C", str(root), "ls-files", "*.cpp", "*.hpp"],
-                            capture_output=True, text=True, check=False)
-    if listed.returncode == 0 and listed.stdout:
-        return [pathlib.Path(line) for line in listed.stdout.split()]
-    return [p.relative_to(root) for p in root.rglob("*.[ch]pp")]
-
-
 def violations(root):
     shared = {}
     for helper in SHARED_FILES:
         if (root / helper).exists():
             shared.update({name: helper for name in names((root / helper).read_text())})
     found = []
-    for path in sources(root):
+    for path in source_check.sources(root):
         if path in SHARED_FILES or str(path).startswith(SKIPPED):
             continue
         again = sorted(set(shared).intersection(names((root / path).read_text())))
@@ -62,27 +55,10 @@ def self_test():
         (root / "tools").mkdir()
         (root / "tools/ok.cpp").write_text('plugin::add_jobs_option(app, jobs, "use");')
         (root / "tools/bad.cpp").write_text('app.add_option(\n  "--jobs", jobs, "other text");')
-        found = violations(root)
-        if len(found) != 1 or not found[0].startswith("tools/bad.cpp"):
-            print("self-test: expected only tools/bad.cpp, found:", found)
-            return 1
-    print("self-test: the planted registration was found")
-    return 0
-
-
-def main(argv):
-    if argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    found = violations(pathlib.Path(argv[1]))
-    for line in found:
-        print(line)
-    if not found:
-        print("every shared option is registered only in", ", ".join(map(str, SHARED_FILES)))
-    return 1 if found else 0
+        return source_check.self_test_verdict(violations(root), ["tools/bad.cpp"],
+                                              "the planted registration was found")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(source_check.main(sys.argv, __doc__, violations, self_test,
+                               "every shared option is registered only in " + ", ".join(map(str, SHARED_FILES))))

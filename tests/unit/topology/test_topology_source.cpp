@@ -155,3 +155,23 @@ TEST_CASE("a slice is kept per node and goes stale with the file it was cut from
       std::filesystem::last_write_time(state_topology_path(state_dir)) + std::chrono::seconds(5));
   CHECK_FALSE(source.load_slice("cn0001"));
 }
+
+TEST_CASE("cache_or_discover reads --cache, else discovers and keeps nothing") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path() / "state").string();
+  // A state topology at hand is not what a command that only looks at the fabric reads.
+  write_dump(state_topology_path(state_dir), fabric_with_host(kHost, "saved HCA-1"));
+  FakeDiscovery discovery;
+  const TopologySource live({.state_dir = state_dir}, discovery.discover());
+  const Topology found = live.load(TopologyRefresh::cache_or_discover);
+  CHECK(found.origin == "discovery");
+  CHECK(discovery.calls == 1);
+  CHECK(has_node(load_topology_file(state_topology_path(state_dir)), kHost));  // not replaced
+
+  const std::string cache = (dir.path() / "given.ibnetdiscover").string();
+  write_dump(cache, fabric_with_host(kOther, "given HCA-1"));
+  const TopologySource given({.cache = cache, .state_dir = state_dir}, no_discovery());
+  const Topology read = given.load(TopologyRefresh::cache_or_discover);
+  CHECK(read.origin == cache);
+  CHECK(has_node(read, kOther));
+}

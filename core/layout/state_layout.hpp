@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The state directory's map (--state-dir, /var/lib/ibpm by default): the one place that names
+// its files and folders. Every reader and writer asks it for a path;
+// tests/layering/check_state_layout.py fails when a name below appears anywhere else.
+//
+//   topology.ibnetdiscover   the fabric as last discovered (TopologySource)
+//   targets/NODE.ibnetdiscover  a node check's slice of it (topology_slice)
+//   0xGUID/portN.rrd         a port's counter history (PortStore)
+//   samples/NAME.rec         a run's last samples, per check or sweep scope (SampleRecord)
+//   node.locks               which nodes a run is polling now (node_locks)
+//   sweep/SCOPE.json         a sweep's summary: fabric.json or shard-K-of-N.json (sweep_summary)
+//   routes.lft               the switches' forwarding tables (ibpm-routes --refresh)
+//   sm/CA-PORT.state         what check_ib_sm remembers of the subnet manager
+//   baseline.cache           check_ib_topology's baseline, as ibpm-nagios-config sets it up
+#pragma once
+
+#include <string>
+
+#include "fabric/types.hpp"
+
+namespace ibpm::layout {
+
+class StateLayout {
+ public:
+  explicit StateLayout(std::string state_dir) : dir_(std::move(state_dir)) {}
+
+  const std::string& dir() const { return dir_; }
+
+  std::string topology() const;
+  std::string slices_dir() const;
+  std::string slice(const std::string& file_name) const;  // file_name: made safe by the caller
+  std::string samples_dir() const;
+  std::string sample_record(const std::string& file_name) const;
+  std::string node_locks() const;
+  std::string sweep_dir() const;
+  std::string sweep_summary(const std::string& scope) const;
+  std::string routes() const;
+  std::string sm_dir() const;
+  std::string sm_state(const std::string& ca, int port) const;
+  std::string baseline() const;
+  std::string port_history(Guid node, PortNumber port) const;
+
+  // "0xGUID/portN.rrd": a port's history relative to the state (or an rrdcached's base) folder.
+  static std::string relative_port_history(Guid node, PortNumber port);
+  // The file name endings of the folders' entries, for those who list them.
+  static constexpr const char* kSampleRecordExtension = ".rec";
+  static constexpr const char* kSmStateExtension = ".state";
+  static constexpr const char* kSweepSummaryExtension = ".json";
+
+ private:
+  // DIR/NAME: one '/' between them, none added after a trailing one; NAME alone for no DIR.
+  std::string in_dir(const std::string& name) const;
+
+  std::string dir_;
+};
+
+}  // namespace ibpm::layout

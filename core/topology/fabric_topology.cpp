@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+
+#include "topology/fabric_topology.hpp"
+
+namespace ibpm::topology {
+
+TopologySource topology_source(const plugin::FabricOptions& options) {
+  return TopologySource(TopologySourceOptions{options.cache, options.state_dir,
+                                              options.node_name_map, options.ca, options.port});
+}
+
+}  // namespace ibpm::topology
