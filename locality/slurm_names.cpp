@@ -13,7 +13,7 @@
 namespace ibpm::locality {
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + base::one_line(text) + "'"; }
+std::string single_quoted(std::string_view text) { return "'" + base::one_line(text) + "'"; }
 
 }  // namespace
 
@@ -35,8 +35,9 @@ SlurmNames slurm_names(const Fabric& fabric, const std::vector<std::size_t>& hos
     if (is_slurm_name(name))
       result.hosts[node.guid] = name;
     else
-      result.warnings.push_back("host " + format_guid(node.guid) + " " + quoted(shown) +
-                                " left out: " + quoted(name) + " is not a name Slurm accepts");
+      result.warnings.push_back("host " + format_guid(node.guid) + " " + single_quoted(shown) +
+                                " left out: " + single_quoted(name) +
+                                " is not a name Slurm accepts");
   }
   std::vector<NamedNode> candidates;
   for (std::size_t i : switches) {
@@ -50,10 +51,10 @@ SlurmNames slurm_names(const Fabric& fabric, const std::vector<std::size_t>& hos
     const std::string& written = result.switches.at(node.guid);
     const std::string mapped = slurm_switch_name(shown);
     if (written != mapped)
-      result.warnings.push_back("switch " + format_guid(node.guid) + " " + quoted(shown) +
+      result.warnings.push_back("switch " + format_guid(node.guid) + " " + single_quoted(shown) +
                                 " written as " + written + ": another switch is also " + mapped);
     else if (written != shown)
-      result.warnings.push_back("switch " + format_guid(node.guid) + " " + quoted(shown) +
+      result.warnings.push_back("switch " + format_guid(node.guid) + " " + single_quoted(shown) +
                                 " written as " + written);
   }
   return result;

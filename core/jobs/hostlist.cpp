@@ -17,8 +17,13 @@ constexpr std::size_t kMaxEchoed = 200;
 
 std::string shown(std::string_view text) {
   if (text.size() <= kMaxEchoed) return std::string(text);
-  return std::string(text.substr(0, kMaxEchoed)) + "... (" + std::to_string(text.size()) +
-         " bytes)";
+  // Appended in place: GCC 12 warns (-Warray-bounds, a false positive) on the temporary string
+  // operator+ makes, when libstdc++ comes from a precompiled header.
+  std::string shown_text(text.substr(0, kMaxEchoed));
+  shown_text += "... (";
+  shown_text += std::to_string(text.size());
+  shown_text += " bytes)";
+  return shown_text;
 }
 
 [[noreturn]] void fail(std::string_view expression, const std::string& why) {
