@@ -368,7 +368,9 @@ TEST_CASE(
   CHECK(many_last.back() == last[1]);
   // Each answered from the daemon's memory (PENDING): no LAST, which opens the file.
   CHECK(cost.commands - before.commands == 3000);
-  CHECK(cost.reads - before.reads <= 150);
+  // (a PENDING answer is two lines the daemon may write apart: up to ~250 reads here, against
+  // 2,218 for LAST answers read one by one)
+  CHECK(cost.reads - before.reads <= 500);
   // Once the daemon has written the file out, nothing is pending: LAST is asked, same answer.
   CHECK(send_raw(daemon->port(), "FLUSH " + store.rrd_name(kCachedNode, 4)).starts_with("0 "));
   const ExchangeCount before_flushed = exchange_totals();
