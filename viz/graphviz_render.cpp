@@ -43,19 +43,8 @@ constexpr double kPdfMaxPoints = 14400;
 // The narrowest a node and the gap beside it can be (width 0.3 in, nodesep 0.12 in), in points.
 constexpr double kMinNodePitchPt = (0.3 + 0.12) * 72;
 
-const char* format_name(MapFormat format) {
-  switch (format) {
-    case MapFormat::svg:
-      return "svg";
-    case MapFormat::png:
-      return "png";
-    case MapFormat::pdf:
-      return "pdf";
-    case MapFormat::dot:
-      break;
-  }
-  return "dot";
-}
+// Graphviz's name of the format (to_string's views are of literals: terminated).
+const char* format_name(MapFormat format) { return to_string(format).data(); }
 
 char* c(const std::string& s) { return const_cast<char*>(s.c_str()); }
 char* c(const char* s) { return const_cast<char*>(s); }
