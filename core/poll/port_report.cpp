@@ -2,6 +2,7 @@
 
 #include "poll/port_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -56,13 +57,18 @@ std::string seconds_ahead(double seconds) {
   return text;
 }
 
+// How a metric's value is written when it alerts.
+enum class Shown { rate, percent };
+
+// The value is formatted only when the metric alerts: a sweep judges every metric of every port.
 void add_metric(Subcheck& port, State& worst, const thresholds::RateThresholds& thresholds,
-                std::string_view metric, double value, const std::string& shown, bool bound) {
+                std::string_view metric, double value, Shown shown, bool bound) {
   const State state = thresholds.evaluate(metric, value);
   if (state == State::ok) return;
   worst = plugin::worst(worst, state);
+  const std::string text = shown == Shown::rate ? format_rate(value) : percent(value);
   port.children.push_back(Subcheck{state,
-                                   std::string(metric) + " " + (bound ? ">= " : "") + shown + " (" +
+                                   std::string(metric) + " " + (bound ? ">= " : "") + text + " (" +
                                        thresholds.describe(metric) + ")",
                                    {},
                                    {}});
@@ -175,46 +181,15 @@ PortReason port_reason(const Subcheck& check, State state, const std::string& ca
   return reason;
 }
 
-Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
-  Subcheck port;
-  const PortSample& sample = result.sample;
-  std::string line = cable_name(result.target) + ": ";
-  if (!result.state_error.empty()) {
-    port.state = State::unknown;
-    port.output = line + "state file: " + result.state_error;
-    return port;
-  }
-  if (sample.cut) {
-    port.state = State::unknown;
-    port.output = line + "not read: the run's time (-t) ran out first (" + sample.error + ")";
-    return port;
-  }
-  if (!sample.answered) {
-    port.state = State::unknown;
-    port.output = line + "unreachable at LID " + std::to_string(result.target.lid) + " (" +
-                  sample.error + ")";
-    return port;
-  }
-  State worst = State::ok;
-  if (sample.live) {
-    line += link_text(*sample.live);
-    if (sample.live->state != PortState::active) {
-      // Named first: it is what makes the port CRITICAL, whatever its counters say meanwhile.
-      worst = settings.port_down;
-      port.children.push_back(Subcheck{
-          settings.port_down, "link " + std::string(to_string(sample.live->state)), {}, {}});
-    }
-    if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
-      worst = plugin::worst(worst, settings.degraded);
-      port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});
-    }
-  } else {
-    line += "link state unknown";
-  }
+namespace {
 
+// "leaf01[3] <-> spine02[1]: 4x HDR, xmit 12.0 %, rcv 3.1 %": the port's line as check_ib_port
+// and check_ib_node show it.
+std::string port_line(const PortResult& result) {
+  std::string line = cable_name(result.target) + ": ";
+  line += result.sample.live ? link_text(*result.sample.live) : "link state unknown";
   const PortRates& rates = result.rates;
   if (rates.baseline) {
-    worst = plugin::worst(worst, settings.first_run);
     if (result.clock_back > 0)
       line += ", clock stepped back: previous sample " + seconds_ahead(result.clock_back) +
               " s ahead, new baseline";
@@ -224,28 +199,15 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
     if (rates.xmit_util_pct) line += ", xmit " + percent(*rates.xmit_util_pct);
     if (rates.rcv_util_pct) line += ", rcv " + percent(*rates.rcv_util_pct);
     if (rates.xmit_wait_pct) line += ", xmit wait " + percent(*rates.xmit_wait_pct);
-    const thresholds::RateThresholds& thresholds = *settings.thresholds;
-    for (const counters::CounterSpec& s : counters::counter_specs()) {
-      const auto r = rates.of(s.id);
-      if (!r) continue;
-      const double value = reported_rate(s.id, r->per_second);
-      add_metric(port, worst, thresholds, s.key, value, format_rate(value), r->lower_bound);
-    }
-    if (rates.xmit_util_pct)
-      add_metric(port, worst, thresholds, "xmit_util", *rates.xmit_util_pct,
-                 percent(*rates.xmit_util_pct), false);
-    if (rates.rcv_util_pct)
-      add_metric(port, worst, thresholds, "rcv_util", *rates.rcv_util_pct,
-                 percent(*rates.rcv_util_pct), false);
-    if (rates.xmit_wait_pct)
-      add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct,
-                 percent(*rates.xmit_wait_pct), false);
-    add_ber(port, worst, result, settings);
-    if (settings.flap_per_port)
-      if (auto flap = flap_subcheck(result, nullptr, settings.flap)) {
-        worst = plugin::worst(worst, flap->state.value_or(State::ok));
-        port.children.push_back(std::move(*flap));
-      }
+  }
+  return line;
+}
+
+// What is worth knowing of a port whatever its state: counters at their maximum, reset by
+// someone else, or cleared by ibpm.
+void add_counter_notes(Subcheck& port, const PortResult& result) {
+  const PortRates& rates = result.rates;
+  if (!rates.baseline) {
     if (rates.saturated)
       port.children.push_back(Subcheck{State::ok,
                                        "saturated counters (rates are lower bounds): " +
@@ -274,8 +236,76 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
                      counters::describe_counters(result.record.reset_mask),
                  {},
                  {}});
+}
+
+}  // namespace
+
+Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
+  Subcheck port;
+  const PortSample& sample = result.sample;
+  if (!result.state_error.empty()) {
+    port.state = State::unknown;
+    port.output = cable_name(result.target) + ": state file: " + result.state_error;
+    return port;
+  }
+  if (sample.cut) {
+    port.state = State::unknown;
+    port.output = cable_name(result.target) + ": not read: the run's time (-t) ran out first (" +
+                  sample.error + ")";
+    return port;
+  }
+  if (!sample.answered) {
+    port.state = State::unknown;
+    port.output = cable_name(result.target) + ": unreachable at LID " +
+                  std::to_string(result.target.lid) + " (" + sample.error + ")";
+    return port;
+  }
+  State worst = State::ok;
+  if (sample.live) {
+    if (sample.live->state != PortState::active) {
+      // Named first: it is what makes the port CRITICAL, whatever its counters say meanwhile.
+      worst = settings.port_down;
+      port.children.push_back(Subcheck{
+          settings.port_down, "link " + std::string(to_string(sample.live->state)), {}, {}});
+    }
+    if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
+      worst = plugin::worst(worst, settings.degraded);
+      port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});
+    }
+  }
+
+  const PortRates& rates = result.rates;
+  if (rates.baseline) {
+    worst = plugin::worst(worst, settings.first_run);
+  } else {
+    const thresholds::RateThresholds& thresholds = *settings.thresholds;
+    for (const counters::CounterSpec& s : counters::counter_specs()) {
+      const auto r = rates.of(s.id);
+      if (!r) continue;
+      const double value = reported_rate(s.id, r->per_second);
+      add_metric(port, worst, thresholds, s.key, value, Shown::rate, r->lower_bound);
+    }
+    if (rates.xmit_util_pct)
+      add_metric(port, worst, thresholds, "xmit_util", *rates.xmit_util_pct, Shown::percent, false);
+    if (rates.rcv_util_pct)
+      add_metric(port, worst, thresholds, "rcv_util", *rates.rcv_util_pct, Shown::percent, false);
+    if (rates.xmit_wait_pct)
+      add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct, Shown::percent,
+                 false);
+    add_ber(port, worst, result, settings);
+    if (settings.flap_per_port)
+      if (auto flap = flap_subcheck(result, nullptr, settings.flap)) {
+        worst = plugin::worst(worst, flap->state.value_or(State::ok));
+        port.children.push_back(std::move(*flap));
+      }
+  }
   port.state = worst;
-  port.output = line;
+  if (worst == State::ok && !settings.describe_ok_ports &&
+      std::all_of(port.children.begin(), port.children.end(),
+                  [](const Subcheck& c) { return c.state.value_or(State::ok) == State::ok; }))
+    return port;
+  add_counter_notes(port, result);
+  port.output = port_line(result);
   return port;
 }
 

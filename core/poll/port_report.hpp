@@ -32,6 +32,9 @@ struct ReportSettings {
   // Say of every BER window not yet covered how much history it has (a port or node check); a
   // sweep says it only of windows that saw errors.
   bool ber_coverage_notes = false;
+  // Build an OK port's line and notes (a port or node check shows them). A sweep shows no OK
+  // port and sets this to false: such a port's subcheck then holds its state alone.
+  bool describe_ok_ports = true;
 };
 
 // A counter's rate as reports and thresholds give it: data counters in octets per second (the

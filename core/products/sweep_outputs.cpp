@@ -11,6 +11,7 @@
 
 #include "base/atomic_file.hpp"
 #include "plugin/options.hpp"
+#include "poll/port_report.hpp"
 #include "products/event_log.hpp"
 #include "products/event_options.hpp"
 #include "products/icinga2_api.hpp"
@@ -262,7 +263,11 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
                             result.sample.answered && result.rates.baseline,
                             v.cable,
                             v.reason};
-    if (auto event = state_change(status, remembered)) events.push_back(std::move(*event));
+    if (auto event = state_change(status, remembered)) {
+      // An OK port's verdict names no cable (nothing shows it); its event does.
+      if (event->status.cable.empty()) event->status.cable = poll::cable_name(result.target);
+      events.push_back(std::move(*event));
+    }
     if (remembered) result.reported = static_cast<std::uint8_t>(*remembered);
   }
   return events;

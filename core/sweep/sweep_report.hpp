@@ -30,7 +30,7 @@ struct PortVerdict {
   const poll::PortResult* result = nullptr;
   plugin::Subcheck check;  // as check_ib_node shows the port; empty when the port is OK
   plugin::State state = plugin::State::ok;
-  std::string cable;   // "leaf01[3] <-> spine02[1]"
+  std::string cable;   // "leaf01[3] <-> spine02[1]"; empty when the port is OK
   std::string reason;  // the metrics that set the state ("symbol_errors 12/s > 10/s")
 };
 
