@@ -12,18 +12,40 @@ namespace ibpm::state {
 
 namespace {
 
-// Milliseconds, '.' whatever the locale: librrd parses timestamps and values in the C locale.
-std::string format_seconds(double seconds) {
-  char text[64];
-  auto [end, ec] = std::to_chars(text, text + sizeof text, seconds, std::chars_format::fixed, 3);
-  if (ec != std::errc{}) throw std::invalid_argument("time out of range");
-  return std::string(text, end);
-}
+// The update line is written into a buffer on the stack and copied once: a sweep writes one per
+// port, and appending piece by piece cost some ten allocations each.
+class LineBuffer {
+ public:
+  // Milliseconds, '.' whatever the locale: librrd parses timestamps and values in the C locale.
+  void seconds(double value) {
+    auto [end, ec] = std::to_chars(at_, at_ + kSecondsSize, value, std::chars_format::fixed, 3);
+    if (ec != std::errc{}) throw std::invalid_argument("time out of range");
+    at_ = end;
+  }
+  template <typename T>
+  void number(T value) {
+    at_ = std::to_chars(at_, at_ + kNumberSize, value).ptr;  // 20 digits at most: always fits
+  }
+  template <typename T>
+  void optional(const std::optional<T>& value) {
+    if (value)
+      number(*value);
+    else
+      unknown();
+  }
+  void unknown() { *at_++ = 'U'; }
+  void colon() { *at_++ = ':'; }
+  std::string text() const { return std::string(text_, static_cast<std::size_t>(at_ - text_)); }
 
-template <typename T>
-std::string format_optional(const std::optional<T>& value) {
-  return value ? std::to_string(*value) : "U";
-}
+ private:
+  static constexpr std::size_t kSecondsSize = 64;  // longer: "time out of range"
+  static constexpr std::size_t kNumberSize = 20;   // a 64-bit number's digits
+  // Every field at its longest and its separator: three times, the counters and five numbers.
+  static constexpr std::size_t kSize =
+      3 * (kSecondsSize + 1) + (counters::kCounterCount + 5) * (kNumberSize + 1);
+  char text_[kSize];
+  char* at_ = text_;
+};
 
 bool unknown(std::string_view text) { return text.empty() || text == "U"; }
 
@@ -75,23 +97,35 @@ counters::CounterMask source_changed(const PortRecord& previous, const PortRecor
 std::string update_line(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
     throw std::invalid_argument("sample time must be a positive number of seconds");
-  std::string line = format_seconds(record.time);
+  LineBuffer line;
+  line.seconds(record.time);
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const counters::CounterMask bit = counters::counter_bit(static_cast<counters::Counter>(i));
-    const bool unknown = ((record.saturated | record.rrd_unknown) & bit) != 0;
-    line += ':';
-    line += unknown ? "U" : format_optional(record.raw[i]);
+    line.colon();
+    if (((record.saturated | record.rrd_unknown) & bit) != 0)
+      line.unknown();
+    else
+      line.optional(record.raw[i]);
   }
-  line += ':' + format_seconds(record.time);
-  line += ':' + std::to_string(record.saturated);
+  line.colon();
+  line.seconds(record.time);
+  line.colon();
+  line.number(record.saturated);
   std::uint32_t flags = 0;
   if (record.extended || record.all_extended) flags |= kSampleExtended;
   if (record.all_extended) flags |= kSampleAllExtended;
-  line += ':' + std::to_string(flags);
-  line += ':' + format_optional(record.pma_cap_mask);
-  line += ':' + (record.last_reset ? format_seconds(*record.last_reset) : std::string("U"));
-  line += ':' + std::to_string(record.reset_mask);
-  return line;
+  line.colon();
+  line.number(flags);
+  line.colon();
+  line.optional(record.pma_cap_mask);
+  line.colon();
+  if (record.last_reset)
+    line.seconds(*record.last_reset);
+  else
+    line.unknown();
+  line.colon();
+  line.number(record.reset_mask);
+  return line.text();
 }
 
 PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& last) {
