@@ -16,18 +16,30 @@ Milliseconds try_wait(const BackoffPolicy& policy, int attempt, Milliseconds jit
   return policy.timeout + kBackoffBase * (1LL << shift) - jitter;
 }
 
+Milliseconds schedule_total(const BackoffPolicy& policy, std::optional<Milliseconds> budget) {
+  Milliseconds total = policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
+  return budget ? std::min(total, *budget) : total;
+}
+
+std::optional<Milliseconds> next_wait(const BackoffPolicy& policy, int attempt, Milliseconds used,
+                                      Milliseconds total,
+                                      const std::function<Milliseconds()>& jitter) {
+  if (attempt > policy.retries || used >= total) return std::nullopt;
+  const Milliseconds wait = try_wait(policy, attempt, attempt == 0 ? Milliseconds{0} : jitter());
+  return std::min(wait, total - used);
+}
+
 std::vector<Milliseconds> backoff_schedule(const BackoffPolicy& policy,
                                            const std::function<Milliseconds()>& jitter,
                                            std::optional<Milliseconds> budget) {
-  Milliseconds total = policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
-  if (budget) total = std::min(total, *budget);
+  const Milliseconds total = schedule_total(policy, budget);
   std::vector<Milliseconds> waits;
   Milliseconds used{0};
-  for (int attempt = 0; attempt <= policy.retries && used < total; ++attempt) {
-    Milliseconds wait = try_wait(policy, attempt, attempt == 0 ? Milliseconds{0} : jitter());
-    wait = std::min(wait, total - used);
-    waits.push_back(wait);
-    used += wait;
+  for (int attempt = 0;; ++attempt) {
+    const auto wait = next_wait(policy, attempt, used, total, jitter);
+    if (!wait) break;
+    waits.push_back(*wait);
+    used += *wait;
   }
   return waits;
 }

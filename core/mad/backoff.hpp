@@ -29,9 +29,18 @@ struct BackoffPolicy {
 // How long try `attempt` (0 = the first) waits for its answer; jitter in [0, 511] ms.
 Milliseconds try_wait(const BackoffPolicy& policy, int attempt, Milliseconds jitter);
 
-// Every try's wait, in order: retries + 1 tries at most, their sum at most timeout x retries
-// (the first try alone when retries is 0) and at most `budget` when given. The try that would
-// overrun is shortened to what is left; none follows it.
+// What all tries of one query may wait together: timeout x retries (the first try alone when
+// retries is 0), at most `budget` when given.
+Milliseconds schedule_total(const BackoffPolicy& policy, std::optional<Milliseconds> budget);
+
+// The wait of try `attempt` when the tries before it waited `used` of `total`: nullopt when no try
+// is left (retries + 1 tries at most). The try that would overrun is shortened to what is left.
+// The jitter is drawn only for a retry that goes out.
+std::optional<Milliseconds> next_wait(const BackoffPolicy& policy, int attempt, Milliseconds used,
+                                      Milliseconds total,
+                                      const std::function<Milliseconds()>& jitter);
+
+// Every try's wait, in order, as next_wait gives them one by one.
 std::vector<Milliseconds> backoff_schedule(const BackoffPolicy& policy,
                                            const std::function<Milliseconds()>& jitter,
                                            std::optional<Milliseconds> budget = std::nullopt);

@@ -17,16 +17,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One query on its way: its packet, its retry schedule and where it stands in it.
+// A umad header and a MAD: held in place, so a query costs no allocation of its own.
+using Packet = std::array<std::uint8_t, sizeof(ib_user_mad_t) + kMadSize>;
+
+// One query on its way: its packet and where it stands in its retry schedule (each try's wait is
+// drawn when the try goes out: nearly every query is answered at its first).
 struct Outstanding {
   std::size_t index = 0;  // into the caller's queries
   MgmtClass mgmt_class = MgmtClass::performance;
-  std::vector<std::uint8_t> packet;    // umad header + MAD, built once
-  int length = 0;                      // MAD bytes to send
-  std::vector<Milliseconds> schedule;  // each try's wait
-  std::size_t attempt = 0;             // the try in flight
-  std::size_t send_failures = 0;       // tries the port refused to send
-  bool clipped = false;                // the deadline shortened the schedule
+  Packet packet{};                // umad header + MAD, built once
+  int length = 0;                 // MAD bytes to send
+  Milliseconds wait{0};           // the try in flight waits this long
+  Milliseconds used{0};           // what the tries before it waited
+  Milliseconds total{0};          // what all tries may wait together
+  std::size_t attempt = 0;        // the try in flight
+  std::size_t send_failures = 0;  // tries the port refused to send
+  bool clipped = false;           // the deadline shortened the schedule
   Clock::time_point expires;
 };
 
@@ -43,8 +49,8 @@ int data_size(MgmtClass mgmt_class) {
 }
 
 // Encodes the query with libibmad's packet builder; the transaction id is set per try.
-std::vector<std::uint8_t> build_packet(const MadQuery& query, int& length) {
-  std::vector<std::uint8_t> packet(umad_size() + kMadSize, 0);
+void build_packet(const MadQuery& query, Packet& packet, int& length) {
+  packet.fill(0);
   ib_rpc_t rpc{};
   rpc.mgtclass = static_cast<int>(query.mgmt_class);
   rpc.method = static_cast<int>(query.method);
@@ -67,7 +73,6 @@ std::vector<std::uint8_t> build_packet(const MadQuery& query, int& length) {
   std::copy(query.data.begin(), query.data.end(), data.begin());
   length = mad_build_pkt(packet.data(), &rpc, &destination, nullptr, data.data());
   if (length < 0) throw MadError("cannot encode a MAD for LID " + std::to_string(query.lid));
-  return packet;
 }
 
 int milliseconds_until(Clock::time_point when, Clock::time_point now) {
@@ -105,7 +110,7 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
     const std::uint32_t tid = ++next_tid_ == 0 ? ++next_tid_ : next_tid_;
     void* mad = umad_get_mad(item.packet.data());
     mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
-    const Milliseconds wait = item.schedule[item.attempt];
+    const Milliseconds wait = item.wait;
     if (item.attempt > 0) ++stats_.retries;
     // The kernel keeps its own timer for the try (and reports ETIMEDOUT); ours covers
     // transports that never report one. A send the port refuses is a lost try: the next one
@@ -124,8 +129,13 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
                          Clock::time_point now) {
     Outstanding item = std::move(it->second);
     in_flight.erase(it);
-    const bool more = ++item.attempt < item.schedule.size();
+    item.used += item.wait;
+    ++item.attempt;
+    const auto wait = next_wait(options.backoff, static_cast<int>(item.attempt), item.used,
+                                item.total, options.jitter);
+    const bool more = wait.has_value();
     if (more && (!options.deadline || now < *options.deadline)) {
+      item.wait = *wait;
       send_try(std::move(item), now);
     } else if (more || item.clipped) {
       // The deadline, not the schedule, ended it: nothing is known about the node.
@@ -184,7 +194,7 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       const MadQuery& query = queries[item.index];
       item.mgmt_class = query.mgmt_class;
       try {
-        item.packet = build_packet(query, item.length);
+        build_packet(query, item.packet, item.length);
       } catch (const MadError&) {
         finish(item.index, ReplyStatus::failed, 0);
         continue;
@@ -192,16 +202,15 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       std::optional<Milliseconds> budget;
       if (options.deadline)
         budget = std::chrono::duration_cast<Milliseconds>(*options.deadline - now);
-      item.schedule = backoff_schedule(options.backoff, options.jitter, budget);
+      item.total = schedule_total(options.backoff, budget);
       // A schedule always fills timeout x retries unless the deadline leaves less.
-      const BackoffPolicy& policy = options.backoff;
-      const Milliseconds cap =
-          policy.retries > 0 ? policy.timeout * policy.retries : policy.timeout;
-      item.clipped = budget && *budget < cap;
-      if (item.schedule.empty()) {
+      item.clipped = item.total < schedule_total(options.backoff, std::nullopt);
+      const auto first = next_wait(options.backoff, 0, Milliseconds{0}, item.total, options.jitter);
+      if (!first) {
         finish(item.index, ReplyStatus::cut, 0);
         continue;
       }
+      item.wait = *first;
       send_try(std::move(item), now);
     }
     if (in_flight.empty()) continue;
