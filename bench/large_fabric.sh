@@ -8,7 +8,8 @@
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
 # (user + system) per port against the peer's, through a local rrdcached (unix socket), through a
 # central store (rrdcached over TCP with -R -B, as docs/operators.md deploys it, without the TLS
-# tunnel) and writing the files directly, the sweep's MAD rate against the ceiling on the same
+# tunnel) and writing the files directly, its heap allocations (with heaptrack, when installed),
+# the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
 # (through rrdcached and reading the files directly; ibpm-congestion beside ibpm-utilization, which
@@ -92,6 +93,16 @@ for label in daemon central direct; do
   wait "$pid" || true
   echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt | cut -d" " -f3) KB, peak descriptors $peak"
 done
+# Heap allocations of one steady sweep through the central store, counted by heaptrack when it is
+# installed (they include the simulator's shim, libumad2sim: about 3 per MAD, 6.5 per port).
+if command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null; then
+  client heaptrack -o "$tmp/heap" $central_cmd >/dev/null 2>&1 || true
+  allocations=$(heaptrack_print -f "$tmp"/heap.*zst 2>/dev/null |
+    sed -n 's/^calls to allocation functions: \([0-9]*\).*/\1/p')
+  swept=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_central.txt | head -1)
+  echo "central: one steady sweep under heaptrack: ${allocations:-?} heap allocations" \
+    "($(awk -v a="${allocations:-0}" -v p="${swept:-1}" 'BEGIN { printf "%.1f", a / p }') per port)"
+fi
 ( . "$tmp/sim/env" && exec /usr/bin/time -f "%U %S %M" -o rss_peer.txt $peer_cmd ) >peer.txt 2>&1 || true
 echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(tail -1 rss_peer.txt | cut -d' ' -f3) KB"
 # The ceiling on this fabric: our MAD engine asking every cabled port's PortCounters and nothing
