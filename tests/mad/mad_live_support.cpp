@@ -113,16 +113,18 @@ ProbeRun LiveTree::probe(const std::vector<std::string>& options,
 ProbeRun LiveTree::probe_frozen(std::vector<std::string> options,
                                 const std::vector<std::string>& queries,
                                 std::chrono::milliseconds frozen) {
-  // mad_probe attaches, says "ready", waits for "go", runs, says "done" (it needs ibsim again
-  // to detach when it exits, so ibsim must not stay stopped until then).
+  // mad_probe attaches, says "ready", waits for "go", runs, says "done", then waits for
+  // "resumed" and reads what ibsim still sends before it exits (it needs ibsim again to detach,
+  // and no packet may arrive while it does).
   auto file = [&](const char* name) {
     auto path = fabric.work_dir() / name;
     std::filesystem::remove(path);
     return path;
   };
-  const auto ready = file("probe.ready"), go = file("probe.go"), done = file("probe.done");
+  const auto ready = file("probe.ready"), go = file("probe.go"), done = file("probe.done"),
+             resumed = file("probe.resumed");
   options.insert(options.end(), {"--ready-file", ready.string(), "--go-file", go.string(),
-                                 "--done-file", done.string()});
+                                 "--done-file", done.string(), "--resumed-file", resumed.string()});
   ProbeRun run;
   std::exception_ptr failure;
   std::atomic<bool> finished{false};
@@ -154,6 +156,8 @@ ProbeRun LiveTree::probe_frozen(std::vector<std::string> options,
   else
     wait_for(done);
   ::kill(fabric.ibsim_pid(), SIGCONT);
+  // The probe reads the answers ibsim had queued before it exits (see mad_probe.cpp).
+  std::ofstream(resumed) << "resumed\n";
   client.join();
   if (failure) std::rethrow_exception(failure);
   REQUIRE(attached);

@@ -3,7 +3,7 @@
 // test_mad_live runs it as a client of ibsim (the MAD engine needs libumad2sim preloaded).
 //
 //   mad_probe [--window N] [--timeout MS] [--retries N] [--deadline MS] [--caps MASK]
-//             [--ready-file PATH --go-file PATH --done-file PATH] QUERY...
+//             [--ready-file PATH --go-file PATH --done-file PATH --resumed-file PATH] QUERY...
 //   mad_probe --sample [--caps MASK] [--caps2 MASK2] [--window N] ... LID:PORT...
 //
 // With --sample the ports are read by poll::sample_ports, the agents' capabilities given as
@@ -18,7 +18,11 @@
 //
 // With --ready-file and --go-file it creates the first once attached to the simulator and waits
 // for the second before the run (so a test can freeze ibsim in between); --done-file is created
-// when the run is over (libumad2sim needs ibsim again to detach at exit).
+// when the run is over (libumad2sim needs ibsim again to detach at exit). With --resumed-file it
+// then waits for that file (the test creates it once ibsim runs again) and reads the late answers
+// ibsim had queued until none comes for 300 ms: libumad2sim's exit handler takes the lock its
+// receiving thread needs for a packet, then waits for that thread, so a packet arriving while the
+// program exits can hang it for good.
 //
 // Output, in query order, then one stats line (the deadline counts from just before the run):
 //   reply 0 pc:2:5 answered mad_status=0x0000 tries=1 port_select=5 SymbolErrorCounter=0 ...
@@ -43,6 +47,26 @@ using namespace ibpm;
 using namespace ibpm::mad;
 
 namespace {
+
+// Waits up to 60 s for `path` to exist.
+void wait_for_file(const std::string& path) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(path)) {
+    if (std::chrono::steady_clock::now() > give_up) throw std::runtime_error("no " + path);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// Once `resumed` exists, reads (and drops) whatever ibsim still sends until nothing comes for
+// 300 ms, so that no packet arrives while libumad2sim detaches at exit.
+void drain_late_answers(const UmadPort& umad, const std::string& resumed) {
+  wait_for_file(resumed);
+  std::vector<std::uint8_t> packet(umad_size() + 256);
+  while (umad_poll(umad.fd(), 300) == 0) {
+    int length = 256;
+    if (umad_recv(umad.fd(), packet.data(), &length, 0) < 0) break;
+  }
+}
 
 struct Parsed {
   std::string kind;
@@ -157,7 +181,7 @@ int main(int argc, char** argv) {
   std::string caps_text = "0x1200";
   std::string caps2_text = "0";
   bool sample = false;
-  std::string ready_file, go_file, done_file;
+  std::string ready_file, go_file, done_file, resumed_file;
   std::vector<std::string> texts;
   app.add_option("--window", window, "Queries in flight");
   app.add_option("--timeout", timeout_ms, "Per-try timeout in ms");
@@ -169,6 +193,8 @@ int main(int argc, char** argv) {
   app.add_option("--ready-file", ready_file, "Created once the HCA port is open");
   app.add_option("--go-file", go_file, "Waited for (up to 60 s) before the run");
   app.add_option("--done-file", done_file, "Created when the run is over");
+  app.add_option("--resumed-file", resumed_file,
+                 "Waited for (up to 60 s) after the run, then late answers read until quiet");
   app.add_option("queries", texts, "pc:LID:PORT pcx:LID:PORT cpi:LID reset:LID:PORT:MASK")
       ->required();
   CLI11_PARSE(app, argc, argv);
@@ -184,13 +210,7 @@ int main(int argc, char** argv) {
     UmadPort umad("", 0);
     MadEngine engine(umad);
     if (!ready_file.empty()) std::ofstream(ready_file) << "ready\n";
-    if (!go_file.empty()) {
-      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-      while (!std::filesystem::exists(go_file)) {
-        if (std::chrono::steady_clock::now() > give_up) throw std::runtime_error("no " + go_file);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    }
+    if (!go_file.empty()) wait_for_file(go_file);
     EngineOptions options;
     options.window = window;
     options.backoff.timeout = Milliseconds{timeout_ms};
@@ -201,6 +221,7 @@ int main(int argc, char** argv) {
     const auto elapsed =
         std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - start);
     if (!done_file.empty()) std::ofstream(done_file) << "done\n";
+    if (!resumed_file.empty()) drain_late_answers(umad, resumed_file);
 
     for (std::size_t i = 0; i < replies.size(); ++i) {
       const MadReply& r = replies[i];
