@@ -3,7 +3,6 @@
 // for credits (XmitWait), the root each waits for (the full port at the tip, found by following
 // the forwarding tables in STATE_DIR/routes.lft downstream), and with --jobs the jobs that cause
 // each tree and those that only suffer it.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <stdexcept>
 
@@ -84,31 +83,36 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Congestion trees of an InfiniBand fabric from the counter history in the state "
-      "directory: the ports that waited for credits (XmitWait share of the window above "
-      "--wait-threshold), the root each waits for (found by following the forwarding tables in "
-      "STATE_DIR/routes.lft downstream to a full port, utilization at --busy-threshold or more, "
-      "that does not wait itself), and with --jobs the jobs whose routes cross each root (they "
-      "cause it) and those that cross only its victims (they suffer it). A victim whose routes "
-      "reach two roots is in both trees.",
-      "ibpm-congestion"};
   Options options;
-  ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-  ibpm::history::add_history_options(app, options.history);
-  ibpm::plugin::add_format_option(app, options.format);
-  app.add_option("--wait-threshold", options.thresholds.wait,
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-congestion",
+       .description =
+           "Congestion trees of an InfiniBand fabric from the counter history in the state "
+           "directory: the ports that waited for credits (XmitWait share of the window above "
+           "--wait-threshold), the root each waits for (found by following the forwarding tables "
+           "in STATE_DIR/routes.lft downstream to a full port, utilization at --busy-threshold "
+           "or more, that does not wait itself), and with --jobs the jobs whose routes cross "
+           "each root (they cause it) and those that cross only its victims (they suffer it). A "
+           "victim whose routes reach two roots is in both trees.",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
+             ibpm::history::add_history_options(app, options.history);
+             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::plugin::add_option(
+                 app, "--wait-threshold", options.thresholds.wait,
                  "A port waits when its XmitWait share of the window is above this (0..1)")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  app.add_option("--busy-threshold", options.thresholds.busy,
-                 "A port is full at this average utilization or more (0..1)")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  ibpm::plugin::add_jobs_option(
-      app, options.jobs,
-      "per root, the jobs whose routes cross it (cause) and those crossing only its victims "
-      "(suffer)");
-  ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+                 .in_range(0.0, 1.0)
+                 .show_default();
+             ibpm::plugin::add_option(app, "--busy-threshold", options.thresholds.busy,
+                                      "A port is full at this average utilization or more (0..1)")
+                 .in_range(0.0, 1.0)
+                 .show_default();
+             ibpm::plugin::add_jobs_option(app, options.jobs,
+                                           "per root, the jobs whose routes cross it (cause) "
+                                           "and those crossing only its victims (suffer)");
+             ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
+           },
+       .run = [&] { run(options); }});
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ibpm-locality: traffic locality per subtree (and per operator-defined node set) over a window
 // of the RRD history the checks keep: how much of what a subtree's hosts send stays inside it.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 
@@ -68,33 +67,41 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Traffic locality per subtree of an InfiniBand fabric, from the counter history "
-      "in the state directory: gen/con are the data the set's hosts send/receive, "
-      "out/in the data crossing its border, l_gen = 1 - out/gen, l_con = 1 - in/con, "
-      "l = 1 - (out + in)/(gen + con).",
-      "ibpm-locality"};
   Options options;
-  ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-  ibpm::history::add_history_options(app, options.history);
-  ibpm::plugin::add_format_option(app, options.format);
-  ibpm::plugin::add_sort_option(
-      app, options.sort, {"level", "locality", "traffic", "name"},
-      "level (top down), locality (least local first), traffic (busiest first) or name");
-  app.add_option("--level", options.level, "Only subtrees rooted at this level (1 = leaves)");
-  ibpm::plugin::add_top_option(app, options.top, "sets after sorting");
-  ibpm::plugin::add_jobs_option(
-      app, options.jobs,
-      "each job's hosts are a set, with its traffic and locality over the window");
-  app.add_option("--sets", options.set_files,
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-locality",
+       .description =
+           "Traffic locality per subtree of an InfiniBand fabric, from the counter history "
+           "in the state directory: gen/con are the data the set's hosts send/receive, "
+           "out/in the data crossing its border, l_gen = 1 - out/gen, l_con = 1 - in/con, "
+           "l = 1 - (out + in)/(gen + con).",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
+             ibpm::history::add_history_options(app, options.history);
+             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::plugin::add_sort_option(
+                 app, options.sort, {"level", "locality", "traffic", "name"},
+                 "level (top down), locality (least local first), traffic (busiest first) or name");
+             ibpm::plugin::add_option(app, "--level", options.level,
+                                      "Only subtrees rooted at this level (1 = leaves)");
+             ibpm::plugin::add_top_option(app, options.top, "sets after sorting");
+             ibpm::plugin::add_jobs_option(
+                 app, options.jobs,
+                 "each job's hosts are a set, with its traffic and locality over the window");
+             ibpm::plugin::add_option(
+                 app, "--sets", options.set_files,
                  "File of operator-defined node sets: 'NAME: HOSTLIST|GUID ...' per line")
-      ->check(CLI::ExistingFile);
-  app.add_option("--slurm-topology", options.slurm_in,
-                 "Slurm topology.conf: each SwitchName is a node set")
-      ->check(CLI::ExistingFile);
-  app.add_option("--write-slurm-topology", options.slurm_out,
+                 .existing_file();
+             ibpm::plugin::add_option(app, "--slurm-topology", options.slurm_in,
+                                      "Slurm topology.conf: each SwitchName is a node set")
+                 .existing_file();
+             ibpm::plugin::add_option(
+                 app, "--write-slurm-topology", options.slurm_out,
                  "Write a Slurm topology.conf of this fabric (leaves, spines, cores)");
-  app.add_flag("--no-subtrees", options.no_subtrees,
-               "Only the sets from --sets / --slurm-topology");
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+             ibpm::plugin::add_flag(app, "--no-subtrees", options.no_subtrees,
+                                    "Only the sets from --sets / --slurm-topology");
+           },
+       .run = [&] { run(options); }});
 }

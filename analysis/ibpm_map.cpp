@@ -7,7 +7,6 @@
 // down (in map-maps/ next to map.svg) and of each leaf's hosts two clicks down. The maps are
 // drawn by ibpm-draw (Graphviz), started from this command's folder (or $IBPM_DRAW).
 //   ibpm-map --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm/map.svg
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 
@@ -80,21 +79,28 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Draws the InfiniBand fabric as a health map (Graphviz): switches by level, links "
-      "coloured by utilization over the counter history, errors and degraded links "
-      "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
-      "ibpm-map"};
   Options options;
-  plugin::add_saved_fabric_options(app, options.fabric);
-  history::add_history_options(app, options.history);
-  app.add_option("-o,--output", options.output,
+  return plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-map",
+       .description =
+           "Draws the InfiniBand fabric as a health map (Graphviz): switches by level, links "
+           "coloured by utilization over the counter history, errors and degraded links "
+           "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
+       .add_options =
+           [&](CLI::App& app) {
+             plugin::add_saved_fabric_options(app, options.fabric);
+             history::add_history_options(app, options.history);
+             plugin::add_output_option(
+                 app, options.output,
                  "Map file; the format follows the extension: .svg .png .pdf .dot")
-      ->required();
-  app.add_option("--baseline", options.baseline,
+                 .required();
+             plugin::add_baseline_option(
+                 app, options.baseline,
                  "Topology file (check_ib_topology --write-baseline): cables running below it "
                  "are drawn as degraded");
-  app.add_option("--fold", options.fold,
+             plugin::add_fold_option(
+                 app, options.fold,
                  "none: every device and cable. hosts: one node per switch for its hosts, one "
                  "edge per pair of nodes. pods: an overview where each pod (the spines sharing "
                  "one set of hosts, with the leaves below them), director chassis, group of "
@@ -102,19 +108,23 @@ int main(int argc, char** argv) {
                  "one node carrying the worst health, faults inside, hottest cable, traffic and "
                  "locality of what it holds; each links to its own map (its switches), whose "
                  "leaves link to their hosts' map. auto: none up to --fold-above nodes, hosts "
-                 "while that map has at most 400 nodes and edges, else pods")
-      ->check(CLI::IsMember({"auto", "hosts", "pods", "none"}))
-      ->capture_default_str();
-  app.add_option("--fold-above", options.fold_above, "Node count above which auto folds")
-      ->capture_default_str();
-  app.add_option("--url-prefix", options.url_prefix,
+                 "while that map has at most 400 nodes and edges, else pods");
+             plugin::add_option(app, "--fold-above", options.fold_above,
+                                "Node count above which auto folds")
+                 .show_default();
+             plugin::add_option(
+                 app, "--url-prefix", options.url_prefix,
                  "Prefix of the URLs: PREFIX nodes/0xGUID.html, PREFIX links/0xGUID-PORT.html");
-  app.add_option("--maps-dir", options.maps_dir,
+             plugin::add_option(
+                 app, "--maps-dir", options.maps_dir,
                  "Folder name of the drill-down maps (--fold pods), made next to the output and "
                  "named in its links (a name, not a path); replaced whole at each run (default: "
                  "the output's name with -maps, e.g. map-maps)");
-  app.add_flag("--no-links", options.no_links, "No URLs in the map");
-  app.add_flag("--no-history", options.no_history, "Draw the topology alone (no RRD files read)");
-  app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+             plugin::add_flag(app, "--no-links", options.no_links, "No URLs in the map");
+             plugin::add_no_history_flag(app, options.no_history,
+                                         "Draw the topology alone (no RRD files read)");
+             plugin::add_verbose_flag(app, options.verbose,
+                                      "Say what was written and how long it took");
+           },
+       .run = [&] { run(options); }});
 }

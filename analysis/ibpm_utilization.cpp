@@ -2,7 +2,6 @@
 // ibpm-utilization: link utilization per cable and direction over a window of the RRD history
 // (average and peak share of capacity, XmitWait %, errors), the busiest first, and utilization
 // profiles drawn from the RRD files for the links it lists.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -88,24 +87,29 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Link utilization of an InfiniBand fabric from the counter history in the state "
-      "directory: per cable and direction, the average and peak share of the link's "
-      "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
-      "ibpm-utilization"};
   Options options;
-  ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-  ibpm::history::add_history_options(app, options.history);
-  ibpm::plugin::add_format_option(app, options.format);
-  ibpm::plugin::add_sort_option(
-      app, options.sort, {"utilization", "peak", "wait", "errors", "fabric"},
-      "utilization (average), peak, wait (XmitWait %), errors, or fabric order");
-  ibpm::plugin::add_top_option(app, options.top, "directions after sorting");
-  app.add_option("--graph-dir", options.graph_dir,
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-utilization",
+       .description =
+           "Link utilization of an InfiniBand fabric from the counter history in the state "
+           "directory: per cable and direction, the average and peak share of the link's "
+           "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
+             ibpm::history::add_history_options(app, options.history);
+             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::plugin::add_sort_option(
+                 app, options.sort, {"utilization", "peak", "wait", "errors", "fabric"},
+                 "utilization (average), peak, wait (XmitWait %), errors, or fabric order");
+             ibpm::plugin::add_top_option(app, options.top, "directions after sorting");
+             ibpm::plugin::add_option(
+                 app, "--graph-dir", options.graph_dir,
                  "Draw the utilization profile of every listed link into this folder");
-  app.add_option("--graph-format", options.graph_format, "png, svg or pdf")
-      ->check(CLI::IsMember({"png", "svg", "pdf"}))
-      ->capture_default_str();
-  ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+             ibpm::plugin::add_graph_format_option(app, options.graph_format, {"png", "svg", "pdf"},
+                                                   "png, svg or pdf");
+             ibpm::plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns);
+           },
+       .run = [&] { run(options); }});
 }

@@ -8,7 +8,6 @@
 // and a port waiting over its xmit_wait threshold names the root of its congestion tree.
 #include <malloc.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 
@@ -97,19 +96,16 @@ int main(int argc, char** argv) {
              ibpm::sweep::add_sweep_options(app, options);
              ibpm::products::add_output_options(app, outputs);
              const std::string report = "Report";
-             app.add_option("--worst", settings.worst,
-                            "Ports and unreachable nodes listed in the long output")
-                 ->capture_default_str()
-                 ->group(report);
-             app.add_option("--summary-ports", settings.summary_ports,
-                            "Worst ports named in the status line")
-                 ->capture_default_str()
-                 ->group(report);
+             ibpm::plugin::add_option(app, "--worst", settings.worst,
+                                      "Ports and unreachable nodes listed in the long output")
+                 .show_default()
+                 .group(report);
+             ibpm::plugin::add_summary_ports_option(app, settings.summary_ports).group(report);
              ibpm::plugin::add_state_option(
                  app, "--unreachable", settings.unreachable,
                  {State::ok, State::warning, State::critical, State::unknown},
                  "State of a port whose node does not answer: ok, warning, critical or unknown")
-                 ->group(report);
+                 .group(report);
              ibpm::poll::add_poll_options(app, options);
            },
        .body =

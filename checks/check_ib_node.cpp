@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // check_ib_node: every cabled port of a node (a switch, typically) in one run, one line per port
 // in the long output, the worst state wins and the summary names the worst ports by both ends.
-#include <CLI/CLI.hpp>
 
 #include "poll/node_report.hpp"
 #include "poll/port_check.hpp"
@@ -54,8 +53,7 @@ int main(int argc, char** argv) {
        .add_options =
            [&](CLI::App& app) {
              ibpm::poll::add_port_check_options(app, options, false);
-             app.add_option("--summary-ports", shown, "Worst ports named in the status line")
-                 ->capture_default_str();
+             ibpm::plugin::add_summary_ports_option(app, shown);
            },
        .body =
            [&](const ibpm::plugin::CommonOptions& common) { return run(options, shown, common); },

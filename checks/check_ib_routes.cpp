@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // check_ib_routes: how evenly each switch spreads destinations over its up-ports, from the
 // forwarding tables (STATE_DIR/routes.lft, or read over the fabric with --refresh).
-#include <CLI/CLI.hpp>
-
+#include "plugin/cli_fwd.hpp"
 #include "route_check/balance_check.hpp"
 
 int main(int argc, char** argv) {

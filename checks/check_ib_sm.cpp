@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // check_ib_sm: every subnet manager of the subnet, the master working (its ActCount moving), no
 // second master, failovers reported once.
-#include <CLI/CLI.hpp>
-
+#include "plugin/cli_fwd.hpp"
 #include "sm/sm_check.hpp"
 
 int main(int argc, char** argv) {

@@ -2,7 +2,6 @@
 // check_ib_topology: compares the fabric (discovered live, or read with --cache) with a saved
 // baseline: nodes missing or new, cables lost, moved or new, links running below the baseline or
 // below what both ends enable. --write-baseline saves the fabric as the next baseline.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <optional>
 
@@ -33,7 +32,7 @@ void add_state_option(CLI::App& app, const std::string& name, State& target,
                       const std::string& what) {
   ibpm::plugin::add_state_option(app, name, target, {State::ok, State::warning, State::critical},
                                  "State for " + what + ": ok, warning or critical")
-      ->group("Severity");
+      .group("Severity");
 }
 
 State severity(const Options& options, ChangeKind kind) {
@@ -143,12 +142,14 @@ int main(int argc, char** argv) {
        .add_options =
            [&](CLI::App& app) {
              ibpm::plugin::add_fabric_options(app, options.fabric);
-             app.add_option("--baseline", options.baseline,
-                            "Baseline to compare with: a libibnetdisc cache file or an "
-                            "ibnetdiscover dump");
-             app.add_option("--write-baseline", options.write_baseline,
-                            "Save the current fabric as a baseline (libibnetdisc cache file when "
-                            "discovered live or read from one, ibnetdiscover dump otherwise)");
+             ibpm::plugin::add_baseline_option(
+                 app, options.baseline,
+                 "Baseline to compare with: a libibnetdisc cache file or an "
+                 "ibnetdiscover dump");
+             ibpm::plugin::add_option(
+                 app, "--write-baseline", options.write_baseline,
+                 "Save the current fabric as a baseline (libibnetdisc cache file when "
+                 "discovered live or read from one, ibnetdiscover dump otherwise)");
              add_state_option(app, "--lost", options.lost, "missing nodes and lost or moved links");
              add_state_option(app, "--degraded", options.degraded, "degraded links");
              add_state_option(app, "--new", options.added, "new nodes and links");

@@ -8,7 +8,6 @@
 //   ibpm-sim traffic --dir DIR jobs.flows      (before each sweep: counters = rate x time)
 //   ibpm-sim traffic --dir DIR --lft routes.lft --truth truth.json jobs.flows   (congestion)
 //   ibpm-sim stop --dir DIR
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +18,7 @@
 
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
+#include "plugin/options.hpp"
 #include "sim/degrade.hpp"
 #include "sim/fat_tree.hpp"
 #include "sim/net_fabric.hpp"
@@ -50,8 +50,8 @@ int generate(const GenerateArgs& args) {
   FatTreeOptions options = args.tree;
   auto width = parse_link_width(args.width);
   auto speed = parse_link_speed(args.speed);
-  if (!width) throw CLI::ValidationError("--width", "unknown link width '" + args.width + "'");
-  if (!speed) throw CLI::ValidationError("--speed", "unknown link speed '" + args.speed + "'");
+  if (!width) throw plugin::UsageError("--width", "unknown link width '" + args.width + "'");
+  if (!speed) throw plugin::UsageError("--speed", "unknown link speed '" + args.speed + "'");
   options.width = *width;
   options.speed = *speed;
   auto colon = args.oversubscription.find(':');
@@ -60,14 +60,13 @@ int generate(const GenerateArgs& args) {
     options.oversubscription_down = std::stoi(args.oversubscription.substr(0, colon));
     options.oversubscription_up = std::stoi(args.oversubscription.substr(colon + 1));
   } catch (const std::exception&) {
-    throw CLI::ValidationError("--oversubscription", "expected DOWN:UP, e.g. 2:1");
+    throw plugin::UsageError("--oversubscription", "expected DOWN:UP, e.g. 2:1");
   }
   FatTree tree = make_fat_tree(options);
   for (const std::string& spec : args.degrade) {
     auto d = parse_degradation(spec);
     if (!d)
-      throw CLI::ValidationError("--degrade",
-                                 "expected NODE[PORT]=WIDTH[SPEED], e.g. leaf01[19]=1x");
+      throw plugin::UsageError("--degrade", "expected NODE[PORT]=WIDTH[SPEED], e.g. leaf01[19]=1x");
     d->both_ends = !args.degrade_one_end;
     degrade_link(tree.topology, *d);
   }
@@ -153,113 +152,109 @@ int stop(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Simulated InfiniBand fabrics (ibsim + one OpenSM sweep) for tests and demos."};
-  app.footer("Exit status 77: ibsim, OpenSM or infiniband-diags missing (" +
-             std::string(kInstallHint) + ").");
-  app.require_subcommand(1);
+  plugin::CommandLine command_line(
+      "Simulated InfiniBand fabrics (ibsim + one OpenSM sweep) for tests and demos.", "");
+  CLI::App& app = command_line.app();
+  plugin::set_footer(app, "Exit status 77: ibsim, OpenSM or infiniband-diags missing (" +
+                              std::string(kInstallHint) + ").");
+  plugin::require_subcommand(app);
 
   GenerateArgs gen_args;
-  CLI::App* gen = app.add_subcommand("generate", "Write the ibsim net file of a fat tree");
-  gen->add_option("--hosts", gen_args.tree.hosts, "Number of hosts (cn0001, ...)")
-      ->required()
-      ->check(CLI::PositiveNumber);
-  gen->add_option("--radix", gen_args.tree.radix, "Ports per switch (even)")->capture_default_str();
-  gen->add_option("--levels", gen_args.tree.levels, "Switch levels")
-      ->check(CLI::IsMember({2, 3}))
-      ->capture_default_str();
-  gen->add_option("--width", gen_args.width, "Link width: 1x 2x 4x 8x 12x")->capture_default_str();
-  gen->add_option("--speed", gen_args.speed, "Link speed: SDR DDR QDR FDR10 FDR EDR HDR NDR")
-      ->capture_default_str();
-  gen->add_option("--oversubscription", gen_args.oversubscription, "Leaf host ports : uplinks")
-      ->capture_default_str();
-  gen->add_option("--host-prefix", gen_args.tree.host_prefix, "Host name prefix")
-      ->capture_default_str();
-  gen->add_option("--degrade", gen_args.degrade,
-                  "Degraded port: NODE[PORT]=WIDTH[SPEED], e.g. leaf01[19]=1x (repeatable)");
-  gen->add_flag(
-      "--degrade-one-end", gen_args.degrade_one_end,
+  CLI::App& gen = plugin::add_subcommand(app, "generate", "Write the ibsim net file of a fat tree");
+  plugin::add_option(gen, "--hosts", gen_args.tree.hosts, "Number of hosts (cn0001, ...)")
+      .required()
+      .positive();
+  plugin::add_option(gen, "--radix", gen_args.tree.radix, "Ports per switch (even)").show_default();
+  plugin::add_option(gen, "--levels", gen_args.tree.levels, "Switch levels")
+      .one_of_numbers({2, 3})
+      .show_default();
+  plugin::add_option(gen, "--width", gen_args.width, "Link width: 1x 2x 4x 8x 12x").show_default();
+  plugin::add_option(gen, "--speed", gen_args.speed,
+                     "Link speed: SDR DDR QDR FDR10 FDR EDR HDR NDR")
+      .show_default();
+  plugin::add_option(gen, "--oversubscription", gen_args.oversubscription,
+                     "Leaf host ports : uplinks")
+      .show_default();
+  plugin::add_option(gen, "--host-prefix", gen_args.tree.host_prefix, "Host name prefix")
+      .show_default();
+  plugin::add_option(gen, "--degrade", gen_args.degrade,
+                     "Degraded port: NODE[PORT]=WIDTH[SPEED], e.g. leaf01[19]=1x (repeatable)");
+  plugin::add_flag(
+      gen, "--degrade-one-end", gen_args.degrade_one_end,
       "Lower only the named port of degraded links (OpenSM's sweep may bring them back up)");
-  auto* net_output =
-      gen->add_option("-o,--output", gen_args.output, "Net file to write ('-' for stdout)");
-  auto* dump_output = gen->add_option(
-      "--dump", gen_args.dump,
+  const plugin::OptionRef net_output =
+      plugin::add_output_option(gen, gen_args.output, "Net file to write ('-' for stdout)");
+  const plugin::OptionRef dump_output = plugin::add_option(
+      gen, "--dump", gen_args.dump,
       "Also (or only) write the fabric as an ibnetdiscover dump, readable with --cache");
-  gen->callback([net_output, dump_output] {
-    if (net_output->count() == 0 && dump_output->count() == 0)
-      throw CLI::RequiredError("-o,--output or --dump");
-  });
+  plugin::require_any(gen, {net_output, dump_output}, "-o,--output or --dump");
 
   std::string dir, net_file, command_file;
   bool no_sm = false, unchecked = false, replace = false;
   double timeout_s = 120;
   std::vector<std::string> commands, command;
 
-  CLI::App* start_cmd = app.add_subcommand(
-      "start",
+  CLI::App& start_cmd = plugin::add_subcommand(
+      app, "start",
       "Start ibsim and one OpenSM sweep in the background; returns when the fabric is ready");
-  start_cmd->add_option("netfile", net_file, "ibsim net file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  start_cmd
-      ->add_option(
-          "--dir", dir,
-          "Folder for the simulation's files (absent or empty): env, ibsim.pid, console, ibsim.log")
-      ->required();
-  start_cmd->add_flag("--no-sm", no_sm, "Skip the OpenSM sweep (no LIDs)");
-  start_cmd->add_flag("--replace", replace, "Stop a simulation still running in DIR first");
-  start_cmd->add_option("--timeout", timeout_s, "Seconds to wait for ibsim, and again for OpenSM")
-      ->capture_default_str();
+  plugin::add_option(start_cmd, "netfile", net_file, "ibsim net file").required().existing_file();
+  plugin::add_option(
+      start_cmd, "--dir", dir,
+      "Folder for the simulation's files (absent or empty): env, ibsim.pid, console, ibsim.log")
+      .required();
+  plugin::add_flag(start_cmd, "--no-sm", no_sm, "Skip the OpenSM sweep (no LIDs)");
+  plugin::add_flag(start_cmd, "--replace", replace, "Stop a simulation still running in DIR first");
+  plugin::add_timeout_option(start_cmd, timeout_s,
+                             "Seconds to wait for ibsim, and again for OpenSM", "--timeout");
 
-  CLI::App* cmd =
-      app.add_subcommand("cmd", "Send ibsim console commands and wait until they are processed");
-  cmd->add_option("--dir", dir, "Folder given to start")->required();
-  cmd->add_option("-f,--file", command_file, "File of console commands, one per line")
-      ->check(CLI::ExistingFile);
-  cmd->add_flag("--unchecked", unchecked, "Do not fail on error replies from ibsim");
-  cmd->add_option("commands", commands, "Console commands, one per argument");
+  CLI::App& cmd = plugin::add_subcommand(
+      app, "cmd", "Send ibsim console commands and wait until they are processed");
+  plugin::add_option(cmd, "--dir", dir, "Folder given to start").required();
+  plugin::add_option(cmd, "-f,--file", command_file, "File of console commands, one per line")
+      .existing_file();
+  plugin::add_flag(cmd, "--unchecked", unchecked, "Do not fail on error replies from ibsim");
+  plugin::add_option(cmd, "commands", commands, "Console commands, one per argument");
 
-  CLI::App* exec = app.add_subcommand(
-      "exec",
+  CLI::App& exec = plugin::add_subcommand(
+      app, "exec",
       "Run a command as a client of the simulation: ibpm-sim exec --dir DIR -- COMMAND ARGS...");
-  exec->add_option("--dir", dir, "Folder given to start")->required();
-  exec->add_option("command", command, "Command and arguments (after --)")->required();
+  plugin::add_option(exec, "--dir", dir, "Folder given to start").required();
+  plugin::add_option(exec, "command", command, "Command and arguments (after --)").required();
 
   TrafficOptions traffic_args;
   double elapsed = 0;
-  CLI::App* traffic_cmd = app.add_subcommand(
-      "traffic",
+  CLI::App& traffic_cmd = plugin::add_subcommand(
+      app, "traffic",
       "Set the data counters to what the flows of a flows file sent since they started, and "
       "PortXmitWait where they congest");
-  traffic_cmd->add_option("--dir", traffic_args.sim_dir, "Folder given to start")->required();
-  traffic_cmd->add_option("flows", traffic_args.flows_file, "Flows file: FROM TO RATE per line")
-      ->required()
-      ->check(CLI::ExistingFile);
-  auto* elapsed_opt =
-      traffic_cmd
-          ->add_option("--elapsed", elapsed,
-                       "Seconds of traffic to set instead of the time since the start")
-          ->check(CLI::NonNegativeNumber);
-  traffic_cmd->add_flag("--restart", traffic_args.restart, "Start the flows again from now")
-      ->excludes(elapsed_opt);
+  plugin::add_option(traffic_cmd, "--dir", traffic_args.sim_dir, "Folder given to start")
+      .required();
+  plugin::add_option(traffic_cmd, "flows", traffic_args.flows_file,
+                     "Flows file: FROM TO RATE per line")
+      .required()
+      .existing_file();
+  const plugin::OptionRef elapsed_opt =
+      plugin::add_option(traffic_cmd, "--elapsed", elapsed,
+                         "Seconds of traffic to set instead of the time since the start")
+          .non_negative();
+  plugin::add_flag(traffic_cmd, "--restart", traffic_args.restart, "Start the flows again from now")
+      .excludes(elapsed_opt);
   std::string lft_file, truth_file;
-  double xmit_wait_tick_ns = 0;
-  auto* lft_opt = traffic_cmd
-                      ->add_option("--lft", lft_file,
-                                   "Route the flows along these forwarding tables (an LFT file "
-                                   "as ibpm-routes --refresh writes STATE_DIR/routes.lft)")
-                      ->check(CLI::ExistingFile);
-  auto* truth_opt = traffic_cmd->add_option(
-      "--truth", truth_file,
+  const plugin::OptionRef lft_opt =
+      plugin::add_option(traffic_cmd, "--lft", lft_file,
+                         "Route the flows along these forwarding tables (an LFT file "
+                         "as ibpm-routes --refresh writes STATE_DIR/routes.lft)")
+          .existing_file();
+  const plugin::OptionRef truth_opt = plugin::add_option(
+      traffic_cmd, "--truth", truth_file,
       "Write the congestion model's truth here (JSON: ports' roles and lost shares, flows' "
       "demanded and delivered rates)");
-  auto* tick_opt = traffic_cmd
-                       ->add_option("--xmit-wait-tick", xmit_wait_tick_ns,
+  plugin::add_xmit_wait_tick_option(traffic_cmd, traffic_args.xmit_wait_tick_ns,
                                     "Nanoseconds per PortXmitWait tick, as the reader of the "
                                     "counters takes it (default: the time the link takes to send "
-                                    "4 octets)")
-                       ->check(CLI::PositiveNumber)
-                       ->type_name("NS");
-  traffic_cmd->footer(
+                                    "4 octets)");
+  plugin::set_footer(
+      traffic_cmd,
       "Flows file: one flow per line, FROM TO RATE; FROM and TO are hosts of the fabric, RATE\n"
       "is octets per second with an optional unit: 125000, 800M, 500MB/s, 1.5GB/s, 2GiB/s\n"
       "(k/K M G T = powers of 1000, Ki Mi Gi Ti = powers of 1024; bits are refused). '#' starts\n"
@@ -284,27 +279,26 @@ int main(int argc, char** argv) {
       "\"flows\":[{\"from\",\"to\",\"demand\",\"delivered\",\"bottleneck\"}]} for every port a\n"
       "flow leaves from (rates in octets/s, shares 0..1).");
 
-  CLI::App* stop_cmd =
-      app.add_subcommand("stop", "Stop the simulation (by pid) and remove its files");
-  stop_cmd->add_option("--dir", dir, "Folder given to start")->required();
+  CLI::App& stop_cmd =
+      plugin::add_subcommand(app, "stop", "Stop the simulation (by pid) and remove its files");
+  plugin::add_option(stop_cmd, "--dir", dir, "Folder given to start").required();
 
-  CLI11_PARSE(app, argc, argv);
+  if (const int exit = command_line.parse(argc, argv); exit >= 0) return exit;
 
   try {
-    if (*gen) return generate(gen_args);
-    if (*start_cmd) return start(net_file, dir, no_sm, replace, timeout_s);
-    if (*cmd) return send_commands(dir, commands, command_file, unchecked);
-    if (*exec) return SimulatedFabric::attach(dir).run_client_passthrough(command);
-    if (*traffic_cmd) {
-      if (elapsed_opt->count() > 0) traffic_args.elapsed = elapsed;
-      if (lft_opt->count() > 0) traffic_args.lft_file = lft_file;
-      if (truth_opt->count() > 0) traffic_args.truth_file = truth_file;
-      if (tick_opt->count() > 0) traffic_args.xmit_wait_tick_ns = xmit_wait_tick_ns;
+    if (plugin::given(gen)) return generate(gen_args);
+    if (plugin::given(start_cmd)) return start(net_file, dir, no_sm, replace, timeout_s);
+    if (plugin::given(cmd)) return send_commands(dir, commands, command_file, unchecked);
+    if (plugin::given(exec)) return SimulatedFabric::attach(dir).run_client_passthrough(command);
+    if (plugin::given(traffic_cmd)) {
+      if (elapsed_opt.count() > 0) traffic_args.elapsed = elapsed;
+      if (lft_opt.count() > 0) traffic_args.lft_file = lft_file;
+      if (truth_opt.count() > 0) traffic_args.truth_file = truth_file;
       return traffic(traffic_args);
     }
-    if (*stop_cmd) return stop(dir);
-  } catch (const CLI::Error& e) {
-    return app.exit(e);
+    if (plugin::given(stop_cmd)) return stop(dir);
+  } catch (const plugin::UsageError& e) {
+    return command_line.exit(e);
   } catch (const MissingProgram& e) {
     std::cerr << "ibpm-sim: " << e.what() << '\n';
     return kMissingProgramExit;

@@ -4,7 +4,6 @@
 // with a sample taken --interval seconds before). --clear-counters clears the error counters
 // of those ports after reading them, recorded in their state as check_ib_port --reset-counters
 // does.
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -66,31 +65,39 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Prints the current rates of InfiniBand ports: of the nodes given with --node, "
-      "of a node type, or of the whole fabric. Rates are against the last sample in "
-      "the state directory (the checks' RRD files), or against a sample taken "
-      "--interval seconds earlier; each run stores its sample there too.",
-      "ibpm-rates"};
   Options options;
-  ibpm::plugin::add_fabric_options(app, options.sweep.fabric);
-  app.add_option("-n,--node", options.sweep.nodes,
-                 "Only this node (GUID, LID or name); repeat for more")
-      ->type_name("NODE");
-  ibpm::sweep::add_sweep_options(app, options.sweep);
-  app.add_option("--interval", options.interval,
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-rates",
+       .description =
+           "Prints the current rates of InfiniBand ports: of the nodes given with --node, "
+           "of a node type, or of the whole fabric. Rates are against the last sample in "
+           "the state directory (the checks' RRD files), or against a sample taken "
+           "--interval seconds earlier; each run stores its sample there too.",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_fabric_options(app, options.sweep.fabric);
+             ibpm::plugin::add_option(app, "-n,--node", options.sweep.nodes,
+                                      "Only this node (GUID, LID or name); repeat for more")
+                 .type_name("NODE");
+             ibpm::sweep::add_sweep_options(app, options.sweep);
+             ibpm::plugin::add_option(
+                 app, "--interval", options.interval,
                  "Take a first sample, wait this many seconds, and report the rates over them")
-      ->check(CLI::Range(0.0, 3600.0))
-      ->type_name("SECONDS");
-  app.add_flag("--clear-counters", options.sweep.clear_counters,
-               "After reading, clear the error counters (and 32-bit data counters) of these "
-               "ports; recorded in their state");
-  ibpm::plugin::add_format_option(
-      app, options.format, {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
-  ibpm::plugin::add_sort_option(app, options.sort, {"fabric", "errors", "traffic"},
-                                "fabric (topology order), errors or traffic");
-  ibpm::plugin::add_top_option(app, options.top, "ports after sorting");
-  app.add_option("-t,--timeout", options.timeout, "Seconds a run may take")->capture_default_str();
-  ibpm::poll::add_poll_options(app, options.sweep);
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+                 .in_range(0.0, 3600.0)
+                 .type_name("SECONDS");
+             ibpm::plugin::add_flag(
+                 app, "--clear-counters", options.sweep.clear_counters,
+                 "After reading, clear the error counters (and 32-bit data counters) of these "
+                 "ports; recorded in their state");
+             ibpm::plugin::add_format_option(
+                 app, options.format,
+                 {ibpm::plugin::ReportFormat::table, ibpm::plugin::ReportFormat::json});
+             ibpm::plugin::add_sort_option(app, options.sort, {"fabric", "errors", "traffic"},
+                                           "fabric (topology order), errors or traffic");
+             ibpm::plugin::add_top_option(app, options.top, "ports after sorting");
+             ibpm::plugin::add_timeout_option(app, options.timeout, "Seconds a run may take");
+             ibpm::poll::add_poll_options(app, options.sweep);
+           },
+       .run = [&] { run(options); }});
 }

@@ -8,7 +8,6 @@
 //   --balance            destinations per up-port of every switch, worst spread first
 // --balance --check, the Nagios check of the spread, is check_ib_routes now; the old spelling runs
 // the same check for one more release and says so on stderr.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <optional>
@@ -53,41 +52,42 @@ struct Options {
 void add_options(CLI::App& app, Options& options) {
   plugin::add_fabric_options(app, options.source.fabric);
   const std::string what = "What to show";
-  app.add_flag("--refresh", options.refresh,
-               "Read every switch's forwarding table over the fabric (and, without --cache, "
-               "discover the topology again) and keep them in STATE_DIR/routes.lft")
-      ->group(what);
-  app.add_option("--cable", options.cable,
-                 "The host pairs, hosts and jobs whose traffic crosses the cable at NODE[PORT] "
-                 "(NODE: name, GUID or LID), in each direction")
-      ->type_name("NODE[PORT]")
-      ->group(what);
-  app.add_flag("--cables", options.cables,
-               "Every cable direction between switches with the number of host pairs routed "
-               "through it, the most first (--top N)")
-      ->group(what);
-  app.add_flag("--host-cables", options.host_cables,
-               "With --cables: host cables too (each carries all of its host's pairs)")
-      ->group(what);
-  app.add_option("--path", options.path, "The route from host SRC to host DST, hop by hop")
-      ->expected(2)
-      ->type_name("SRC DST")
-      ->group(what);
-  app.add_flag("--balance", options.balance,
-               "Destinations per up-port of every switch, the worst spread first")
-      ->group(what);
+  plugin::add_refresh_routes_flag(
+      app, options.refresh,
+      "Read every switch's forwarding table over the fabric (and, without --cache, "
+      "discover the topology again) and keep them in STATE_DIR/routes.lft")
+      .group(what);
+  plugin::add_option(app, "--cable", options.cable,
+                     "The host pairs, hosts and jobs whose traffic crosses the cable at NODE[PORT] "
+                     "(NODE: name, GUID or LID), in each direction")
+      .type_name("NODE[PORT]")
+      .group(what);
+  plugin::add_flag(app, "--cables", options.cables,
+                   "Every cable direction between switches with the number of host pairs routed "
+                   "through it, the most first (--top N)")
+      .group(what);
+  plugin::add_flag(app, "--host-cables", options.host_cables,
+                   "With --cables: host cables too (each carries all of its host's pairs)")
+      .group(what);
+  plugin::add_option(app, "--path", options.path, "The route from host SRC to host DST, hop by hop")
+      .expected(2)
+      .type_name("SRC DST")
+      .group(what);
+  plugin::add_flag(app, "--balance", options.balance,
+                   "Destinations per up-port of every switch, the worst spread first")
+      .group(what);
   ibpm::plugin::add_jobs_option(app, options.jobs,
                                 "--cable names the jobs whose own traffic crosses the cable")
-      ->group(what);
-  app.add_flag("--pairs", options.list_pairs, "With --cable: list every host pair")->group(what);
+      .group(what);
+  plugin::add_flag(app, "--pairs", options.list_pairs, "With --cable: list every host pair")
+      .group(what);
   plugin::add_top_option(app, options.top,
                          "switches (worst first) with --balance, directions (most loaded first) "
                          "with --cables")
-      ->group(what);
+      .group(what);
   plugin::add_format_option(app, options.format);
-  app.add_option("-t,--timeout", options.timeout, "Seconds the MADs of --refresh may take")
-      ->check(CLI::Range(1u, 86400u))
-      ->capture_default_str();
+  plugin::add_timeout_option(app, options.timeout, "Seconds the MADs of --refresh may take")
+      .in_range(1u, 86400u);
   poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
 }
 
@@ -187,9 +187,9 @@ int main(int argc, char** argv) {
                                .add_options =
                                    [&](CLI::App& app) {
                                      route_check::add_balance_check_options(app, check_options);
-                                     app.add_flag("--balance", balance,
-                                                  "The up-port balance, the only check");
-                                     app.add_flag("--check", check, "A Nagios check");
+                                     plugin::add_flag(app, "--balance", balance,
+                                                      "The up-port balance, the only check");
+                                     plugin::add_flag(app, "--check", check, "A Nagios check");
                                    },
                                .body =
                                    [&](const plugin::CommonOptions& common) {
@@ -201,7 +201,9 @@ int main(int argc, char** argv) {
                                .icinga2_host_defaults = {}});
   }
   Options options;
-  CLI::App app{kDescription, "ibpm-routes"};
-  add_options(app, options);
-  return plugin::run_tool(app, argc, argv, [&] { run_report(options); });
+  return plugin::run_tool(argc, argv,
+                          {.name = "ibpm-routes",
+                           .description = kDescription,
+                           .add_options = [&](CLI::App& app) { add_options(app, options); },
+                           .run = [&] { run_report(options); }});
 }

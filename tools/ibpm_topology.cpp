@@ -2,7 +2,6 @@
 // ibpm-topology: reads a fabric (live discovery or --cache FILE) and prints its summary, or saves
 // it as a libibnetdisc cache file, an ibnetdiscover dump or an ibsim net file (so any real dump can
 // be simulated).
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 
@@ -56,17 +55,26 @@ void run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Reads an InfiniBand fabric (live discovery or --cache FILE) and prints its "
-      "summary; optionally saves it in other formats.",
-      "ibpm-topology"};
   Options options;
-  ibpm::plugin::add_fabric_options(app, options.fabric);
-  app.add_option("--write-cache", options.write_cache, "Save as a libibnetdisc cache file");
-  app.add_option("--write-dump", options.write_dump, "Save as an ibnetdiscover text dump");
-  app.add_option("--write-net", options.write_net, "Save as an ibsim net file");
-  app.add_flag("--warnings", options.warnings, "List what the input had that was read around");
-  app.add_flag("--levels", options.levels,
-               "Show the switch levels (leaf, spine, core), aggregation nodes and chassis");
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-topology",
+       .description = "Reads an InfiniBand fabric (live discovery or --cache FILE) and prints its "
+                      "summary; optionally saves it in other formats.",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_fabric_options(app, options.fabric);
+             ibpm::plugin::add_option(app, "--write-cache", options.write_cache,
+                                      "Save as a libibnetdisc cache file");
+             ibpm::plugin::add_option(app, "--write-dump", options.write_dump,
+                                      "Save as an ibnetdiscover text dump");
+             ibpm::plugin::add_option(app, "--write-net", options.write_net,
+                                      "Save as an ibsim net file");
+             ibpm::plugin::add_flag(app, "--warnings", options.warnings,
+                                    "List what the input had that was read around");
+             ibpm::plugin::add_flag(
+                 app, "--levels", options.levels,
+                 "Show the switch levels (leaf, spine, core), aggregation nodes and chassis");
+           },
+       .run = [&] { run(options); }});
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ibpm-web: the dashboard as a static site for cron. Works from any web server or file://.
 //   ibpm-web --cache fabric.ibnetdiscover --state-dir /var/lib/ibpm -o /var/www/ibpm
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 
@@ -48,38 +47,46 @@ void run(Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Writes the fabric's dashboard as a static web site: the last sweep's summary, the "
-      "health map, the worst ports, the busiest cables, traffic locality per subtree, "
-      "utilization profiles, and a page per node and per cable. The output folder is "
-      "replaced whole, so readers never see half a site.",
-      "ibpm-web"};
   Options options;
-  plugin::add_saved_fabric_options(app, options.fabric);
-  history::add_history_options(app, options.site.history);
-  app.add_option("-o,--output", options.write.output, "The site's folder (replaced whole)")
-      ->required();
-  app.add_option("--baseline", options.site.baseline,
+  return plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-web",
+       .description =
+           "Writes the fabric's dashboard as a static web site: the last sweep's summary, the "
+           "health map, the worst ports, the busiest cables, traffic locality per subtree, "
+           "utilization profiles, and a page per node and per cable. The output folder is "
+           "replaced whole, so readers never see half a site.",
+       .add_options =
+           [&](CLI::App& app) {
+             plugin::add_saved_fabric_options(app, options.fabric);
+             history::add_history_options(app, options.site.history);
+             plugin::add_output_option(app, options.write.output,
+                                       "The site's folder (replaced whole)")
+                 .required();
+             plugin::add_baseline_option(
+                 app, options.site.baseline,
                  "Topology file to compare with (check_ib_topology --write-baseline)");
-  ibpm::plugin::add_jobs_option(
-      app, options.site.jobs,
-      "each cable page names the jobs routed through it (needs STATE_DIR/routes.lft)");
-  app.add_option("--busiest", options.write.busiest, "Rows of the busiest cables table")
-      ->check(CLI::Range(1UL, 10000UL))
-      ->capture_default_str();
-  app.add_option(
-         "--graphs", options.graphs,
-         "Which cables get a utilization profile: all, busiest (as many as --busiest) or none")
-      ->check(CLI::IsMember({"all", "busiest", "none"}))
-      ->capture_default_str();
-  app.add_option("--graph-format", options.write.graphs.format, "Graph images: png or svg")
-      ->check(CLI::IsMember({"png", "svg"}))
-      ->capture_default_str();
-  app.add_option("--fold", options.write.fold,
-                 "The map's folding, as ibpm-map --fold (pods: the drill-down maps in maps/)")
-      ->check(CLI::IsMember({"auto", "hosts", "pods", "none"}))
-      ->capture_default_str();
-  app.add_flag("--no-history", options.no_history, "The topology alone (no RRD files read)");
-  app.add_flag("-v,--verbose", options.verbose, "Say what was written and how long it took");
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+             ibpm::plugin::add_jobs_option(
+                 app, options.site.jobs,
+                 "each cable page names the jobs routed through it (needs STATE_DIR/routes.lft)");
+             plugin::add_option(app, "--busiest", options.write.busiest,
+                                "Rows of the busiest cables table")
+                 .in_range(1UL, 10000UL)
+                 .show_default();
+             plugin::add_option(app, "--graphs", options.graphs,
+                                "Which cables get a utilization profile: all, busiest (as many as "
+                                "--busiest) or none")
+                 .one_of({"all", "busiest", "none"})
+                 .show_default();
+             plugin::add_graph_format_option(app, options.write.graphs.format, {"png", "svg"},
+                                             "Graph images: png or svg");
+             plugin::add_fold_option(
+                 app, options.write.fold,
+                 "The map's folding, as ibpm-map --fold (pods: the drill-down maps in maps/)");
+             plugin::add_no_history_flag(app, options.no_history,
+                                         "The topology alone (no RRD files read)");
+             plugin::add_verbose_flag(app, options.verbose,
+                                      "Say what was written and how long it took");
+           },
+       .run = [&] { run(options); }});
 }

@@ -43,11 +43,10 @@ void add_common_options(CLI::App& app, const PluginSpec& spec, CommonOptions& co
   app.set_help_flag("-h,--help", "Print this help and exit (exit code 3)");
   app.set_version_flag("-V,--version", spec.name + " " + std::string(version()),
                        "Print the version and exit (exit code 3)");
-  app.add_flag("-v,--verbose", common.verbosity, "More detail (repeatable: -vv, -vvv)");
-  app.add_option("-t,--timeout", common.timeout, "Give up with UNKNOWN after SECONDS (0: never)")
-      ->type_name("SECONDS")
-      ->capture_default_str()
-      ->check(CLI::Range(0u, 86400u));
+  add_verbose_flag(app, common.verbosity, "More detail (repeatable: -vv, -vvv)");
+  add_timeout_option(app, common.timeout, "Give up with UNKNOWN after SECONDS (0: never)")
+      .type_name("SECONDS")
+      .in_range(0u, 86400u);
   app.add_option("--output-format", format_name, "Output as text or json")
       ->type_name("FORMAT")
       ->capture_default_str()
@@ -131,6 +130,12 @@ int run_plugin(int argc, const char* const* argv, const PluginSpec& spec) {
   }
   common.format = format_name == "json" ? OutputFormat::json : OutputFormat::text;
   return run_body(spec, common);
+}
+
+int run_tool(int argc, const char* const* argv, const ToolSpec& spec) {
+  CLI::App app(spec.description, spec.name);
+  if (spec.add_options) spec.add_options(app);
+  return run_tool(app, argc, argv, spec.run);
 }
 
 int run_tool(CLI::App& app, int argc, const char* const* argv, const std::function<void()>& run) {

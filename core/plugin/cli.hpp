@@ -58,9 +58,18 @@ struct PluginSpec {
 // that was not run has no state. Nothing here calls exit() except the timeout handler.
 int run_plugin(int argc, const char* const* argv, const PluginSpec& spec);
 
-// main() of the ibpm-* tools (not checks): adds -V/--version, parses, runs. Help, version and
-// usage errors are CLI11's (its text, its exit code); what `run` throws is printed as one line
-// "NAME: reason" on stderr (NAME: the app's name) and gives exit 1.
+struct ToolSpec {
+  std::string name;         // program name, for --help and the error line ("ibpm-map")
+  std::string description;  // first paragraph of --help
+  std::function<void(CLI::App&)> add_options;  // the tool's options (add_option.hpp)
+  std::function<void()> run;                   // the tool itself, after parsing
+};
+
+// main() of the ibpm-* tools (not checks): makes the App, adds the tool's options and
+// -V/--version, parses, runs. Help, version and usage errors are CLI11's (its text, its exit
+// code); what `run` throws is printed as one line "NAME: reason" on stderr and gives exit 1.
+int run_tool(int argc, const char* const* argv, const ToolSpec& spec);
+// The same for an App the caller made and filled.
 int run_tool(CLI::App& app, int argc, const char* const* argv, const std::function<void()>& run);
 
 // IBPM_VERSION as compiled in (the CMake project version), "0.1.0" without it.

@@ -3,7 +3,9 @@
 #include "plugin/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace ibpm::plugin {
 
@@ -26,20 +28,20 @@ void add_state_dir_option(CLI::App& app, std::string& dir, const std::string& gr
       ->group(group);
 }
 
-CLI::Option* add_jobs_option(CLI::App& app, std::string& file, const std::string& use) {
+OptionRef add_jobs_option(CLI::App& app, std::string& file, const std::string& use) {
   return app
       .add_option("--jobs", file,
                   "Jobs file (JOBID HOSTLIST lines, as squeue -h -o \"%A %N\" prints them): " + use)
       ->type_name("FILE");
 }
 
-CLI::Option* add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use) {
+OptionRef add_rrdcached_option(CLI::App& app, std::string& address, const std::string& use) {
   return app
       .add_option("--rrdcached", address, "rrdcached address (unix:PATH or HOST[:PORT]): " + use)
       ->type_name("ADDR");
 }
 
-CLI::Option* add_top_option(CLI::App& app, std::size_t& top, const std::string& use) {
+OptionRef add_top_option(CLI::App& app, std::size_t& top, const std::string& use) {
   return app.add_option("--top", top, "Only the first N " + use + " (0: all)")
       ->type_name("N")
       // Else "-1" would wrap around to every entry.
@@ -53,18 +55,94 @@ CLI::Option* add_top_option(CLI::App& app, std::size_t& top, const std::string& 
       ->capture_default_str();
 }
 
-CLI::Option* add_sort_option(CLI::App& app, std::string& sort, const std::vector<std::string>& keys,
-                             const std::string& use) {
+OptionRef add_sort_option(CLI::App& app, std::string& sort, const std::vector<std::string>& keys,
+                          const std::string& use) {
   return app.add_option("--sort", sort, use)->check(CLI::IsMember(keys))->capture_default_str();
 }
 
-CLI::Option* add_xmit_wait_tick_option(CLI::App& app, std::optional<double>& nanoseconds) {
-  return app
-      .add_option("--xmit-wait-tick", nanoseconds,
-                  "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: the time the "
-                  "link takes to send 4 octets)")
-      ->check(CLI::PositiveNumber)
+OptionRef add_xmit_wait_tick_option(CLI::App& app, std::optional<double>& nanoseconds) {
+  return add_xmit_wait_tick_option(app, nanoseconds,
+                                   "Nanoseconds per PortXmitWait tick for xmit_wait_pct (default: "
+                                   "the time the link takes to send 4 octets)");
+}
+
+OptionRef add_xmit_wait_tick_option(CLI::App& app, std::optional<double>& nanoseconds,
+                                    const std::string& description) {
+  // Described as CLI::PositiveNumber is ("POSITIVE" in the help), with a reason of its own.
+  const CLI::Validator positive_tick(
+      [](const std::string& text) {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (!text.empty() && *end == '\0' && value > 0) return std::string();
+        return "'" + text +
+               "' is not a tick length: give the nanoseconds of one PortXmitWait tick, above 0";
+      },
+      "POSITIVE", "xmit_wait_tick");
+  return app.add_option("--xmit-wait-tick", nanoseconds, description)
+      ->check(positive_tick)
       ->type_name("NS");
+}
+
+OptionRef add_output_option(CLI::App& app, std::string& path, const std::string& description) {
+  return app.add_option("-o,--output", path, description);
+}
+
+template <class Level>
+OptionRef add_verbose_flag(CLI::App& app, Level& verbose, const std::string& description) {
+  return app.add_flag("-v,--verbose", verbose, description);
+}
+template OptionRef add_verbose_flag(CLI::App&, bool&, const std::string&);
+template OptionRef add_verbose_flag(CLI::App&, int&, const std::string&);
+
+template <class Seconds>
+OptionRef add_timeout_option(CLI::App& app, Seconds& seconds, const std::string& description,
+                             const std::string& names) {
+  return app.add_option(names, seconds, description)->capture_default_str();
+}
+template OptionRef add_timeout_option(CLI::App&, unsigned&, const std::string&, const std::string&);
+template OptionRef add_timeout_option(CLI::App&, long&, const std::string&, const std::string&);
+template OptionRef add_timeout_option(CLI::App&, double&, const std::string&, const std::string&);
+
+OptionRef add_no_history_flag(CLI::App& app, bool& no_history, const std::string& description) {
+  return app.add_flag("--no-history", no_history, description);
+}
+
+OptionRef add_baseline_option(CLI::App& app, std::string& file, const std::string& description) {
+  return app.add_option("--baseline", file, description);
+}
+
+OptionRef add_summary_ports_option(CLI::App& app, std::size_t& ports) {
+  return app.add_option("--summary-ports", ports, "Worst ports named in the status line")
+      ->capture_default_str();
+}
+
+OptionRef add_refresh_routes_flag(CLI::App& app, bool& refresh, const std::string& description) {
+  return app.add_flag("--refresh", refresh, description);
+}
+
+OptionRef add_graph_format_option(CLI::App& app, std::string& format,
+                                  const std::vector<std::string>& formats,
+                                  const std::string& description) {
+  return app.add_option("--graph-format", format, description)
+      ->check(CLI::IsMember(formats))
+      ->capture_default_str();
+}
+
+OptionRef add_fold_option(CLI::App& app, std::string& mode, const std::string& description) {
+  return app.add_option("--fold", mode, description)
+      ->check(CLI::IsMember({"auto", "hosts", "pods", "none"}))
+      ->capture_default_str();
+}
+
+OptionRef add_delegation_option(CLI::App& app, std::string& file, const std::string& description) {
+  return app.add_option("--delegation", file, description);
+}
+
+OptionRef add_assign_option(CLI::App& app, std::function<void(const std::string&)> assign,
+                            const std::string& description) {
+  return app.add_option_function<std::string>("--assign", std::move(assign), description)
+      ->check(CLI::IsMember({"even", "nearest"}))
+      ->default_str("even");
 }
 
 namespace {
@@ -85,8 +163,8 @@ void add_saved_fabric_options(CLI::App& app, FabricOptions& options) {
   add_state_dir_option(app, options.state_dir, group);
 }
 
-CLI::Option* add_range_option(CLI::App& app, const std::string& name, std::optional<Range>& target,
-                              const std::string& description) {
+OptionRef add_range_option(CLI::App& app, const std::string& name, std::optional<Range>& target,
+                           const std::string& description) {
   // The validator makes CLI11 name the option in the error ("--warning: invalid range ...");
   // the callback then parses text that is known to be valid.
   const CLI::Validator valid_range(

@@ -25,8 +25,8 @@ std::optional<ReportFormat> parse_report_format(std::string_view text) {
   return std::nullopt;
 }
 
-CLI::Option* add_format_option(CLI::App& app, ReportFormat& target,
-                               std::initializer_list<ReportFormat> accepted) {
+OptionRef add_format_option(CLI::App& app, ReportFormat& target,
+                            std::initializer_list<ReportFormat> accepted) {
   std::vector<std::string> names;
   for (const ReportFormat format : accepted) names.emplace_back(to_string(format));
   std::string help;

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "plugin/cli_fwd.hpp"
+#include "plugin/add_option.hpp"
 
 namespace ibpm::plugin {
 
@@ -23,9 +23,9 @@ std::optional<ReportFormat> parse_report_format(std::string_view text);
 
 // --format taking one of `accepted` into `target`: help "table, csv or json" (as many as it
 // takes), default shown `target`'s value now.
-CLI::Option* add_format_option(CLI::App& app, ReportFormat& target,
-                               std::initializer_list<ReportFormat> accepted = {
-                                   ReportFormat::table, ReportFormat::csv, ReportFormat::json});
+OptionRef add_format_option(CLI::App& app, ReportFormat& target,
+                            std::initializer_list<ReportFormat> accepted = {
+                                ReportFormat::table, ReportFormat::csv, ReportFormat::json});
 
 // One printer per format; a format without one prints the table.
 struct ReportPrinters {

@@ -50,8 +50,8 @@ std::optional<State> parse_state(std::string_view text) {
   return std::nullopt;
 }
 
-CLI::Option* add_state_option(CLI::App& app, const std::string& name, State& target,
-                              std::initializer_list<State> accepted, const std::string& help) {
+OptionRef add_state_option(CLI::App& app, const std::string& name, State& target,
+                           std::initializer_list<State> accepted, const std::string& help) {
   std::vector<std::string> names;
   for (const State state : accepted) names.push_back(lower_name(state));
   return app

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "plugin/cli_fwd.hpp"
+#include "plugin/add_option.hpp"
 
 namespace ibpm::plugin {
 
@@ -39,7 +39,7 @@ std::optional<State> parse_state(std::string_view text);
 
 // An option NAME taking one of the `accepted` states by name, in any case, into `target`; its
 // default shown is `target`'s value now. The caller adds the group.
-CLI::Option* add_state_option(CLI::App& app, const std::string& name, State& target,
-                              std::initializer_list<State> accepted, const std::string& help);
+OptionRef add_state_option(CLI::App& app, const std::string& name, State& target,
+                           std::initializer_list<State> accepted, const std::string& help);
 
 }  // namespace ibpm::plugin

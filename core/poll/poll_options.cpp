@@ -42,7 +42,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
   const std::string state = "State";
   plugin::add_rrdcached_option(
       app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")
-      ->group(state);
+      .group(state);
   app.add_option("--rrd-step", options.rrd_step, "Seconds per row of newly created RRD files")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str()
@@ -66,7 +66,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
   plugin::add_state_option(app, "--first-run", options.first_run,
                            {plugin::State::ok, plugin::State::unknown},
                            "State of a run with no previous sample to compare with: ok or unknown")
-      ->group(state);
+      .group(state);
   app.add_option("--reset-counters", options.reset_percent,
                  "Clear error counters (and 32-bit data counters) at or above this % of their "
                  "maximum, e.g. 75; default: never")
@@ -75,7 +75,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
       ->group(state);
   const std::string mad = "MAD";
   add_mad_options(app, options.mad, mad);
-  plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns)->group(mad);
+  plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns).group(mad);
   thresholds::add_rate_threshold_options(app, options.thresholds);
   const std::string quality = "Link quality";
   app.add_option("--ber-windows", options.ber.windows,
@@ -111,7 +111,7 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
     plugin::add_state_option(app, name, target,
                              {plugin::State::ok, plugin::State::warning, plugin::State::critical},
                              help)
-        ->group(quality);
+        .group(quality);
   };
   state_option("--flap-switch-state", options.flap.between_switches,
                "State of a flapping cable between two switches");

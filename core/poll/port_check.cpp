@@ -97,7 +97,7 @@ void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_
   plugin::add_jobs_option(app, options.jobs,
                           "a port in trouble names the jobs routed through its cable (needs "
                           "STATE_DIR/routes.lft, see ibpm-routes --refresh)")
-      ->group("Outputs");
+      .group("Outputs");
 }
 
 ReportSettings report_settings(const PollOptions& options,

@@ -151,7 +151,7 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   plugin::add_jobs_option(app, options.jobs,
                           "the long output names the jobs whose hosts route through a cable in "
                           "trouble (needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
-      ->group(group);
+      .group(group);
   add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
                     "port state changes", group);
   app.add_option("--csv", options.csv,

@@ -2,7 +2,6 @@
 
 #include "route_check/balance_check.hpp"
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <optional>
 
@@ -34,21 +33,22 @@ std::string up_port_loads(const routes::SwitchBalance& row) {
 void add_balance_check_options(CLI::App& app, BalanceCheckOptions& options) {
   plugin::add_fabric_options(app, options.source.fabric);
   const std::string balance = "Balance";
-  app.add_flag("--refresh", options.refresh,
-               "Read every switch's forwarding table over the fabric first (and, without --cache, "
-               "discover the topology again) and keep them in STATE_DIR/routes.lft; without it "
-               "the tables are read from that file and the fabric is not touched")
-      ->group(balance);
+  plugin::add_refresh_routes_flag(
+      app, options.refresh,
+      "Read every switch's forwarding table over the fabric first (and, without --cache, "
+      "discover the topology again) and keep them in STATE_DIR/routes.lft; without it "
+      "the tables are read from that file and the fabric is not touched")
+      .group(balance);
   plugin::add_top_option(app, options.top,
                          "switches (worst first) in the long output, the rest in one line")
-      ->group(balance);
+      .group(balance);
   plugin::add_range_option(app, "-w,--warning", options.thresholds.warning,
                            "WARNING when a switch's up-port spread (most minus fewest "
                            "destinations) alerts this range (default 1: a spread above 1)")
-      ->group(balance);
+      .group(balance);
   plugin::add_range_option(app, "-c,--critical", options.thresholds.critical,
                            "CRITICAL when a switch's up-port spread alerts this range")
-      ->group(balance);
+      .group(balance);
   poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
 }
 

@@ -2,8 +2,6 @@
 
 #include "sm/sm_check.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include "layout/state_layout.hpp"
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
@@ -20,23 +18,24 @@ void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
   plugin::add_node_name_map_option(app, options.node_name_map, fabric);
   plugin::add_state_dir_option(app, options.state_dir, fabric);
   const std::string sms = "Subnet managers";
-  app.add_option("--expect-sms", options.expect_sms,
-                 "WARNING when fewer SMs than N answer (the sms perfdata's warning range N:)")
-      ->type_name("N")
-      ->check(CLI::Range(1, 64))
-      ->group(sms);
-  app.add_option("--expect-master", options.expect_master,
-                 "WARNING when the master is not this SM: a port GUID (0x...) or a node "
-                 "description")
-      ->type_name("GUID|NAME")
-      ->group(sms);
-  app.add_option("--stale-after", options.stale_after,
-                 "CRITICAL when the master's ActCount has not moved for SECONDS (checked against "
-                 "the last run's)")
-      ->type_name("SECONDS")
-      ->check(CLI::Range(1, 86400))
-      ->capture_default_str()
-      ->group(sms);
+  plugin::add_option(app, "--expect-sms", options.expect_sms,
+                     "WARNING when fewer SMs than N answer (the sms perfdata's warning range N:)")
+      .type_name("N")
+      .in_range(1, 64)
+      .group(sms);
+  plugin::add_option(app, "--expect-master", options.expect_master,
+                     "WARNING when the master is not this SM: a port GUID (0x...) or a node "
+                     "description")
+      .type_name("GUID|NAME")
+      .group(sms);
+  plugin::add_option(
+      app, "--stale-after", options.stale_after,
+      "CRITICAL when the master's ActCount has not moved for SECONDS (checked against "
+      "the last run's)")
+      .type_name("SECONDS")
+      .in_range(1, 86400)
+      .show_default()
+      .group(sms);
   poll::add_mad_options(app, options.mad, "MADs");
   const std::string events = "Events";
   products::add_event_options(app, options.syslog, options.syslog_facility, options.events_file,

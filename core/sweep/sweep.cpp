@@ -110,22 +110,21 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
          "from the topology; shares 1..N cover every port once)")
       ->type_name("K/N")
       ->group(group);
-  app.add_option("--delegation", options.delegation_file,
-                 "Delegation file: pins of switches or ports to shards, collectors' HCAs")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_option_function<std::string>(
-         "--assign",
-         [&options](const std::string& text) {
-           options.assign =
-               text == "nearest" ? delegation::AssignMode::nearest : delegation::AssignMode::even;
-         },
-         "How unpinned nodes are split: even (ports spread evenly, stable when switches come "
-         "and go) or nearest (each node to the collector fewest hops away; collectors named in "
-         "the delegation file)")
-      ->check(CLI::IsMember({"even", "nearest"}))
-      ->default_str("even")
-      ->group(group);
+  plugin::add_delegation_option(
+      app, options.delegation_file,
+      "Delegation file: pins of switches or ports to shards, collectors' HCAs")
+      .type_name("FILE")
+      .group(group);
+  plugin::add_assign_option(
+      app,
+      [&options](const std::string& text) {
+        options.assign =
+            text == "nearest" ? delegation::AssignMode::nearest : delegation::AssignMode::even;
+      },
+      "How unpinned nodes are split: even (ports spread evenly, stable when switches come "
+      "and go) or nearest (each node to the collector fewest hops away; collectors named in "
+      "the delegation file)")
+      .group(group);
   app.add_option("--port-info-every", options.port_info_every,
                  "Read the PortInfo (link state, width, speed) of a port whose counters show no "
                  "link change (LinkDowned, LinkErrorRecovery) only every N sweeps, spread over the "

@@ -5,7 +5,6 @@
 // with --zones the satellite zones that split the polling as check_ib_fabric --shard does.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -153,133 +152,161 @@ void run(Options options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
-      "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
-      "host CA with --cas) with its parents one level closer to the core, host groups "
-      "per fabric level and per leaf, a check_ib_node service per switch and the "
-      "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
-      "after a topology change changes only the objects of what changed.",
-      "ibpm-nagios-config"};
   Options options;
-  ibpm::plugin::add_fabric_options(app, options.fabric);
-  app.add_option("--format", options.format,
-                 "nagios (Nagios 4 object files for cfg_dir=) or "
-                 "icinga2 (files for include_recursive)")
-      ->required()
-      ->check(CLI::IsMember({"nagios", "icinga2"}));
-  app.add_option("-o,--output", options.output,
+  return ibpm::plugin::run_tool(
+      argc, argv,
+      {.name = "ibpm-nagios-config",
+       .description =
+           "Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
+           "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
+           "host CA with --cas) with its parents one level closer to the core, host groups "
+           "per fabric level and per leaf, a check_ib_node service per switch and the "
+           "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
+           "after a topology change changes only the objects of what changed.",
+       .add_options =
+           [&](CLI::App& app) {
+             ibpm::plugin::add_fabric_options(app, options.fabric);
+             ibpm::plugin::add_option(app, "--format", options.format,
+                                      "nagios (Nagios 4 object files for cfg_dir=) or "
+                                      "icinga2 (files for include_recursive)")
+                 .required()
+                 .one_of({"nagios", "icinga2"});
+             ibpm::plugin::add_output_option(
+                 app, options.output,
                  "Folder to write (replaced whole; it may hold only files this command wrote)")
-      ->required();
-  app.add_flag("--cas", options.plan.cas, "A host per host CA too (parents: its leaf switches)");
-  app.add_option("--fabric-host", options.plan.fabric_host,
-                 "Name of the host that stands for the whole fabric")
-      ->capture_default_str();
-  app.add_option(
-      "--plugin-dir", options.plugin_dir,
-      "Where the checks are installed (default: this command's folder when they are there, "
-      "else " IBPM_INSTALLED_PLUGIN_DIR ")");
-  app.add_option("--baseline", options.baseline,
+                 .required();
+             ibpm::plugin::add_flag(app, "--cas", options.plan.cas,
+                                    "A host per host CA too (parents: its leaf switches)");
+             ibpm::plugin::add_option(app, "--fabric-host", options.plan.fabric_host,
+                                      "Name of the host that stands for the whole fabric")
+                 .show_default();
+             ibpm::plugin::add_option(app, "--plugin-dir", options.plugin_dir,
+                                      "Where the checks are "
+                                      "installed (default: this "
+                                      "command's folder when they "
+                                      "are there, else " IBPM_INSTALLED_PLUGIN_DIR ")");
+             ibpm::plugin::add_baseline_option(
+                 app, options.baseline,
                  "check_ib_topology's baseline (default: STATE_DIR/baseline.cache)");
-  app.add_flag("--no-baseline", options.no_baseline, "No check_ib_topology service");
-  ibpm::plugin::add_rrdcached_option(
-      app, options.rrdcached,
-      "the generated polling checks write their RRD files through it (e.g. "
-      "unix:/run/rrdcached.sock)");
-  app.add_flag("--packaged-commands", options.packaged_commands,
-               "Icinga 2: the CheckCommands come from the installed package (include "
-               "<plugins-contrib>), so ibpm-commands.conf is not written");
-  app.add_option("--check-interval", options.check_interval,
+             ibpm::plugin::add_flag(app, "--no-baseline", options.no_baseline,
+                                    "No check_ib_topology service");
+             ibpm::plugin::add_rrdcached_option(
+                 app, options.rrdcached,
+                 "the generated polling checks write their RRD files through it (e.g. "
+                 "unix:/run/rrdcached.sock)");
+             ibpm::plugin::add_flag(
+                 app, "--packaged-commands", options.packaged_commands,
+                 "Icinga 2: the CheckCommands come from the installed package (include "
+                 "<plugins-contrib>), so ibpm-commands.conf is not written");
+             ibpm::plugin::add_option(
+                 app, "--check-interval", options.check_interval,
                  "Icinga 2: seconds between checks (default 300; retries every minute, or as "
                  "often when shorter)")
-      ->check(CLI::Range(1u, 86400u));
-  app.add_option("--node-services", options.node_services,
+                 .in_range(1u, 86400u);
+             ibpm::plugin::add_option(
+                 app, "--node-services", options.node_services,
                  "active: each switch's ib-node service runs check_ib_node (small fabrics); "
                  "passive: the fabric sweep submits every switch's result (check_ib_fabric "
                  "--nagios-spool or --icinga2-api) and a switch without a fresh one turns UNKNOWN")
-      ->check(CLI::IsMember({"active", "passive"}))
-      ->capture_default_str();
-  app.add_option("--check-result-path", options.check_result_path,
+                 .one_of({"active", "passive"})
+                 .show_default();
+             ibpm::plugin::add_option(
+                 app, "--check-result-path", options.check_result_path,
                  "With --node-services passive and --format nagios: Nagios's check_result_path "
                  "(nagios.cfg), where the sweep leaves the results")
-      ->capture_default_str();
-  const std::string submit = "Icinga 2 passive results (--format icinga2 --node-services passive)";
-  app.add_option("--icinga2-api", options.icinga2.icinga2_api,
+                 .show_default();
+             const std::string submit =
+                 "Icinga 2 passive results (--format icinga2 --node-services passive)";
+             ibpm::plugin::add_option(
+                 app, "--icinga2-api", options.icinga2.icinga2_api,
                  "The REST API the sweep submits the switches' results to (default: the "
                  "endpoint running the sweep, \"https://\" + NodeName + \":5665\")")
-      ->type_name("URL")
-      ->group(submit);
-  app.add_option("--icinga2-ca", options.icinga2.icinga2_ca,
-                 "The CA file the API's certificate is verified against")
-      ->capture_default_str()
-      ->group(submit);
-  app.add_option("--icinga2-user", options.icinga2.icinga2_user,
+                 .type_name("URL")
+                 .group(submit);
+             ibpm::plugin::add_option(app, "--icinga2-ca", options.icinga2.icinga2_ca,
+                                      "The CA file the API's certificate is verified against")
+                 .show_default()
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--icinga2-user", options.icinga2.icinga2_user,
                  "The ApiUser (its only permission: actions/process-check-result)")
-      ->capture_default_str()
-      ->group(submit);
-  app.add_option("--icinga2-password-file", options.icinga2.icinga2_password_file,
+                 .show_default()
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--icinga2-password-file", options.icinga2.icinga2_password_file,
                  "The file with the ApiUser's password, readable only by the user the checks "
                  "run as")
-      ->capture_default_str()
-      ->group(submit);
-  app.add_option("--icinga2-api-user-cn", options.icinga2.icinga2_api_user_cn,
+                 .show_default()
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--icinga2-api-user-cn", options.icinga2.icinga2_api_user_cn,
                  "Also write the ApiUser (ibpm-api-user.conf: --icinga2-user's name, permission "
                  "actions/process-check-result on the ib-node services only) authenticated by "
                  "the sweep's client certificate with this CN; the sweep then presents "
                  "--icinga2-cert and --icinga2-key instead of a password")
-      ->type_name("CN")
-      ->group(submit);
-  app.add_option("--icinga2-cert", options.icinga2.icinga2_cert,
+                 .type_name("CN")
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--icinga2-cert", options.icinga2.icinga2_cert,
                  "With --icinga2-api-user-cn: the sweep's client certificate (PEM)")
-      ->capture_default_str()
-      ->group(submit);
-  app.add_option("--icinga2-key", options.icinga2.icinga2_key,
+                 .show_default()
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--icinga2-key", options.icinga2.icinga2_key,
                  "With --icinga2-api-user-cn: its key, readable only by the user the checks run "
                  "as")
-      ->capture_default_str()
-      ->group(submit);
-  app.add_option("--freshness", options.freshness,
+                 .show_default()
+                 .group(submit);
+             ibpm::plugin::add_option(
+                 app, "--freshness", options.freshness,
                  "With --node-services passive: seconds without a result before a switch's "
                  "service turns UNKNOWN (default: two check intervals and a minute, 660 with the "
                  "5-minute interval)")
-      ->check(CLI::Range(1u, 86400u));
-  const std::string zones = "Icinga 2 zones";
-  app.add_option("--zones", options.plan.zones.count,
+                 .in_range(1u, 86400u);
+             const std::string zones = "Icinga 2 zones";
+             ibpm::plugin::add_option(
+                 app, "--zones", options.plan.zones.count,
                  "Split the polling among N satellite zones: one check_ib_fabric --shard K/N each, "
                  "and each switch's checks in the zone whose shard holds its ports")
-      ->check(CLI::Range(0u, 4096u))
-      ->group(zones);
-  app.add_option("--zone-prefix", options.plan.zones.zone_prefix, "Zone names: PREFIX1..PREFIXN")
-      ->capture_default_str()
-      ->group(zones);
-  app.add_option("--satellite-prefix", options.plan.zones.endpoint_prefix,
-                 "Satellite endpoint names: PREFIX1..PREFIXN")
-      ->capture_default_str()
-      ->group(zones);
-  app.add_option("--endpoints-per-zone", options.plan.zones.endpoints,
+                 .in_range(0u, 4096u)
+                 .group(zones);
+             ibpm::plugin::add_option(app, "--zone-prefix", options.plan.zones.zone_prefix,
+                                      "Zone names: PREFIX1..PREFIXN")
+                 .show_default()
+                 .group(zones);
+             ibpm::plugin::add_option(app, "--satellite-prefix", options.plan.zones.endpoint_prefix,
+                                      "Satellite endpoint names: PREFIX1..PREFIXN")
+                 .show_default()
+                 .group(zones);
+             ibpm::plugin::add_option(
+                 app, "--endpoints-per-zone", options.plan.zones.endpoints,
                  "1, or 2 for HA: endpoints PREFIXKa and PREFIXKb share zone K's checks, and "
                  "either goes on alone when the other dies")
-      ->check(CLI::Range(1u, 2u))
-      ->capture_default_str()
-      ->group(zones);
-  app.add_option("--endpoint-address", options.endpoint_addresses,
+                 .in_range(1u, 2u)
+                 .show_default()
+                 .group(zones);
+             ibpm::plugin::add_option(
+                 app, "--endpoint-address", options.endpoint_addresses,
                  "ENDPOINT=HOST[:PORT] where a satellite endpoint listens (repeat per endpoint); "
                  "its peers and the master connect to it there")
-      ->group(zones);
-  app.add_option("--parent-zone", options.parent_zone,
-                 "The master's zone, parent of the satellite zones")
-      ->capture_default_str()
-      ->group(zones);
-  app.add_option("--global-zone", options.global_zone,
+                 .group(zones);
+             ibpm::plugin::add_option(app, "--parent-zone", options.parent_zone,
+                                      "The master's zone, parent of the satellite zones")
+                 .show_default()
+                 .group(zones);
+             ibpm::plugin::add_option(
+                 app, "--global-zone", options.global_zone,
                  "Global zone that carries the commands and templates to every node")
-      ->capture_default_str()
-      ->group(zones);
-  app.add_option("--delegation", options.plan.zones.delegation_file,
+                 .show_default()
+                 .group(zones);
+             ibpm::plugin::add_delegation_option(
+                 app, options.plan.zones.delegation_file,
                  "Delegation file for the split, as check_ib_fabric --delegation")
-      ->group(zones);
-  app.add_option("--assign", options.assign, "How unpinned nodes are split: even or nearest")
-      ->check(CLI::IsMember({"even", "nearest"}))
-      ->capture_default_str()
-      ->group(zones);
-  return ibpm::plugin::run_tool(app, argc, argv, [&] { run(options); });
+                 .group(zones);
+             ibpm::plugin::add_assign_option(
+                 app, [&](const std::string& mode) { options.assign = mode; },
+                 "How unpinned nodes are split: even or nearest")
+                 .group(zones);
+           },
+       .run = [&] { run(options); }});
 }

@@ -7,6 +7,8 @@ The core's layers are listed lowest first in core/CMakeLists.txt (set(IBPM_CORE_
 wings above the core (the simulator, the analyzers, the presenters, the commands) are listed lowest
 first in WINGS below. A source file may include only headers of its own layer or wing and of those
 listed before it; a core layer's CMake target may link only the targets of layers listed before it.
+The wings never include <CLI/CLI.hpp> (its whole implementation compiles inline, seconds per file):
+their commands add options through core/plugin/add_option.hpp.
 Each core layer declares its names in its own namespace, ibpm::<layer> (and namespaces inside it),
 except the fabric model (SHARED_NAMESPACE_LAYERS), which is the project's vocabulary in ibpm::.
 
@@ -22,6 +24,7 @@ import tempfile
 WINGS = ["sim", "locality", "viz", "graphs", "analysis", "web", "nagios-config", "checks", "tools"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_-]+)/', re.M)
 LINK = re.compile(r"target_link_libraries\(\s*ibpm_(\w+)([^)]*)\)", re.S)
+CLI11 = re.compile(r'^\s*#\s*include\s+<CLI/CLI\.hpp>', re.M)
 NAMESPACE = re.compile(r"^namespace\s+(ibpm(?:::\w+)*)\s*\{", re.M)
 SHARED_NAMESPACE_LAYERS = ["fabric"]
 
@@ -54,6 +57,9 @@ def check(root):
                 if target in rank and rank[target] > rank[home]:
                     rel = os.path.relpath(path, root)
                     problems.append(f"{rel}: {home} includes {target}/, a higher layer")
+            if home in WINGS and CLI11.search(text):
+                rel = os.path.relpath(path, root)
+                problems.append(f"{rel}: includes <CLI/CLI.hpp>; use plugin/add_option.hpp")
             if folder.startswith("core") and home not in SHARED_NAMESPACE_LAYERS:
                 for namespace in NAMESPACE.findall(text):
                     if not (namespace + "::").startswith(f"ibpm::{home}::"):
@@ -86,10 +92,12 @@ def self_test():
         write("core/high/b.hpp", '#include "low/a.hpp"\nnamespace ibpm::high::detail {\n}\n')
         write("core/high/c.hpp", 'namespace ibpm {\n}\nnamespace ibpm::highway {\n}\n')
         write("viz/m.cpp", '#include "web/page.hpp"\n#include "high/b.hpp"\n')
+        write("tools/t.cpp", '#include <CLI/CLI.hpp>\n')
         found = check(root)
         expected = ["core/low/a.hpp: low includes high/", "ibpm_low links ibpm_high",
                     "viz/m.cpp: viz includes web/", "core/high/c.hpp: declares namespace ibpm,",
-                    "core/high/c.hpp: declares namespace ibpm::highway,"]
+                    "core/high/c.hpp: declares namespace ibpm::highway,",
+                    "tools/t.cpp: includes <CLI/CLI.hpp>"]
         missing = [e for e in expected if not any(e in p for p in found)]
         if missing or len(found) != len(expected):
             print("self-test: expected", expected, "found", found)
@@ -108,7 +116,7 @@ def main():
     for p in problems:
         print(p)
     if not problems:
-        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace")
+        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace, no CLI11 in the wings")
     return 1 if problems else 0
 
 

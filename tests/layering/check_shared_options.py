@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The options the shared helpers register (core/plugin/options.cpp: --jobs, --rrdcached, -C/--Ca,
--P/--Port, --cache, --node-name-map, --state-dir, --top, --sort, --xmit-wait-tick, ...;
-core/products/event_options.cpp: --no-syslog, --syslog-facility, --events-file) are registered
-there only: every other command goes through the helpers, so each such option has one name, type,
+-P/--Port, --cache, --node-name-map, --state-dir, --top, --sort, --xmit-wait-tick, -o/--output,
+-v/--verbose, -t/--timeout, --baseline, --summary-ports, --refresh, --graph-format, --fold,
+--no-history, --delegation, --assign, ...; core/products/event_options.cpp: --no-syslog,
+--syslog-facility, --events-file) are registered there only: every other command goes through the
+helpers (or plugin/add_option.hpp for its own options), so each such option has one name, type,
 validation and base help text.
 
 Usage: check_shared_options.py SOURCE_DIR   (exit 1 naming each file that registers one itself)
@@ -18,8 +20,10 @@ import source_check
 
 SHARED_FILES = (pathlib.Path("core/plugin/options.cpp"), pathlib.Path("core/products/event_options.cpp"))
 SHARED = SHARED_FILES[0]
-# A direct CLI11 registration: add_option("--jobs", ...), add_flag("!--no-x", ...) and the like.
-REGISTRATION = re.compile(r'\.add_(?:option|flag|option_function<[^>]*>)\(\s*"([^"]+)"')
+# A direct registration, through CLI11 (app.add_option("--jobs", ...), add_flag("!--no-x", ...) and
+# the like) or plugin/add_option.hpp (plugin::add_option(app, "--jobs", ...)).
+REGISTRATION = re.compile(
+    r'(?:\.|\b)add_(?:option|flag|option_function<[^>]*>)\(\s*(?:[\w*&.>-]+\s*,\s*)?"([^"]+)"')
 SKIPPED = ("tests/", "fuzz/", "bench/")
 
 
@@ -55,7 +59,8 @@ def self_test():
         (root / "tools").mkdir()
         (root / "tools/ok.cpp").write_text('plugin::add_jobs_option(app, jobs, "use");')
         (root / "tools/bad.cpp").write_text('app.add_option(\n  "--jobs", jobs, "other text");')
-        return source_check.self_test_verdict(violations(root), ["tools/bad.cpp"],
+        (root / "tools/api.cpp").write_text('plugin::add_option(app,\n  "--jobs", jobs, "text");')
+        return source_check.self_test_verdict(violations(root), ["tools/api.cpp", "tools/bad.cpp"],
                                               "the planted registration was found")
 
 

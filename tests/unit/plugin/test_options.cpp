@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
+#include <optional>
+#include <string>
 
 #include "plugin/options.hpp"
 
@@ -115,4 +117,60 @@ TEST_CASE("threshold options parse ranges at parse time", "[plugin][options]") {
     }
     CHECK_THROWS_AS(app.parse("-c abc", false), CLI::ParseError);
   }
+}
+
+TEST_CASE("xmit-wait-tick option: a positive tick, else a reason naming the option",
+          "[plugin][options]") {
+  CLI::App app("test", "ibpm-test");
+  std::optional<double> tick;
+  add_xmit_wait_tick_option(app, tick);
+
+  SECTION("a positive tick") {
+    app.parse("--xmit-wait-tick 2.5", false);
+    REQUIRE(tick);
+    CHECK(*tick == 2.5);
+  }
+  SECTION("zero, negative or not a number") {
+    for (const char* value : {"0", "-1", "x", "3ns"}) {
+      CAPTURE(value);
+      try {
+        app.parse(std::string("--xmit-wait-tick ") + value, false);
+        FAIL("accepted");
+      } catch (const CLI::ValidationError& e) {
+        CHECK(std::string(e.what()) == std::string("--xmit-wait-tick: '") + value +
+                                           "' is not a tick length: give the nanoseconds of one "
+                                           "PortXmitWait tick, above 0");
+      }
+      CHECK_FALSE(tick);
+    }
+  }
+  SECTION("its help names the type as CLI11's PositiveNumber does") {
+    CHECK(app.help().find("--xmit-wait-tick NS:POSITIVE") != std::string::npos);
+  }
+}
+
+TEST_CASE("add_option.hpp: CLI11's registration and modifiers through a handle",
+          "[plugin][options]") {
+  CLI::App app("test", "ibpm-test");
+  std::string mode = "a";
+  unsigned count = 3;
+  bool flag = false;
+  std::string file;
+  add_option(app, "--mode", mode, "Mode").one_of({"a", "b"}).show_default().group("G");
+  const OptionRef counted = add_option(app, "--count", count, "Count").in_range(1u, 5u);
+  add_flag(app, "--flag", flag, "Flag").excludes(counted);
+  add_option(app, "--file", file, "File").existing_file();
+
+  const std::string help = app.help();
+  CHECK(help.find("--mode TEXT:{a,b}=a") != std::string::npos);
+  CHECK(help.find("\nG:\n") != std::string::npos);
+  CHECK(help.find("--count UINT:UINT in [1 - 5]") != std::string::npos);
+  app.parse("--mode b --count 5", false);
+  CHECK(mode == "b");
+  CHECK(count == 5);
+  CHECK(counted.count() == 1);
+  CHECK_THROWS_AS(app.parse("--mode c", false), CLI::ValidationError);
+  CHECK_THROWS_AS(app.parse("--count 6", false), CLI::ValidationError);
+  CHECK_THROWS_AS(app.parse("--count 2 --flag", false), CLI::ExcludesError);
+  CHECK_THROWS_AS(app.parse("--file /nonexistent/file", false), CLI::ValidationError);
 }

@@ -18,7 +18,7 @@ TEST_CASE("report formats by name", "[plugin][format]") {
 TEST_CASE("the --format option takes the formats a tool prints", "[plugin][format]") {
   CLI::App app("test", "ibpm-test");
   ReportFormat format = ReportFormat::table;
-  CLI::Option* option = add_format_option(app, format);
+  CLI::Option* option = add_format_option(app, format).get();
   CHECK(option->get_description() == "table, csv or json");
   CHECK(option->get_default_str() == "table");
   SECTION("default") {
@@ -37,7 +37,8 @@ TEST_CASE("the --format option takes the formats a tool prints", "[plugin][forma
 TEST_CASE("the --format option with fewer formats refuses the others", "[plugin][format]") {
   CLI::App app("test", "ibpm-test");
   ReportFormat format = ReportFormat::table;
-  CLI::Option* option = add_format_option(app, format, {ReportFormat::table, ReportFormat::json});
+  CLI::Option* option =
+      add_format_option(app, format, {ReportFormat::table, ReportFormat::json}).get();
   CHECK(option->get_description() == "table or json");
   CHECK_THROWS_AS(app.parse("--format csv", false), CLI::ValidationError);
   app.parse("--format json", false);

@@ -26,7 +26,8 @@ TEST_CASE("add_state_option accepts only its states, in any case", "[plugin][sta
   CLI::App app("test", "check_test");
   State target = State::warning;
   CLI::Option* option = add_state_option(app, "--unreachable", target,
-                                         {State::ok, State::warning, State::critical}, "");
+                                         {State::ok, State::warning, State::critical}, "")
+                            .get();
   CHECK(option->get_default_str() == "warning");
 
   SECTION("the default stays") {
