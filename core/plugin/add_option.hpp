@@ -10,8 +10,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
-#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
