@@ -114,11 +114,11 @@ std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* 
       near.errors, far ? &far->errors : nullptr, near.record.time, settings);
   if (!status.flapping) return std::nullopt;
   const bool between_switches =
-      near.target.type == NodeType::sw && near.target.remote_type == NodeType::sw;
+      near.target->type == NodeType::sw && near.target->remote_type == NodeType::sw;
   const State state = between_switches ? settings.between_switches : settings.to_host;
   std::string text = link_quality::describe(status, settings);
   const auto& live = near.sample.live;
-  const std::string degraded = live ? degradation(near.target, *live) : "";
+  const std::string degraded = live ? degradation(*near.target, *live) : "";
   if (live && live->state != PortState::active)
     text += "; down now";
   else if (!degraded.empty())
@@ -178,7 +178,7 @@ PortReason port_reason(const Subcheck& check, State state, const std::string& ca
 Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
   Subcheck port;
   const PortSample& sample = result.sample;
-  std::string line = cable_name(result.target) + ": ";
+  std::string line = cable_name(*result.target) + ": ";
   if (!result.state_error.empty()) {
     port.state = State::unknown;
     port.output = line + "state file: " + result.state_error;
@@ -191,7 +191,7 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   }
   if (!sample.answered) {
     port.state = State::unknown;
-    port.output = line + "unreachable at LID " + std::to_string(result.target.lid) + " (" +
+    port.output = line + "unreachable at LID " + std::to_string(result.target->lid) + " (" +
                   sample.error + ")";
     return port;
   }
@@ -204,7 +204,7 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
       port.children.push_back(Subcheck{
           settings.port_down, "link " + std::string(to_string(sample.live->state)), {}, {}});
     }
-    if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
+    if (const std::string degraded = degradation(*result.target, *sample.live); !degraded.empty()) {
       worst = plugin::worst(worst, settings.degraded);
       port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});
     }

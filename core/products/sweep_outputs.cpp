@@ -256,8 +256,8 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
     std::optional<State> remembered;
     if (result.reported && *result.reported <= static_cast<std::uint8_t>(State::unknown))
       remembered = static_cast<State>(*result.reported);
-    const PortStatus status{result.target.node,
-                            result.target.port,
+    const PortStatus status{result.target->node,
+                            result.target->port,
                             v.state,
                             result.sample.answered && result.rates.baseline,
                             v.cable,
