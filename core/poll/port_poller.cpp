@@ -425,6 +425,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   // A file we could not read is not overwritten: it may be someone else's.
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
+  writes.reserve(results.size());
+  owners.reserve(results.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered || (!r.state_error.empty() && !r.blank_in_store)) continue;

@@ -72,9 +72,15 @@ counters::CounterMask source_changed(const PortRecord& previous, const PortRecor
   return changed;
 }
 
-std::string update_line(const PortRecord& record) {
+std::string update_refusal(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
-    throw std::invalid_argument("sample time must be a positive number of seconds");
+    return "sample time must be a positive number of seconds";
+  return "";
+}
+
+std::string update_line(const PortRecord& record) {
+  if (std::string refusal = update_refusal(record); !refusal.empty())
+    throw std::invalid_argument(refusal);
   std::string line = format_seconds(record.time);
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const counters::CounterMask bit = counters::counter_bit(static_cast<counters::Counter>(i));
