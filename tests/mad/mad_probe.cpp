@@ -30,6 +30,7 @@
 //   reply 2 pc:49136:1 timed_out mad_status=0x0000 tries=2
 //   stats queries=3 sent=4 retries=1 ignored=0 elapsed_ms=412
 #include <infiniband/mad.h>
+#include <infiniband/umad.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
