@@ -102,10 +102,10 @@ void print_rates_json(std::ostream& out, const std::vector<const sweep::PortVerd
   for (const auto* v : ports) {
     const poll::PortResult& r = *v->result;
     out << (first_port ? "\n" : ",\n")
-        << "{\"node_guid\":" << json_string(format_guid(r.target.node))
-        << ",\"port\":" << static_cast<int>(r.target.port)
-        << ",\"name\":" << json_string(r.target.name)
-        << ",\"remote\":" << json_string(r.target.remote_name)
+        << "{\"node_guid\":" << json_string(format_guid(r.target->node))
+        << ",\"port\":" << static_cast<int>(r.target->port)
+        << ",\"name\":" << json_string(r.target->name)
+        << ",\"remote\":" << json_string(r.target->remote_name)
         << ",\"state\":" << json_string(plugin::to_string(v->state))
         << ",\"status\":" << json_string(status_text(*v)) << ",\"interval\":"
         << (r.sample.answered && !r.rates.baseline ? json_number(r.rates.interval) : "null")

@@ -48,10 +48,10 @@ plugin::Check node_report(const std::string& node, const std::vector<const PortR
   for (const PortResult* result : results) {
     Subcheck port = port_subcheck(*result, settings.port);
     worst = plugin::worst(worst, effective_state(port));
-    const std::string prefix = "p" + std::to_string(result->target.port) + "_";
+    const std::string prefix = "p" + std::to_string(result->target->port) + "_";
     for (auto& p : port_perfdata(*result, *settings.port.thresholds, prefix, settings.port.ber))
       check.perfdata.push_back(std::move(p));
-    ports.push_back({cable_name(result->target), std::move(port)});
+    ports.push_back({cable_name(*result->target), std::move(port)});
   }
   if (annotate) {
     std::vector<Subcheck*> port_checks;

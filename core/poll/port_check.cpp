@@ -66,14 +66,14 @@ void find_node_topology(const topology::TopologySource& source, const std::strin
 // first one closing).
 void poll_node_ports(const PortCheckOptions& options, const PollSettings& settings,
                      const state::PortStore& store, bool single_port, NodePoll& poll) {
-  const std::vector<PortTarget> targets = targets_of(options, poll, single_port);
+  std::vector<PortTarget> targets = targets_of(options, poll, single_port);
   PollSettings run_settings = settings;
   run_settings.record_name =
       single_port ? "port-" + format_guid(poll.node->guid) + "-" + std::to_string(options.port)
                   : "node-" + format_guid(poll.node->guid);
   mad::UmadPort umad(options.fabric.ca, options.fabric.port);
   mad::MadEngine engine(umad);
-  PollRun run = poll_ports(engine, store, targets, run_settings);
+  PollRun run = poll_ports(engine, store, std::move(targets), run_settings);
   accumulate(poll.mad_stats, engine.stats());
   poll.results = std::move(run.results);
   poll.notes = std::move(run.notes);
@@ -117,7 +117,7 @@ std::string add_route_impact(const PortCheckOptions& options, const NodePoll& po
   for (std::size_t i = 0; i < poll.results.size() && i < checks.size(); ++i) {
     const PortResult& r = poll.results[i];
     if (!r.sample.answered || effective_state(*checks[i]) == plugin::State::ok) continue;
-    cables.push_back({PortRef{r.target.node, r.target.port}, r.target.remote});
+    cables.push_back({PortRef{r.target->node, r.target->port}, r.target->remote});
     hurt.push_back(checks[i]);
   }
   if (cables.empty() || !std::filesystem::exists(routes::lft_file_path(options.fabric.state_dir)))

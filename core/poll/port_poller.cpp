@@ -62,8 +62,8 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     // A port read from PortCountersExtended alone is cleared there too.
     queries.push_back(
         r.sample.all_extended
-            ? mad::reset_port_counters_extended_query(r.target.lid, r.target.port, mask, true)
-            : mad::reset_port_counters_query(r.target.lid, r.target.port, mask));
+            ? mad::reset_port_counters_extended_query(r.target->lid, r.target->port, mask, true)
+            : mad::reset_port_counters_query(r.target->lid, r.target->port, mask));
     owners.push_back(i);
   }
   std::map<std::size_t, state::PortRecord> after;
@@ -312,7 +312,10 @@ void sample_again(mad::MadEngine& engine, const std::vector<PortTarget>& targets
 }  // namespace
 
 PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
-                   const std::vector<PortTarget>& targets, const PollSettings& settings) {
+                   std::vector<PortTarget> run_targets, const PollSettings& settings) {
+  const auto shared_targets =
+      std::make_shared<const std::vector<PortTarget>>(std::move(run_targets));
+  const std::vector<PortTarget>& targets = *shared_targets;
   PollRun run;
   std::vector<PortResult>& results = run.results;
   results.resize(targets.size());
@@ -352,7 +355,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
     PortResult& r = results[i];
-    r.target = t;
+    r.target = std::shared_ptr<const PortTarget>(shared_targets, &t);
     const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
     if (memory && memory->sample.time > ahead) r.clock_back = memory->sample.time - now;
     if (memory && !r.clock_back && now - memory->sample.time <= max_age) {
@@ -422,13 +425,15 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   // A file we could not read is not overwritten: it may be someone else's.
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
+  writes.reserve(results.size());
+  owners.reserve(results.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered || (!r.state_error.empty() && !r.blank_in_store)) continue;
-    writes.push_back({r.target.node, r.target.port, &r.record, file_known[i]});
+    writes.push_back({r.target->node, r.target->port, &r.record, file_known[i]});
     owners.push_back(i);
     if (const auto it = after_reset.find(i); it != after_reset.end()) {
-      writes.push_back({r.target.node, r.target.port, &it->second, true});
+      writes.push_back({r.target->node, r.target->port, &it->second, true});
       owners.push_back(i);
     }
   }
@@ -463,7 +468,7 @@ std::optional<std::string> save_record(PendingRecord& pending,
     state::SampleRecord& next = *pending.previous;
     ++next.runs;
     for (const PortResult& r : results) {
-      state::PortMemory* old = next.find(r.target.node, r.target.port);
+      state::PortMemory* old = next.find(r.target->node, r.target->port);
       if (!r.sample.answered || !r.state_error.empty()) {
         if (old) old->reported = r.reported;
         continue;
@@ -478,11 +483,11 @@ std::optional<std::string> save_record(PendingRecord& pending,
       if (old)
         *old = std::move(memory);
       else
-        next.put(r.target.node, r.target.port, std::move(memory));
+        next.put(r.target->node, r.target->port, std::move(memory));
     }
     if (next.size() > results.size()) {
       std::set<PortRef> kept;
-      for (const PortResult& r : results) kept.insert({r.target.node, r.target.port});
+      for (const PortResult& r : results) kept.insert({r.target->node, r.target->port});
       next.retain([&](const PortRef& ref) { return kept.contains(ref); });
     }
     try {

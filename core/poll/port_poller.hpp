@@ -41,7 +41,9 @@ struct PollSettings {
 };
 
 struct PortResult {
-  PortTarget target;
+  // The port polled: an entry of the run's targets, which every result of the run shares (a copy
+  // per result would cost 112 bytes and its names).
+  std::shared_ptr<const PortTarget> target;
   PortSample sample;
   // This run's sample, as written. Its raw counters are the reading's (the sampler writes them
   // there); all unread when the port did not answer.
@@ -79,9 +81,9 @@ struct PollRun {
 
 // Locks the targets' nodes, takes the previous samples (the record, else the RRD files), polls,
 // computes rates, clears counters when asked and writes the RRDs. The record is saved by
-// save_record(), which also releases the locks.
+// save_record(), which also releases the locks. The results keep the targets.
 PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
-                   const std::vector<PortTarget>& targets, const PollSettings& settings);
+                   std::vector<PortTarget> targets, const PollSettings& settings);
 
 // Saves the run's record (every answered port's new sample, the others' last one, each with its
 // `reported` state) and releases the node locks. Returns why the record could not be written.

@@ -8,20 +8,22 @@
 #include <optional>
 
 #include "counters/counter.hpp"
+#include "counters/optional_double.hpp"
 #include "state/port_record.hpp"
 
 namespace ibpm::poll {
 
+// 200 bytes: one per polled port is kept for the whole sweep.
 struct PortRates {
-  bool baseline = false;                 // no usable previous sample: nothing to compare with yet
-  double interval = 0;                   // seconds between the samples
-  counters::CounterRates rate;           // per second; nullopt when unknown
-  counters::CounterMask saturated = 0;   // at their maximum now: their rates are lower bounds
-  counters::CounterMask reset_seen = 0;  // lower than before, not reset by us: counted from zero
-  std::optional<double> xmit_util_pct;   // PortXmitData / capacity
-  std::optional<double> rcv_util_pct;
-  std::optional<double> xmit_wait_pct;  // PortXmitWait ticks x tick / interval
-  std::optional<double> capacity_bps;
+  double interval = 0;                     // seconds between the samples
+  counters::CounterRates rate;             // per second; nullopt when unknown
+  counters::CounterMask saturated = 0;     // at their maximum now: their rates are lower bounds
+  counters::CounterMask reset_seen = 0;    // lower than before, not reset by us: counted from zero
+  counters::OptionalDouble xmit_util_pct;  // PortXmitData / capacity
+  counters::OptionalDouble rcv_util_pct;
+  counters::OptionalDouble xmit_wait_pct;  // PortXmitWait ticks x tick / interval
+  counters::OptionalDouble capacity_bps;
+  bool baseline = false;  // no usable previous sample: nothing to compare with yet
 
   std::optional<counters::Rate> of(counters::Counter counter) const {
     return rate[static_cast<std::size_t>(counter)];

@@ -120,11 +120,11 @@ std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* 
       near.errors, far ? &far->errors : nullptr, near.record.time, settings);
   if (!status.flapping) return std::nullopt;
   const bool between_switches =
-      near.target.type == NodeType::sw && near.target.remote_type == NodeType::sw;
+      near.target->type == NodeType::sw && near.target->remote_type == NodeType::sw;
   const State state = between_switches ? settings.between_switches : settings.to_host;
   std::string text = link_quality::describe(status, settings);
   const auto& live = near.sample.live;
-  const std::string degraded = live ? degradation(near.target, *live) : "";
+  const std::string degraded = live ? degradation(*near.target, *live) : "";
   if (live && live->state != PortState::active)
     text += "; down now";
   else if (!degraded.empty())
@@ -186,7 +186,7 @@ namespace {
 // "leaf01[3] <-> spine02[1]: 4x HDR, xmit 12.0 %, rcv 3.1 %": the port's line as check_ib_port
 // and check_ib_node show it.
 std::string port_line(const PortResult& result) {
-  std::string line = cable_name(result.target) + ": ";
+  std::string line = cable_name(*result.target) + ": ";
   line += result.sample.live ? link_text(*result.sample.live) : "link state unknown";
   const PortRates& rates = result.rates;
   if (rates.baseline) {
@@ -245,19 +245,19 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   const PortSample& sample = result.sample;
   if (!result.state_error.empty()) {
     port.state = State::unknown;
-    port.output = cable_name(result.target) + ": state file: " + result.state_error;
+    port.output = cable_name(*result.target) + ": state file: " + result.state_error;
     return port;
   }
   if (sample.cut) {
     port.state = State::unknown;
-    port.output = cable_name(result.target) + ": not read: the run's time (-t) ran out first (" +
+    port.output = cable_name(*result.target) + ": not read: the run's time (-t) ran out first (" +
                   sample.error + ")";
     return port;
   }
   if (!sample.answered) {
     port.state = State::unknown;
-    port.output = cable_name(result.target) + ": unreachable at LID " +
-                  std::to_string(result.target.lid) + " (" + sample.error + ")";
+    port.output = cable_name(*result.target) + ": unreachable at LID " +
+                  std::to_string(result.target->lid) + " (" + sample.error + ")";
     return port;
   }
   State worst = State::ok;
@@ -268,7 +268,7 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
       port.children.push_back(Subcheck{
           settings.port_down, "link " + std::string(to_string(sample.live->state)), {}, {}});
     }
-    if (const std::string degraded = degradation(result.target, *sample.live); !degraded.empty()) {
+    if (const std::string degraded = degradation(*result.target, *sample.live); !degraded.empty()) {
       worst = plugin::worst(worst, settings.degraded);
       port.children.push_back(Subcheck{settings.degraded, degraded, {}, {}});
     }

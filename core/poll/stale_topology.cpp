@@ -7,7 +7,7 @@ namespace ibpm::poll {
 Staleness topology_staleness(const std::vector<PortResult>& results) {
   Staleness found = Staleness::current;
   for (const PortResult& r : results) {
-    if (!r.sample.stale_topology(r.target)) continue;
+    if (!r.sample.stale_topology(*r.target)) continue;
     if (r.sample.node_info) return Staleness::moved;  // answered, as another node
     found = Staleness::silent;
   }

@@ -96,7 +96,7 @@ std::string description(const Fabric& fabric, Guid guid) {
 }
 
 std::string port_labels(const poll::PortResult& result, const Fabric& fabric) {
-  const poll::PortTarget& t = result.target;
+  const poll::PortTarget& t = *result.target;
   std::string labels = "node_guid=\"" + format_guid(t.node) + "\",port=\"" +
                        std::to_string(t.port) + "\",node=\"" +
                        openmetrics_label_value(description(fabric, t.node)) + "\",remote_guid=\"";

@@ -52,7 +52,7 @@ std::string error_text(const poll::PortResult& result) {
 }
 
 std::string row(double sweep_start, const poll::PortResult& result, const std::string& shard) {
-  const poll::PortTarget& target = result.target;
+  const poll::PortTarget& target = *result.target;
   const poll::PortSample& sample = result.sample;
   const poll::PortRates& rates = result.rates;
   const bool has_rates = sample.answered && !rates.baseline;

@@ -257,15 +257,15 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
     std::optional<State> remembered;
     if (result.reported && *result.reported <= static_cast<std::uint8_t>(State::unknown))
       remembered = static_cast<State>(*result.reported);
-    const PortStatus status{result.target.node,
-                            result.target.port,
+    const PortStatus status{result.target->node,
+                            result.target->port,
                             v.state,
                             result.sample.answered && result.rates.baseline,
                             v.cable,
                             v.reason};
     if (auto event = state_change(status, remembered)) {
       // An OK port's verdict names no cable (nothing shows it); its event does.
-      if (event->status.cable.empty()) event->status.cable = poll::cable_name(result.target);
+      if (event->status.cable.empty()) event->status.cable = poll::cable_name(*result.target);
       events.push_back(std::move(*event));
     }
     if (remembered) result.reported = static_cast<std::uint8_t>(*remembered);

@@ -29,7 +29,7 @@ std::string optional_number(const std::optional<double>& value) {
 }
 
 std::string port_json(const PortVerdict& v) {
-  const poll::PortTarget& t = v.result->target;
+  const poll::PortTarget& t = *v.result->target;
   return "{\"node_guid\":" + json_string(format_guid(t.node)) +
          ",\"port\":" + std::to_string(t.port) + ",\"lid\":" + std::to_string(t.lid) +
          ",\"name\":" + json_string(t.name) + ",\"remote\":" + json_string(t.remote_name) +

@@ -32,7 +32,7 @@ plugin::Check not_all_read(const std::string& node,
                                                         : first->sample.error;
   return plugin::unknown_check(node + ": " + std::to_string(missing) + " of " +
                                std::to_string(ports.size()) + " ports not read by the sweep (" +
-                               first->target.name + ": " + why + ")");
+                               first->target->name + ": " + why + ")");
 }
 
 // The node's cabled ports (port 0 aside) that this sweep did not read: check_ib_node reads them
@@ -43,7 +43,7 @@ std::vector<PortNumber> ports_not_in_sweep(const Fabric& fabric, const Node& nod
   node.for_each_port([&](const Port& p) {
     if (p.number == 0 || !fabric.remote(PortRef{node.guid, p.number})) return;
     const bool in_sweep = std::any_of(read.begin(), read.end(), [&](const poll::PortResult* r) {
-      return r->target.port == p.number;
+      return r->target->port == p.number;
     });
     if (!in_sweep) missing.push_back(p.number);
   });
@@ -68,7 +68,7 @@ SwitchResults switch_results(const sweep::SweepOptions& options, const sweep::Sw
       host_names(fabric, sweep.name_map(), settings.cas, settings.fabric_host);
   std::map<Guid, std::vector<const poll::PortResult*>> by_node;
   for (const poll::PortResult& r : sweep.results)
-    if (r.target.type == NodeType::sw) by_node[r.target.node].push_back(&r);
+    if (r.target->type == NodeType::sw) by_node[r.target->node].push_back(&r);
   const poll::NodeReportSettings report{poll::report_settings(options, sweep.thresholds),
                                         settings.shown};
   SwitchResults out;

@@ -14,6 +14,9 @@ namespace {
 
 // The update line is written into a buffer on the stack and copied once: a sweep writes one per
 // port, and appending piece by piece cost some ten allocations each.
+// Times from here on take more than LineBuffer's 64 characters ("%.3f").
+constexpr double kTimeLimit = 1e59;
+
 class LineBuffer {
  public:
   // Milliseconds, '.' whatever the locale: librrd parses timestamps and values in the C locale.
@@ -94,9 +97,19 @@ counters::CounterMask source_changed(const PortRecord& previous, const PortRecor
   return changed;
 }
 
-std::string update_line(const PortRecord& record) {
+std::string update_refusal(const PortRecord& record) {
   if (!std::isfinite(record.time) || record.time <= 0)
-    throw std::invalid_argument("sample time must be a positive number of seconds");
+    return "sample time must be a positive number of seconds";
+  // Longer than the line has room for (LineBuffer::kSecondsSize characters).
+  if (record.time >= kTimeLimit ||
+      (record.last_reset && !(std::fabs(*record.last_reset) < kTimeLimit)))
+    return "time out of range";
+  return "";
+}
+
+std::string update_line(const PortRecord& record) {
+  if (std::string refusal = update_refusal(record); !refusal.empty())
+    throw std::invalid_argument(refusal);
   LineBuffer line;
   line.seconds(record.time);
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {

@@ -52,9 +52,12 @@ counters::CounterMask source_changed(const PortRecord& previous, const PortRecor
 
 // "TIME:V1:...:V23" for rrd_update, values in data source order. Saturated and unread counters,
 // and those in rrd_unknown, are "U": a sticky counter at its maximum says nothing exact, and RRD
-// must not make a rate of it. Throws std::invalid_argument when the time is not a positive finite
-// number.
+// must not make a rate of it. Throws std::invalid_argument (update_refusal's reason) when the
+// time is not a positive finite number.
 std::string update_line(const PortRecord& record);
+
+// Why update_line refuses the record; empty when it takes it.
+std::string update_refusal(const PortRecord& record);
 
 // The record a file's last values describe (one string per data source, in source order); a
 // saturated counter reads back as its maximum. Throws std::invalid_argument naming the data source

@@ -398,15 +398,15 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
     return errors;
   }
   // Files are made one at a time (only a port's first run does it), then every update in one
-  // BATCH.
-  std::vector<BatchUpdate> batch;
-  std::vector<std::size_t> owner;
+  // BATCH, each made as it is sent.
+  std::vector<std::size_t> owner;  // the writes sent, in order
+  owner.reserve(writes.size());
   std::string refused;  // the store cannot make any port's file: not asked again
   for (std::size_t i = 0; i < writes.size(); ++i) {
     const Write& w = writes[i];
     try {
-      const std::string file = rrd_name(w.node, w.port);
-      std::string line = checked_update_line(file, *w.record);
+      if (const std::string refusal = update_refusal(*w.record); !refusal.empty())
+        throw StateError(rrd_name(w.node, w.port) + ": " + refusal);
       if (!w.exists) {
         if (!refused.empty()) {
           errors[i] = refused;
@@ -414,7 +414,6 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
         }
         create_if_missing(w.node, w.port, *w.record);
       }
-      batch.push_back({file, std::move(line)});
       owner.push_back(i);
     } catch (const StoreMisconfigured& e) {
       errors[i] = refused = e.what();
@@ -422,18 +421,24 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
       errors[i] = e.what();
     }
   }
+  const auto update_at = [&](std::size_t k) {
+    const Write& w = writes[owner[k]];
+    return BatchUpdate{rrd_name(w.node, w.port), update_line(*w.record)};
+  };
   try {
-    for (const auto& [index, reason] : batch_update(backend_.daemon_address(), batch, timeout)) {
+    for (const auto& [index, reason] :
+         batch_update(backend_.daemon_address(), owner.size(), update_at, timeout)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
-      if (auto ahead = ahead_refusal(batch[index].path, reason, now)) {
+      const BatchUpdate update = update_at(index);
+      if (auto ahead = ahead_refusal(update.path, reason, now)) {
         errors[owner[index]] = *ahead;
         continue;
       }
       if (central_ && overtaken(reason, now)) continue;
       try {
-        if (w.exists && made_again(w, batch[index].path, batch[index].line)) continue;
-        errors[owner[index]] = batch[index].path + ": cannot update through rrdcached: " + reason;
+        if (w.exists && made_again(w, update.path, update.line)) continue;
+        errors[owner[index]] = update.path + ": cannot update through rrdcached: " + reason;
       } catch (const StateError& e) {
         errors[owner[index]] = e.what();
       }

@@ -13,8 +13,15 @@ namespace ibpm::state {
 std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout) {
+  return batch_update(
+      address, updates.size(), [&updates](std::size_t k) { return updates[k]; }, timeout);
+}
+
+std::vector<std::pair<std::size_t, std::string>> batch_update(
+    const std::string& address, std::size_t count,
+    const std::function<BatchUpdate(std::size_t)>& update_at, std::chrono::milliseconds timeout) {
   std::vector<std::pair<std::size_t, std::string>> failed;
-  if (updates.empty()) return failed;
+  if (count == 0) return failed;
   DaemonConnection daemon(address, std::chrono::steady_clock::now() + timeout);
   daemon.send_all("BATCH\n");
   std::string text;
@@ -23,7 +30,8 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   // The commands in writes of about 256 KiB: a few system calls for thousands of ports.
   std::string chunk;
   constexpr std::size_t kChunk = 256 * 1024;
-  for (const BatchUpdate& u : updates) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const BatchUpdate u = update_at(k);
     chunk += "UPDATE ";
     chunk += daemon_escape(u.path);
     chunk += ' ';
@@ -40,16 +48,15 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   // "N errors", then N lines "COMMAND_NUMBER reason" (commands counted from 1, BATCH excluded).
   const int errors = daemon_status(daemon.read_line(), text);
   if (errors < 0) daemon.fail("batch failed: " + text);
-  if (static_cast<std::size_t>(errors) > updates.size())
-    daemon.fail(std::to_string(errors) + " errors for " + std::to_string(updates.size()) +
-                " updates");
+  if (static_cast<std::size_t>(errors) > count)
+    daemon.fail(std::to_string(errors) + " errors for " + std::to_string(count) + " updates");
   for (int i = 0; i < errors; ++i) {
     const std::string line = daemon.read_line();
     const int number = daemon_status(line, text);
-    if (number >= 1 && static_cast<std::size_t>(number) <= updates.size())
+    if (number >= 1 && static_cast<std::size_t>(number) <= count)
       failed.emplace_back(static_cast<std::size_t>(number) - 1, text);
     else
-      failed.emplace_back(updates.size(), line);  // not tied to one update
+      failed.emplace_back(count, line);  // not tied to one update
   }
   return failed;
 }

@@ -34,6 +34,13 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
+// The same for `count` updates, update_at(k) making update k as it is sent: the updates are never
+// all held at once (for thousands of ports, their paths and lines would cost some 200 bytes each).
+std::vector<std::pair<std::size_t, std::string>> batch_update(
+    const std::string& address, std::size_t count,
+    const std::function<BatchUpdate(std::size_t)>& update_at,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
 // The last update time of each file as rrdcached's LAST answers it (rounded down to the file's
 // step), asked in one exchange (LAST commands sent together, the answers read in order; for
 // more than a few thousand files, a few such exchanges side by side): nullopt for a file the daemon

@@ -46,8 +46,10 @@ enum Flag : std::uint8_t {
   kAllExtended = 128,  // with kExtended
 };
 
-std::uint64_t fnv1a(const std::string& bytes, std::size_t size) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+
+// FNV-1a of the first `size` bytes, continued from `hash` (kFnvOffset: from the start).
+std::uint64_t fnv1a(const std::string& bytes, std::size_t size, std::uint64_t hash = kFnvOffset) {
   for (std::size_t i = 0; i < size; ++i) {
     hash ^= static_cast<unsigned char>(bytes[i]);
     hash *= 0x100000001b3ULL;
@@ -273,20 +275,38 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
 }
 
 void SampleRecord::save(const std::string& path) const {
-  Writer w;
-  w.bytes.reserve(kHeaderSize + ports_.size() * kEntrySize + 8);
-  w.bytes.append(kMagic, sizeof kMagic);
-  w.put<std::uint32_t>(kVersion);
-  w.put<std::uint32_t>(kEntrySize);
-  w.put<std::uint64_t>(runs);
-  w.put<std::uint64_t>(ports_.size());
-  for (const auto& [ref, memory] : ports_) put_entry(w, ref, memory);
-  for (const auto& [ref, memory] : ports_) put_intervals(w, memory.errors);
-  w.put<std::uint64_t>(fnv1a(w.bytes, w.bytes.size()));
   make_directories(std::filesystem::path(path).parent_path().string());
+  // Written in pieces of about 64 KiB, the checksum taken as they go: the file (some 200 bytes a
+  // port) is never held whole beside the record.
+  constexpr std::size_t kPiece = 64 * 1024;
+  const auto write = [&](std::ostream& out) {
+    Writer w;
+    w.bytes.reserve(kPiece + kEntrySize);
+    std::uint64_t hash = kFnvOffset;
+    const auto flush = [&] {
+      hash = fnv1a(w.bytes, w.bytes.size(), hash);
+      out.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
+      w.bytes.clear();
+    };
+    w.bytes.append(kMagic, sizeof kMagic);
+    w.put<std::uint32_t>(kVersion);
+    w.put<std::uint32_t>(kEntrySize);
+    w.put<std::uint64_t>(runs);
+    w.put<std::uint64_t>(ports_.size());
+    for (const auto& [ref, memory] : ports_) {
+      put_entry(w, ref, memory);
+      if (w.bytes.size() >= kPiece) flush();
+    }
+    for (const auto& [ref, memory] : ports_) {
+      put_intervals(w, memory.errors);
+      if (w.bytes.size() >= kPiece) flush();
+    }
+    flush();
+    w.put<std::uint64_t>(hash);
+    flush();
+  };
   try {
-    base::replace_file_with(path,
-                            [&](std::ostream& out) { out.write(w.bytes.data(), w.bytes.size()); });
+    base::replace_file_with(path, write);
   } catch (const std::runtime_error& e) {
     throw StateError(e.what());
   }

@@ -62,7 +62,7 @@ routes::EgressLoads sweep_loads(const SweepResult& sweep) {
             plugin::State::ok)
       load.wait_share = *result.rates.xmit_wait_pct / 100.0;
     if (load.utilization || load.wait_share)
-      loads.emplace(PortRef{result.target.node, result.target.port}, load);
+      loads.emplace(PortRef{result.target->node, result.target->port}, load);
   }
   return loads;
 }
@@ -80,7 +80,7 @@ std::vector<std::string> add_congestion_roots(const SweepOptions& options, const
     const std::map<PortRef, std::string> notes = congestion_notes(map, loads, sweep.name_map());
     for (PortVerdict& verdict : verdicts) {
       if (verdict.state == plugin::State::ok) continue;
-      const poll::PortTarget& target = verdict.result->target;
+      const poll::PortTarget& target = *verdict.result->target;
       const auto note = notes.find(PortRef{target.node, target.port});
       if (note != notes.end())
         verdict.check.children.push_back({plugin::State::ok, note->second, {}, {}});

@@ -22,7 +22,7 @@ std::vector<std::string> add_route_impact(const SweepOptions& options, const Swe
   if (bad.size() > max_ports) bad.resize(max_ports);
   std::vector<routes::CableEnds> cables;
   for (std::size_t i : bad) {
-    const poll::PortTarget& target = verdicts[i].result->target;
+    const poll::PortTarget& target = *verdicts[i].result->target;
     cables.push_back({PortRef{target.node, target.port}, target.remote});
   }
   try {

@@ -188,7 +188,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       // Open only while polling: a discovery opens its own (see port_check.cpp).
       mad::UmadPort umad(options.fabric.ca, options.fabric.port);
       mad::MadEngine engine(umad);
-      poll::PollRun run = poll::poll_ports(engine, store, targets, settings);
+      poll::PollRun run = poll::poll_ports(engine, store, std::move(targets), settings);
       poll::accumulate(result.mad_stats, engine.stats());
       result.results = std::move(run.results);
       result.state_notes = std::move(run.notes);

@@ -42,11 +42,11 @@ std::string clock_text(double epoch) {
 std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& verdicts) {
   std::map<Guid, bool> answered;
   for (const PortVerdict& v : verdicts)
-    answered[v.result->target.node] |= v.result->sample.answered;
+    answered[v.result->target->node] |= v.result->sample.answered;
   std::vector<UnreachableNode> nodes;
   std::map<Guid, std::size_t> index;
   for (const PortVerdict& v : verdicts) {
-    const poll::PortTarget& t = v.result->target;
+    const poll::PortTarget& t = *v.result->target;
     if (answered[t.node] || !v.result->state_error.empty() || v.result->sample.cut) continue;
     auto [it, added] = index.try_emplace(t.node, nodes.size());
     if (added)
@@ -88,7 +88,7 @@ class CableFlaps {
   std::optional<Subcheck> of(std::size_t i) const {
     const poll::PortResult& near = sweep_.results[i];
     const poll::PortResult* far = far_ends_.of(near);
-    if (far && *near.target.remote < PortRef{near.target.node, near.target.port})
+    if (far && *near.target->remote < PortRef{near.target->node, near.target->port})
       return std::nullopt;  // the other end speaks for it
     return poll::flap_subcheck(near, far, settings_);
   }
@@ -125,7 +125,7 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
     }
     v.state = effective_state(v.check);
     if (v.state != State::ok) {
-      v.cable = poll::cable_name(result.target);
+      v.cable = poll::cable_name(*result.target);
       v.reason = poll::port_reason(v.check, v.state, v.cable).text;
     } else {
       v.check = Subcheck{};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "poll/port_poller.hpp"
@@ -12,16 +13,25 @@ namespace ibpm::test {
 
 inline std::size_t at(counters::Counter c) { return static_cast<std::size_t>(c); }
 
+// The result's target, to be changed: the result gets a copy of its own (results share their
+// run's targets).
+inline poll::PortTarget& own_target(poll::PortResult& r) {
+  auto own = std::make_shared<poll::PortTarget>(r.target ? *r.target : poll::PortTarget{});
+  r.target = own;
+  return *own;
+}
+
 // An answered switch port whose every rate is 0 over 10 s, utilization 0 %.
 inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
                                    std::string remote = "spine01[1]") {
   poll::PortResult r;
-  r.target.node = 0x0002c90300001234;
-  r.target.type = NodeType::sw;
-  r.target.port = port;
-  r.target.lid = 17;
-  r.target.name = name + "[" + std::to_string(port) + "]";
-  r.target.remote_name = std::move(remote);
+  poll::PortTarget& target = own_target(r);
+  target.node = 0x0002c90300001234;
+  target.type = NodeType::sw;
+  target.port = port;
+  target.lid = 17;
+  target.name = name + "[" + std::to_string(port) + "]";
+  target.remote_name = std::move(remote);
   r.sample.answered = true;
   r.sample.time = 1714564800.25;
   for (std::size_t i = 0; i < r.record.raw.size(); ++i) r.record.raw[i] = 1000;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "counters/counter.hpp"
+#include "counters/optional_double.hpp"
 
 using namespace ibpm;
 using namespace ibpm::counters;
@@ -71,4 +72,26 @@ TEST_CASE("data counters count 4-octet words") {
   // A QDR link saturates the 32-bit PortXmitData in seconds: 2^32 words is 16 GiB.
   CHECK(to_octets(counter_max(32)) == 17'179'869'180ull);
   CHECK(to_octets(250) == 1000);
+}
+
+TEST_CASE("OptionalDouble holds a value or none in 8 bytes, read as a std::optional") {
+  STATIC_REQUIRE(sizeof(OptionalDouble) == sizeof(double));
+  OptionalDouble value;
+  CHECK_FALSE(value);
+  CHECK(std::optional<double>(value) == std::nullopt);
+  CHECK(value.value_or(-1) == -1);
+  value = 0;  // zero and negative numbers are values, not none
+  REQUIRE(value);
+  CHECK(*value == 0);
+  value = -2.5;
+  CHECK(std::optional<double>(value) == -2.5);
+  value.reset();
+  CHECK_FALSE(value.has_value());
+  value = std::optional<double>(12.5);
+  CHECK(*value == 12.5);
+  value = std::optional<double>();
+  CHECK_FALSE(value);
+  value = 1;
+  value = std::nullopt;
+  CHECK_FALSE(value);
 }

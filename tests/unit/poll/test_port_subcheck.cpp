@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // port_subcheck and port_perfdata: the state and text of one polled port.
 #include <catch2/catch.hpp>
+#include <memory>
 
 #include "poll/port_report.hpp"
 
@@ -25,15 +26,17 @@ LinkState live_port(PortState state, LinkWidth width = LinkWidth::x4) {
 
 // leaf01[7] <-> spine01[1], answered, active 4x HDR, every rate 0 over 10 s.
 PortResult healthy() {
+  poll::PortTarget target;
+  target.node = 0x100;
+  target.type = NodeType::sw;
+  target.port = 7;
+  target.lid = 2;
+  target.name = "leaf01[7]";
+  target.remote_name = "spine01[1]";
+  target.width = LinkWidth::x4;
+  target.speed = LinkSpeed::hdr;
   PortResult r;
-  r.target.node = 0x100;
-  r.target.type = NodeType::sw;
-  r.target.port = 7;
-  r.target.lid = 2;
-  r.target.name = "leaf01[7]";
-  r.target.remote_name = "spine01[1]";
-  r.target.width = LinkWidth::x4;
-  r.target.speed = LinkSpeed::hdr;
+  r.target = std::make_shared<const poll::PortTarget>(std::move(target));
   r.sample.answered = true;
   r.sample.live = live_port(PortState::active);
   r.rates.interval = 10;
@@ -55,7 +58,7 @@ TEST_CASE("port_subcheck of a healthy port is OK and names both cable ends") {
   CHECK(plugin::effective_state(port) == State::ok);
   CHECK(port.output.rfind("leaf01[7] <-> spine01[1]: 4x HDR", 0) == 0);
   CHECK(port.children.empty());
-  CHECK(poll::cable_name(healthy().target) == "leaf01[7] <-> spine01[1]");
+  CHECK(poll::cable_name(*healthy().target) == "leaf01[7] <-> spine01[1]");
 }
 
 TEST_CASE("port_subcheck of a port that is down is CRITICAL") {

@@ -19,9 +19,9 @@ constexpr double kNow = 1714564800.25;
 std::vector<poll::PortResult> cable_with_downs(int earlier) {
   poll::PortResult near = quiet_port(7);
   poll::PortResult far = quiet_port(1, "spine01", "leaf01[7]");
-  far.target.node = 0x0002c90300005678;
-  near.target.remote = PortRef{far.target.node, 1};
-  far.target.remote = PortRef{near.target.node, 7};
+  own_target(far).node = 0x0002c90300005678;
+  own_target(near).remote = PortRef{far.target->node, 1};
+  own_target(far).remote = PortRef{near.target->node, 7};
   for (poll::PortResult* end : {&near, &far}) {
     end->record.time = kNow;
     end->errors.since = kNow - 3000;
@@ -69,7 +69,7 @@ TEST_CASE("A down in the run where the far end did not answer is the node going 
 TEST_CASE("Three reboots of one node within the window do not make its cable flap") {
   // The history as three runs leave it, each seeing the node's counters start from zero.
   poll::PortResult near = quiet_port(7);
-  near.target.remote = PortRef{0x0002c90300005678, 1};
+  own_target(near).remote = PortRef{0x0002c90300005678, 1};
   near.errors.since = kNow - 3000;
   for (int reboot = 0; reboot < 3; ++reboot) {
     const double end = kNow - 600.0 * (2 - reboot);

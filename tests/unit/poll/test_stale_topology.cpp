@@ -2,6 +2,7 @@
 // Whether a poll's answers say its topology is out of date: another node at a LID (moved) wins
 // over a LID that did not answer (silent); cut ports and right answers say nothing.
 #include <catch2/catch.hpp>
+#include <memory>
 
 #include "poll/stale_topology.hpp"
 
@@ -12,8 +13,10 @@ namespace {
 
 PortResult result(Guid expected, std::optional<Guid> answered_as, bool answered, bool cut = false) {
   PortResult r;
-  r.target.node = expected;
-  r.target.port = 1;
+  PortTarget target;
+  target.node = expected;
+  target.port = 1;
+  r.target = std::make_shared<const PortTarget>(target);
   r.sample.answered = answered;
   r.sample.cut = cut;
   if (answered_as)

@@ -29,7 +29,7 @@ Fabric two_switches(const std::string& leaf, const std::string& spine) {
 }
 
 poll::PortResult cabled(poll::PortResult r) {
-  r.target.remote = PortRef{kSpine, r.target.port};
+  own_target(r).remote = PortRef{kSpine, r.target->port};
   LinkState live;
   live.state = PortState::active;
   live.width = LinkWidth::x4;

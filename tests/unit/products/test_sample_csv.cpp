@@ -114,7 +114,7 @@ TEST_CASE("an unanswered port has its error and no values") {
   TempDir dir("csv-unanswered");
   const std::string path = (dir.path() / "samples.csv").string();
   poll::PortResult r = unanswered_port(4);
-  r.target.type = NodeType::ca;
+  own_target(r).type = NodeType::ca;
   append_samples_csv(path, 1714564800.0, {r}, "");
   const auto records = parse_csv(read_all(path));
   REQUIRE(records.size() == 2);

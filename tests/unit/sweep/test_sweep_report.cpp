@@ -10,6 +10,7 @@
 
 using namespace ibpm;
 using namespace ibpm::sweep;
+using ibpm::test::own_target;
 using ibpm::test::quiet_port;
 using ibpm::test::unanswered_port;
 using ibpm::test::with_rate;
@@ -33,10 +34,11 @@ SweepResult mixed_sweep() {
   sweep.results.push_back(with_rate(with_rate(quiet_port(4), counters::Counter::symbol_errors, 1.0),
                                     counters::Counter::rcv_errors, 2.0));
   poll::PortResult dead = unanswered_port(1);
-  dead.target.node = kOtherNode;
-  dead.target.lid = 23;
-  dead.target.name = "leaf02[1]";
-  dead.target.remote_name = "spine02[1]";
+  poll::PortTarget& dead_target = own_target(dead);
+  dead_target.node = kOtherNode;
+  dead_target.lid = 23;
+  dead_target.name = "leaf02[1]";
+  dead_target.remote_name = "spine02[1]";
   sweep.results.push_back(dead);
   return sweep;
 }
