@@ -2,7 +2,6 @@
 
 #include "poll/port_report.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -300,10 +299,8 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
       }
   }
   port.state = worst;
-  if (worst == State::ok && !settings.describe_ok_ports &&
-      std::all_of(port.children.begin(), port.children.end(),
-                  [](const Subcheck& c) { return c.state.value_or(State::ok) == State::ok; }))
-    return port;
+  // Every child that alerts raised `worst`: an OK port here has nothing to show.
+  if (worst == State::ok && !settings.describe_ok_ports) return port;
   add_counter_notes(port, result);
   port.output = port_line(result);
   return port;
