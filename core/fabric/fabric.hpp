@@ -34,6 +34,7 @@ struct Port {
   SpeedSet speeds_enabled;
   std::string label;                // external label, e.g. "1/2/1" on Quantum-2 cages
   std::optional<std::size_t> link;  // index into Fabric::links()
+  friend bool operator==(const Port&, const Port&) = default;
 };
 
 // A port's link as its PortInfo says it: what a sweep keeps of a live read, per port and in
@@ -65,11 +66,13 @@ struct Node {
     for (const Port& p : ports)
       if (p.present) f(p);
   }
+  friend bool operator==(const Node&, const Node&) = default;
 };
 
 struct Link {
   PortRef a;
   PortRef b;
+  friend bool operator==(const Link&, const Link&) = default;
 };
 
 enum class ConnectResult { added, already_known, conflict };
@@ -98,6 +101,9 @@ class Fabric {
   const std::vector<Link>& links() const { return links_; }
   std::size_t index_of(Guid guid) const;  // position in nodes(); throws std::out_of_range
   std::size_t count(NodeType type) const;
+
+  // Every node, port and cable alike, in the same order.
+  friend bool operator==(const Fabric&, const Fabric&) = default;
 
  private:
   Port* find_port_mutable(PortRef ref);

@@ -17,6 +17,8 @@ std::string StateLayout::slice(const std::string& file_name) const {
   return in_dir("targets/" + file_name + ".ibnetdiscover");
 }
 
+std::string StateLayout::cache_snapshot() const { return in_dir("cache.fabric"); }
+
 std::string StateLayout::samples_dir() const { return in_dir("samples"); }
 
 std::string StateLayout::sample_record(const std::string& file_name) const {

@@ -5,6 +5,7 @@
 //
 //   topology.ibnetdiscover   the fabric as last discovered (TopologySource)
 //   targets/NODE.ibnetdiscover  a node check's slice of it (topology_slice)
+//   cache.fabric             the --cache file's fabric, for the next run (cache_snapshot)
 //   0xGUID/portN.rrd         a port's counter history (PortStore)
 //   samples/NAME.rec         a run's last samples, per check or sweep scope (SampleRecord)
 //   node.locks               which nodes a run is polling now (node_locks)
@@ -29,6 +30,7 @@ class StateLayout {
   std::string topology() const;
   std::string slices_dir() const;
   std::string slice(const std::string& file_name) const;  // file_name: made safe by the caller
+  std::string cache_snapshot() const;
   std::string samples_dir() const;
   std::string sample_record(const std::string& file_name) const;
   std::string node_locks() const;

@@ -8,6 +8,7 @@
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
 #include "layout/state_layout.hpp"
+#include "topology/cache_snapshot.hpp"
 #include "topology/topology_slice.hpp"
 
 namespace ibpm::topology {
@@ -25,7 +26,8 @@ Topology TopologySource::load(TopologyRefresh refresh) const {
   if (refresh == TopologyRefresh::cache_or_discover)
     return cache_given() ? load_topology_file(file_) : discover();
   if (refresh != TopologyRefresh::discover_now) {
-    if (cache_given() || std::filesystem::exists(file_)) return load_topology_file(file_);
+    if (cache_given()) return load_cache_file(file_, options_.state_dir);
+    if (std::filesystem::exists(file_)) return load_topology_file(file_);
     if (refresh == TopologyRefresh::offline)
       throw std::runtime_error("no topology file " + file_ +
                                ": check_ib_fabric, check_ib_node or check_ib_port write it on "

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The one place a command gets its topology from: --cache FILE when given (read as it is, never
-// rewritten), else STATE_DIR/topology.ibnetdiscover, which a discovery writes; and per node, the
-// slice of it a node check keeps. The caller says how fresh it must be: offline (a file or an
-// error, never the fabric), the file or a discovery when there is none, a discovery now, or
+// The one place a command gets its topology from: --cache FILE when given (never rewritten; a
+// libibnetdisc cache is read through a copy of its fabric kept in the state directory, see
+// cache_snapshot.hpp), else STATE_DIR/topology.ibnetdiscover, which a discovery writes; and per
+// node, the slice of it a node check keeps. The caller says how fresh it must be: offline (a file
+// or an error, never the fabric), the file or a discovery when there is none, a discovery now, or
 // --cache else a discovery that is not kept.
 #pragma once
 

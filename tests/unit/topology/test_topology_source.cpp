@@ -2,10 +2,16 @@
 // TopologySource: which file wins (--cache over the state topology), when it discovers (never
 // offline, only without a file when asked to, always when told to) and the slices it keeps.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
+#include <iterator>
 
 #include "dump/ibnetdiscover_writer.hpp"
+#include "fabric/fabric_snapshot.hpp"
+#include "layout/state_layout.hpp"
+#include "support/ibnd_cache_bytes.hpp"
 #include "support/temp_dir.hpp"
+#include "topology/cache_snapshot.hpp"
 #include "topology/topology_source.hpp"
 
 using namespace ibpm;
@@ -174,4 +180,53 @@ TEST_CASE("cache_or_discover reads --cache, else discovers and keeps nothing") {
   const Topology read = given.load(TopologyRefresh::cache_or_discover);
   CHECK(read.origin == cache);
   CHECK(has_node(read, kOther));
+}
+
+TEST_CASE("a libibnetdisc --cache is read through a copy of its fabric while it stays the same") {
+  TempDir dir("topology-source");
+  const std::string state_dir = (dir.path() / "state").string();
+  const std::filesystem::path cache = dir.path() / "fabric.cache";
+  const auto write_cache = [&] {
+    const std::vector<unsigned char> bytes = test::small_ibnd_cache();
+    std::ofstream(cache, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  };
+  write_cache();
+  const Fabric from_libibnetdisc = load_topology_file(cache.string()).fabric;
+  const std::string copy = layout::StateLayout(state_dir).cache_snapshot();
+  const TopologySource source({.cache = cache.string(), .state_dir = state_dir}, no_discovery());
+
+  // The first load reads the cache through libibnetdisc and keeps the copy, field for field.
+  const Topology first = source.load(TopologyRefresh::offline);
+  CHECK(first.fabric == from_libibnetdisc);
+  CHECK(first.origin == cache.string());
+  REQUIRE(std::filesystem::exists(copy));
+  std::ifstream in(copy, std::ios::binary);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(fabric_from_snapshot(kept, cache_identity(cache.string())) == from_libibnetdisc);
+
+  // The next load takes the copy: one planted under the cache's identity is what it gets.
+  const Fabric planted = fabric_with_host(kOther, "planted HCA-1");
+  std::ofstream(copy, std::ios::binary) << fabric_snapshot(planted, cache_identity(cache.string()));
+  CHECK(source.load(TopologyRefresh::discover_if_missing).fabric == planted);
+
+  // The cache written again (a new modification time): libibnetdisc reads it, the copy follows.
+  std::filesystem::last_write_time(
+      cache, std::filesystem::last_write_time(cache) + std::chrono::seconds(2));
+  CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+  CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+  write_cache();
+  CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+
+  // A damaged copy is only read around.
+  std::filesystem::resize_file(copy, std::filesystem::file_size(copy) / 2);
+  CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+
+  // A state folder that cannot hold the copy (a file stands in its way): the cache as it is.
+  const std::filesystem::path blocked = dir.path() / "not-a-folder";
+  std::ofstream(blocked) << "x";
+  const TopologySource read_only({.cache = cache.string(), .state_dir = blocked.string()},
+                                 no_discovery());
+  CHECK(read_only.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
 }
