@@ -81,8 +81,8 @@ EnumSet<Enum> set_of(Reader& in, Enum last) {
 
 void write_port(Writer& out, const Port& port, PortNumber number) {
   out.number(number, 1);
-  out.number((port.guid ? kHasGuid : 0) | (port.lid ? kHasLid : 0) |
-                 (port.width ? kHasWidth : 0) | (port.speed ? kHasSpeed : 0),
+  out.number((port.guid ? kHasGuid : 0) | (port.lid ? kHasLid : 0) | (port.width ? kHasWidth : 0) |
+                 (port.speed ? kHasSpeed : 0),
              1);
   if (port.guid) out.number(*port.guid, 8);
   if (port.lid) out.number(*port.lid, 2);
