@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "base/number.hpp"
+#include "thresholds/metrics.hpp"
 #include "thresholds/rate_range.hpp"
 
 namespace ibpm::poll {
@@ -61,13 +62,14 @@ enum class Shown { rate, percent };
 
 // The value is formatted only when the metric alerts: a sweep judges every metric of every port.
 void add_metric(Subcheck& port, State& worst, const thresholds::RateThresholds& thresholds,
-                std::string_view metric, double value, Shown shown, bool bound) {
+                std::size_t metric, double value, Shown shown, bool bound) {
   const State state = thresholds.evaluate(metric, value);
   if (state == State::ok) return;
   worst = plugin::worst(worst, state);
   const std::string text = shown == Shown::rate ? format_rate(value) : percent(value);
+  const std::string_view name = thresholds::threshold_metrics()[metric].name;
   port.children.push_back(Subcheck{state,
-                                   std::string(metric) + " " + (bound ? ">= " : "") + text + " (" +
+                                   std::string(name) + " " + (bound ? ">= " : "") + text + " (" +
                                        thresholds.describe(metric) + ")",
                                    {},
                                    {}});
@@ -282,15 +284,18 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
       const auto r = rates.of(s.id);
       if (!r) continue;
       const double value = reported_rate(s.id, r->per_second);
-      add_metric(port, worst, thresholds, s.key, value, Shown::rate, r->lower_bound);
+      add_metric(port, worst, thresholds, thresholds::metric_index(s.id), value, Shown::rate,
+                 r->lower_bound);
     }
     if (rates.xmit_util_pct)
-      add_metric(port, worst, thresholds, "xmit_util", *rates.xmit_util_pct, Shown::percent, false);
+      add_metric(port, worst, thresholds, thresholds::kXmitUtilIndex, *rates.xmit_util_pct,
+                 Shown::percent, false);
     if (rates.rcv_util_pct)
-      add_metric(port, worst, thresholds, "rcv_util", *rates.rcv_util_pct, Shown::percent, false);
+      add_metric(port, worst, thresholds, thresholds::kRcvUtilIndex, *rates.rcv_util_pct,
+                 Shown::percent, false);
     if (rates.xmit_wait_pct)
-      add_metric(port, worst, thresholds, "xmit_wait_pct", *rates.xmit_wait_pct, Shown::percent,
-                 false);
+      add_metric(port, worst, thresholds, thresholds::kXmitWaitPctIndex, *rates.xmit_wait_pct,
+                 Shown::percent, false);
     add_ber(port, worst, result, settings);
     if (settings.flap_per_port)
       if (auto flap = flap_subcheck(result, nullptr, settings.flap)) {

@@ -36,4 +36,12 @@ std::span<const Metric, kMetricCount> threshold_metrics();
 // The index into threshold_metrics() of a canonical name or alias; nullopt for anything else.
 std::optional<std::size_t> metric_index(std::string_view name);
 
+// The same by place, with no name to look up (a sweep judges every metric of every port).
+constexpr std::size_t metric_index(counters::Counter counter) {
+  return static_cast<std::size_t>(counter);
+}
+constexpr std::size_t kXmitUtilIndex = counters::kCounterCount;
+constexpr std::size_t kRcvUtilIndex = counters::kCounterCount + 1;
+constexpr std::size_t kXmitWaitPctIndex = counters::kCounterCount + 2;
+
 }  // namespace ibpm::thresholds

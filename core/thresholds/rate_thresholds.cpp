@@ -91,7 +91,11 @@ const MetricThreshold* RateThresholds::find(std::string_view metric) const {
 }
 
 plugin::State RateThresholds::evaluate(std::string_view metric, double value) const {
-  const MetricThreshold& threshold = thresholds_[index_of(metric)];
+  return evaluate(index_of(metric), value);
+}
+
+plugin::State RateThresholds::evaluate(std::size_t index, double value) const {
+  const MetricThreshold& threshold = thresholds_.at(index);
   // Percentages are stored per_second, whose conversion leaves the value as it is.
   if (threshold.critical && alerts(*threshold.critical, value)) return plugin::State::critical;
   if (threshold.warning && alerts(*threshold.warning, value)) return plugin::State::warning;
@@ -99,9 +103,12 @@ plugin::State RateThresholds::evaluate(std::string_view metric, double value) co
 }
 
 std::string RateThresholds::describe(std::string_view metric) const {
-  const std::size_t index = index_of(metric);
+  return describe(index_of(metric));
+}
+
+std::string RateThresholds::describe(std::size_t index) const {
   const Metric& info = threshold_metrics()[index];
-  const MetricThreshold& threshold = thresholds_[index];
+  const MetricThreshold& threshold = thresholds_.at(index);
   std::string text;
   if (threshold.warning) text = "warning " + format_threshold(info, threshold.warning);
   if (threshold.critical) {

@@ -91,10 +91,13 @@ class RateThresholds {
   // fine; callers should show such a rate as a bound (">= 12/h"). Throws std::invalid_argument
   // for a name that is not a metric, so a typo in a check cannot pass as OK.
   plugin::State evaluate(std::string_view metric, double value) const;
+  // The same for the metric at `index` in threshold_metrics() (below kMetricCount).
+  plugin::State evaluate(std::size_t index, double value) const;
 
   // For help and verbose output: "warning 10/h, critical 100/h", "warning 90%",
   // "critical 1/h", or "no thresholds". Throws std::invalid_argument for a non-metric.
   std::string describe(std::string_view metric) const;
+  std::string describe(std::size_t index) const;
 
  private:
   std::array<MetricThreshold, kMetricCount> thresholds_{};

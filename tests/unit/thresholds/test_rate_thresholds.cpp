@@ -38,7 +38,19 @@ TEST_CASE("metrics: counter keys in table order / then the percentages and the B
     INFO(s.name);
     CHECK(RateThresholds::is_metric(s.name));
     CHECK(metric_index(s.name) == metric_index(s.key));
+    CHECK(metric_index(s.key) == metric_index(s.id));
   }
+  CHECK(metric_index("xmit_util") == kXmitUtilIndex);
+  CHECK(metric_index("rcv_util") == kRcvUtilIndex);
+  CHECK(metric_index("xmit_wait_pct") == kXmitWaitPctIndex);
+  // By place or by name, the same judgement and the same words.
+  const RateThresholds defaults = RateThresholds::defaults();
+  for (const std::string& name : names)
+    for (const double value : {0.0, 0.5, 95.0, 1e6}) {
+      INFO(name << " " << value);
+      CHECK(defaults.evaluate(*metric_index(name), value) == defaults.evaluate(name, value));
+      CHECK(defaults.describe(*metric_index(name)) == defaults.describe(name));
+    }
   CHECK(threshold_metrics()[counters::kCounterCount].kind == MetricKind::percentage);
   CHECK(threshold_metrics()[0].kind == MetricKind::rate);
   CHECK_FALSE(RateThresholds::is_metric(""));
