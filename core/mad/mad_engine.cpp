@@ -93,6 +93,13 @@ std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
 
 void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
+  run(QuerySource{[&queries] { return queries.size(); },
+                  [&queries](std::size_t index) { return queries[index]; }},
+      options, on_reply);
+}
+
+void MadEngine::run(const QuerySource& queries, const EngineOptions& options,
+                    const OnReply& on_reply) {
   std::size_t next = 0;                                      // the first query not sent yet
   std::unordered_map<std::uint32_t, Outstanding> in_flight;  // by transaction id (low 32 bits)
   const std::size_t window = std::max<std::size_t>(1, options.window);
@@ -176,7 +183,7 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
     on_reply(index, reply);
   };
 
-  while (next < queries.size() || !in_flight.empty()) {
+  while (next < queries.count() || !in_flight.empty()) {
     Clock::time_point now = Clock::now();
     if (options.deadline && now >= *options.deadline) {
       // Everything still under way ends now; replies to these may add queries, which end too.
@@ -185,13 +192,13 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
       in_flight.clear();
       std::sort(cut.begin(), cut.end());
       for (auto [index, tries] : cut) finish(index, ReplyStatus::cut, tries);
-      while (next < queries.size()) finish(next++, ReplyStatus::cut, 0);
+      while (next < queries.count()) finish(next++, ReplyStatus::cut, 0);
       break;
     }
-    while (in_flight.size() < window && next < queries.size()) {
+    while (in_flight.size() < window && next < queries.count()) {
       Outstanding item;
       item.index = next++;
-      const MadQuery& query = queries[item.index];
+      const MadQuery query = queries.at(item.index);
       item.mgmt_class = query.mgmt_class;
       try {
         build_packet(query, item.packet, item.length);
@@ -230,7 +237,7 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
         const auto tid = static_cast<std::uint32_t>(mad_get_field64(mad, 0, IB_MAD_TRID_F));
         take_reply(tid, umad_status(received.data()));
         // Queries a reply added go out before we wait again.
-        if (in_flight.size() < window && next < queries.size()) break;
+        if (in_flight.size() < window && next < queries.count()) break;
         if (umad_poll(port_.fd(), 0) != 0) break;
       }
     }

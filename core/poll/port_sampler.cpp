@@ -96,23 +96,47 @@ class Sampling {
   void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
     // Room for NodeInfo, ClassPortInfo and port 0's PortInfo per agent and both counter queries
     // per port: the list does not grow (and copy itself) while the run appends to it.
-    const std::size_t expected = 3 * agents_.size() + 2 * targets_.size();
-    queries_.reserve(expected);
-    tags_.reserve(expected);
+    tags_.reserve(3 * agents_.size() + 2 * targets_.size());
     for (std::size_t a = 0; a < agents_.size(); ++a) {
       if (agents_[a].verify) ask_node_info(a);
       if (!probe_ || !agents_[a].verify) start(a);
     }
-    engine.run(queries_, options,
-               [this](std::size_t index, const MadReply& reply) { on_reply(tags_[index], reply); });
+    // Each query is made from its tag as it goes out: a tag takes 8 bytes, a query 88.
+    engine.run(
+        mad::MadEngine::QuerySource{[this] { return tags_.size(); },
+                                    [this](std::size_t index) { return query_of(tags_[index]); }},
+        options,
+        [this](std::size_t index, const MadReply& reply) { on_reply(tags_[index], reply); });
   }
 
   void finish();
 
  private:
-  void ask(Ask what, std::size_t who, MadQuery query) {
-    queries_.push_back(query);
-    tags_.push_back({what, static_cast<std::uint32_t>(who)});
+  void ask(Ask what, std::size_t who) { tags_.push_back({what, static_cast<std::uint32_t>(who)}); }
+
+  // The query a tag stands for.
+  MadQuery query_of(Tag tag) const {
+    switch (tag.ask) {
+      case Ask::node_info:
+        return mad::node_info_query(agents_[tag.who].lid);
+      case Ask::class_port_info:
+        return mad::class_port_info_query(agents_[tag.who].lid);
+      case Ask::switch_port0:
+        return mad::port_info_query(agents_[tag.who].lid, 0);
+      case Ask::port_info:
+        return mad::port_info_query(agents_[agent_of_[tag.who]].lid, targets_[tag.who].port);
+      case Ask::counters:
+        return counter_query(mad::CounterRead::port_counters, tag.who);
+      case Ask::extended:
+        return counter_query(mad::CounterRead::extended_data, tag.who);
+      case Ask::extended_all:
+        break;
+    }
+    return counter_query(mad::CounterRead::extended_all, tag.who);
+  }
+
+  MadQuery counter_query(mad::CounterRead read, std::size_t t) const {
+    return mad::counter_read_query(read, agents_[agent_of_[t]].lid, targets_[t].port);
   }
 
   const SampleHint* hint(std::size_t target) const {
@@ -122,7 +146,7 @@ class Sampling {
   // The node's queries after its NodeInfo (or at once without the probe).
   void start(std::size_t a) {
     Agent& agent = agents_[a];
-    if (!agent.caps) ask(Ask::class_port_info, a, mad::class_port_info_query(agent.lid));
+    if (!agent.caps) ask(Ask::class_port_info, a);
     for (std::size_t t : agent.targets) {
       const SampleHint* h = hint(t);
       if (!h || h->ask_port_info || !h->live) ask_port_info(t);
@@ -133,7 +157,7 @@ class Sampling {
   void ask_node_info(std::size_t a) {
     if (agents_[a].node_info_asked) return;
     agents_[a].node_info_asked = true;
-    ask(Ask::node_info, a, mad::node_info_query(agents_[a].lid));
+    ask(Ask::node_info, a);
   }
 
   // A counter lower than in the last sample: reset, or another node at this LID.
@@ -150,8 +174,7 @@ class Sampling {
     const Agent& agent = agents_[a];
     const mad::CounterReads plan = mad::plan_counter_reads(*agent.caps);
     for (std::size_t t : agent.targets)
-      for (const mad::CounterRead read : plan)
-        ask(ask_of(read), t, mad::counter_read_query(read, agent.lid, targets_[t].port));
+      for (const mad::CounterRead read : plan) ask(ask_of(read), t);
   }
 
   static Ask ask_of(mad::CounterRead read) {
@@ -172,9 +195,9 @@ class Sampling {
     Agent& agent = agents_[agent_of_[t]];
     if (agent.type == NodeType::sw && !agent.port0_asked) {
       agent.port0_asked = true;
-      ask(Ask::switch_port0, agent_of_[t], mad::port_info_query(agent.lid, 0));
+      ask(Ask::switch_port0, agent_of_[t]);
     }
-    ask(Ask::port_info, t, mad::port_info_query(agent.lid, targets_[t].port));
+    ask(Ask::port_info, t);
   }
 
   // The link went down or retrained since the last sample: its PortInfo may say something new.
@@ -227,8 +250,7 @@ class Sampling {
           Agent& agent = agents_[agent_of_[tag.who]];
           agent.caps->mask2 &= ~mad::kPmaAdditionalExtended;
           for (const mad::CounterRead read : mad::plan_counter_reads(*agent.caps))
-            ask(ask_of(read), tag.who,
-                mad::counter_read_query(read, agent.lid, targets_[tag.who].port));
+            ask(ask_of(read), tag.who);
           return;
         }
         counters_[tag.who] = Outcome(reply);
@@ -275,7 +297,6 @@ class Sampling {
   const std::vector<PortTarget>& targets_;
   const std::vector<SampleHint>& hints_;
   const bool probe_;
-  std::vector<MadQuery> queries_;
   std::vector<Tag> tags_;
   std::vector<Agent> agents_;
   const SampleSink& sink_;  // the caller's sample of each target
