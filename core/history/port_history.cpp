@@ -181,7 +181,7 @@ void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t be
           [&](std::size_t c, std::string& out) {
             const PortRef& port = ports[which[c]];
             out += "FETCH ";
-            out += state::daemon_escape(store_.rrd_name(port.node, port.port));
+            state::append_daemon_escaped(out, store_.rrd_name(port.node, port.port));
             out += ' ';
             out += cf;
             out += range;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -238,8 +239,8 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
     try {
       daemon_pending(
           backend_.daemon_address(), std::span(files.data() + begin, end - begin),
-          [&](std::size_t k, std::optional<std::string> line) {
-            pending[begin + k] = std::move(line);
+          [&](std::size_t k, std::optional<std::string_view> line) {
+            if (line) pending[begin + k] = std::string(*line);
           },
           deadline);
     } catch (const StateError&) {
@@ -309,11 +310,12 @@ std::vector<std::optional<std::time_t>> PortStore::last_updates(
   in_slices(names.size(), connections_for(names.size()), [&](std::size_t begin, std::size_t end) {
     daemon_pending(
         backend_.daemon_address(), std::span(names.data() + begin, end - begin),
-        [&](std::size_t k, std::optional<std::string> line) {
+        [&](std::size_t k, std::optional<std::string_view> line) {
           if (!line) return;
-          char* stop = nullptr;
-          const double stamp = std::strtod(line->c_str(), &stop);
-          if (stop == line->c_str() || *stop != ':' || !(stamp > 0)) return;
+          double stamp = 0;
+          const char* end = line->data() + line->size();
+          const auto [stop, error] = std::from_chars(line->data(), end, stamp);
+          if (error != std::errc{} || stop == end || *stop != ':' || !(stamp > 0)) return;
           const auto whole = static_cast<std::time_t>(std::floor(stamp));
           times[begin + k] = whole - whole % step;
           answered[begin + k] = true;

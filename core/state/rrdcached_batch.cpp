@@ -33,7 +33,7 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   for (std::size_t k = 0; k < count; ++k) {
     const BatchUpdate u = update_at(k);
     chunk += "UPDATE ";
-    chunk += daemon_escape(u.path);
+    append_daemon_escaped(chunk, u.path);
     chunk += ' ';
     chunk += u.line;
     chunk += '\n';
@@ -71,7 +71,10 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
   in_slices(paths.size(), connections_for(paths.size()), [&](std::size_t begin, std::size_t end) {
     pipeline(
         address, end - begin,
-        [&](std::size_t k, std::string& out) { out += "LAST " + daemon_escape(paths[begin + k]); },
+        [&](std::size_t k, std::string& out) {
+          out += "LAST ";
+          append_daemon_escaped(out, paths[begin + k]);
+        },
         [&](std::size_t k, const DaemonAnswer& answer) {
           if (answer.status < 0) return;  // no such file, or unreadable: the caller reads it
           char* stop = nullptr;
@@ -83,18 +86,23 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
   return times;
 }
 
-void daemon_pending(const std::string& address, std::span<const std::string> paths,
-                    const std::function<void(std::size_t, std::optional<std::string>)>& on_pending,
-                    DaemonConnection::Deadline deadline) {
+void daemon_pending(
+    const std::string& address, std::span<const std::string> paths,
+    const std::function<void(std::size_t, std::optional<std::string_view>)>& on_pending,
+    DaemonConnection::Deadline deadline) {
   // Only the last update of each answer matters (a file swept every few seconds lists dozens):
   // each line is looked at as it comes, none is stored.
   std::string last;
   pipeline(
       address, paths.size(),
-      [&](std::size_t i, std::string& out) { out += "PENDING " + daemon_escape(paths[i]); },
+      [&](std::size_t i, std::string& out) {
+        out += "PENDING ";
+        append_daemon_escaped(out, paths[i]);
+      },
       [&](std::size_t i, const DaemonAnswer& answer) {
         if (answer.status <= 0 || last.empty()) return on_pending(i, std::nullopt);
-        on_pending(i, std::exchange(last, {}));
+        on_pending(i, std::string_view(last));
+        last.clear();  // its room kept for the next answer's lines
       },
       deadline,
       [&last](std::string_view line) {
@@ -140,7 +148,7 @@ void daemon_infos(const std::string& address, std::span<const std::string> paths
       address, paths.size() * 2,
       [&](std::size_t c, std::string& out) {
         out += c % 2 == 0 ? "FLUSH " : "INFO ";
-        out += daemon_escape(paths[c / 2]);
+        append_daemon_escaped(out, paths[c / 2]);
       },
       [&](std::size_t c, const DaemonAnswer& answer) {
         if (c % 2 == 0) {

@@ -52,12 +52,13 @@ std::vector<std::optional<std::time_t>> last_updates(
 
 // The last of each file's updates the daemon holds in its cache, not yet written to the file
 // (PENDING, answered from the daemon's memory): on_pending(i, line) in order, with the update's
-// text as it was sent ("TIME:V1:...:Vn") or nullopt when none is pending (or the daemon cannot
-// say). Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached, the
-// deadline passes or the exchange breaks off.
-void daemon_pending(const std::string& address, std::span<const std::string> paths,
-                    const std::function<void(std::size_t, std::optional<std::string>)>& on_pending,
-                    DaemonConnection::Deadline deadline);
+// text as it was sent ("TIME:V1:...:Vn", valid during the call) or nullopt when none is pending
+// (or the daemon cannot say). Throws StateError("rrdcached at ADDRESS: reason") when the daemon
+// cannot be reached, the deadline passes or the exchange breaks off.
+void daemon_pending(
+    const std::string& address, std::span<const std::string> paths,
+    const std::function<void(std::size_t, std::optional<std::string_view>)>& on_pending,
+    DaemonConnection::Deadline deadline);
 
 // The header of each file as the daemon's INFO gives it, after a FLUSH of that file (INFO reads
 // the file on disk), all in one exchange: on_header(i, header, error) in order, with header

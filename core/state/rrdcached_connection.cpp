@@ -196,11 +196,15 @@ int daemon_status(const std::string& line, std::string& text) {
 std::string daemon_escape(const std::string& path) {
   std::string escaped;
   escaped.reserve(path.size());
-  for (char c : path) {
-    if (c == ' ' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
+  append_daemon_escaped(escaped, path);
   return escaped;
+}
+
+void append_daemon_escaped(std::string& out, std::string_view path) {
+  for (char c : path) {
+    if (c == ' ' || c == '\\') out += '\\';
+    out += c;
+  }
 }
 
 }  // namespace ibpm::state

@@ -65,5 +65,7 @@ int daemon_status(const std::string& line, std::string& text);
 
 // A file name as the daemon's command parser reads it: spaces and backslashes escaped.
 std::string daemon_escape(const std::string& path);
+// The same appended to a command being written (no string of its own: one per file and command).
+void append_daemon_escaped(std::string& out, std::string_view path);
 
 }  // namespace ibpm::state
