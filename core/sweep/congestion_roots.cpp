@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "routes/lft_file.hpp"
+#include "thresholds/metrics.hpp"
 
 namespace ibpm::sweep {
 
@@ -51,16 +52,20 @@ std::map<PortRef, std::string> congestion_notes(const routes::RouteMap& map,
   return notes;
 }
 
+// A port waits over its xmit_wait threshold.
+bool waits(const SweepResult& sweep, const poll::PortResult& result) {
+  return result.sample.answered && result.rates.xmit_wait_pct &&
+         sweep.thresholds.evaluate(thresholds::kXmitWaitPctIndex, *result.rates.xmit_wait_pct) !=
+             plugin::State::ok;
+}
+
 routes::EgressLoads sweep_loads(const SweepResult& sweep) {
   routes::EgressLoads loads;
   for (const poll::PortResult& result : sweep.results) {
     if (!result.sample.answered) continue;
     routes::EgressLoad load;
     if (result.rates.xmit_util_pct) load.utilization = *result.rates.xmit_util_pct / 100.0;
-    if (result.rates.xmit_wait_pct &&
-        sweep.thresholds.evaluate("xmit_wait_pct", *result.rates.xmit_wait_pct) !=
-            plugin::State::ok)
-      load.wait_share = *result.rates.xmit_wait_pct / 100.0;
+    if (waits(sweep, result)) load.wait_share = *result.rates.xmit_wait_pct / 100.0;
     if (load.utilization || load.wait_share)
       loads.emplace(PortRef{result.target->node, result.target->port}, load);
   }
@@ -69,9 +74,11 @@ routes::EgressLoads sweep_loads(const SweepResult& sweep) {
 
 std::vector<std::string> add_congestion_roots(const SweepOptions& options, const SweepResult& sweep,
                                               std::vector<PortVerdict>& verdicts) {
+  // Most sweeps: no port waits, and neither the loads nor the tables are read.
+  if (std::none_of(sweep.results.begin(), sweep.results.end(),
+                   [&sweep](const poll::PortResult& result) { return waits(sweep, result); }))
+    return {};
   const routes::EgressLoads loads = sweep_loads(sweep);
-  // Most sweeps: no port waits, and the tables are not read.
-  if (!routes::has_xmit_wait(loads)) return {};
   const std::string path = routes::lft_file_path(options.fabric.state_dir);
   if (!std::filesystem::exists(path)) return {};
   try {

@@ -18,6 +18,13 @@ bin=$1
 # percentages were compacted 1,870, before the counters were kept once per result 2,550, before
 # the compact layout of counters, records and verdicts 5,900.
 bytes_per_port_max=${IBPM_MEMORY_PER_PORT_MAX:-1700}
+# Heap allocations per added port in one steady sweep, counted by heaptrack (when installed: CI
+# installs it). About 14 of the sweep's own and 6.5 of the simulator shim's (libumad2sim
+# allocates per packet); a string or a container per port or per metric shows here at once.
+allocations_per_port_max=${IBPM_ALLOCATIONS_PER_PORT_MAX:-25}
+heaptrack=
+command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null && heaptrack=heaptrack
+[[ -n $heaptrack ]] || echo "heaptrack is not installed: heap allocations not counted"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for program in rrdcached /usr/bin/time; do
   command -v "$program" >/dev/null || { echo "$program is not installed: skipped"; exit 77; }
@@ -56,21 +63,37 @@ measure() {
   (. "$sim/env" && "${sweep[@]}") >/dev/null 2>&1 || true
   (. "$sim/env" && exec /usr/bin/time -f %M -o "$tmp/rss-$hosts" "${sweep[@]}") \
     >"$tmp/out-$hosts" 2>/dev/null || true
+  local allocations=-
+  if [[ -n $heaptrack ]]; then
+    (. "$sim/env" && exec heaptrack -o "$tmp/heap-$hosts" "${sweep[@]}") >/dev/null 2>&1 || true
+    allocations=$(heaptrack_print -f "$tmp"/heap-"$hosts".*zst 2>/dev/null |
+      sed -n 's/^calls to allocation functions: \([0-9]*\).*/\1/p')
+    [[ -n $allocations ]] || fail "$hosts hosts: heaptrack counted nothing"
+  fi
   "$bin/ibpm-sim" stop --dir "$sim" >/dev/null 2>&1 || true
   sim=
   local ports
   ports=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' "$tmp/out-$hosts" | head -1)
   [[ -n $ports ]] || fail "$hosts hosts: $(head -1 "$tmp/out-$hosts")"
   grep -q "$ports ports polled" "$tmp/out-$hosts" || fail "$hosts hosts: $(head -1 "$tmp/out-$hosts")"
-  echo "$ports $(tail -1 "$tmp/rss-$hosts")"
+  echo "$ports $(tail -1 "$tmp/rss-$hosts") $allocations"
 }
 
-read -r small_ports small_kb < <(measure 648 36)
-read -r large_ports large_kb < <(measure 1296 72)
+read -r small_ports small_kb small_allocations < <(measure 648 36)
+read -r large_ports large_kb large_allocations < <(measure 1296 72)
 awk -v sp="$small_ports" -v sk="$small_kb" -v lp="$large_ports" -v lk="$large_kb" \
     -v max="$bytes_per_port_max" 'BEGIN {
   per_port = (lk - sk) * 1024 / (lp - sp)
   printf "%d ports: max RSS %d kB; %d ports: max RSS %d kB; %.0f bytes per added port (budget %d)\n",
          sp, sk, lp, lk, per_port, max
   exit !(per_port <= max) }' || fail "the sweep's memory grows by more than $bytes_per_port_max bytes per port"
+if [[ -n $heaptrack ]]; then
+  awk -v sp="$small_ports" -v sa="$small_allocations" -v lp="$large_ports" \
+      -v la="$large_allocations" -v max="$allocations_per_port_max" 'BEGIN {
+    per_port = (la - sa) / (lp - sp)
+    printf "%d ports: %d heap allocations; %d ports: %d; %.1f per added port (budget %d)\n",
+           sp, sa, lp, la, per_port, max
+    exit !(per_port <= max) }' ||
+    fail "the sweep makes more than $allocations_per_port_max heap allocations per port"
+fi
 echo "memory per port within budget"
