@@ -13,7 +13,7 @@ packages=(
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
   prometheus prometheus-node-exporter
-  help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd
+  help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd heaptrack
 )
 
 missing=()
