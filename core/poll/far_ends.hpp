@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "poll/port_poller.hpp"
@@ -23,7 +23,8 @@ class FarEnds {
   static std::uint64_t key(PortRef ref) { return ref.node * 257 + ref.port; }
 
   const std::vector<PortResult>& results_;
-  std::unordered_map<std::uint64_t, std::size_t> index_;
+  // (key, index into results_) sorted by key: one allocation for the run, not one per port.
+  std::vector<std::pair<std::uint64_t, std::size_t>> index_;
 };
 
 }  // namespace ibpm::poll
