@@ -3,6 +3,7 @@
 #include "sweep/sweep_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -282,15 +283,20 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep,
                               count("nodes_unreachable", counts.unreachable_nodes.size())};
   // Fabric totals: each counter's rate summed over the ports that have one (per second; data
   // in octets per second: xmit_data is the aggregate bandwidth sent).
-  for (const counters::CounterSpec& s : counters::counter_specs()) {
-    double sum = 0;
-    bool any = false;
-    for (const PortVerdict& v : verdicts)
-      if (const auto r = v.result->rates.of(s.id)) {
-        sum += poll::reported_rate(s.id, r->per_second);
-        any = true;
+  // One pass over the ports (each port's rates read once, not once per counter).
+  std::array<double, counters::kCounterCount> sums{};
+  std::array<bool, counters::kCounterCount> any{};
+  for (const PortVerdict& v : verdicts)
+    for (std::size_t c = 0; c < counters::kCounterCount; ++c)
+      if (const auto r = v.result->rates.of(counters::counter_specs()[c].id)) {
+        sums[c] += r->per_second;
+        any[c] = true;
       }
-    if (any) items.push_back(Perfdata{std::string(s.key), sum, "", {}, {}, 0.0, {}});
+  for (std::size_t c = 0; c < counters::kCounterCount; ++c) {
+    const counters::CounterSpec& s = counters::counter_specs()[c];
+    if (any[c])
+      items.push_back(
+          Perfdata{std::string(s.key), poll::reported_rate(s.id, sums[c]), "", {}, {}, 0.0, {}});
   }
   items.push_back(Perfdata{"sweep_time", sweep.duration, "s", {}, {}, 0.0, {}});
   items.push_back(Perfdata{"poll_time", sweep.poll_duration, "s", {}, {}, 0.0, {}});
