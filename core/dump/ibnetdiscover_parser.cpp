@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Builds a Fabric from an ibnetdiscover topology file, with a warning for each line it doubts.
 
 #include "dump/ibnetdiscover_parser.hpp"
 
@@ -55,12 +56,35 @@ class Builder {
     std::optional<ibnd::AttributeKey> guid_key;
   };
 
+  struct PortNames {  // what the "(...)" groups after a port number say
+    std::string_view label;
+    std::optional<Guid> guid;
+  };
+  struct OwnFields {  // "lid L lmc M" of a CA or router port
+    bool has_lid = false;
+    std::optional<Lid> lid;
+    std::optional<std::uint8_t> lmc;
+  };
+
   [[noreturn]] void fail(std::string_view reason) const;
   void warn(WarningKind kind, std::string_view message) { log_.add(kind, line_, message); }
 
   void attribute(std::string_view text);
   void header(std::string_view text);
   void port_line(std::string_view text);
+  // The parts of port_line, in the order it takes them.
+  PortNames port_names(const ibnd::PortLine& p, bool switch_record) const;
+  void check_port_in_record(Guid guid, PortNumber port);
+  // The peer's node, created from the reference when it has no record yet.
+  const NodeState& peer_node(const ibnd::PortLine& p);
+  // False when the cable conflicts with one already known (and is ignored).
+  bool cable(PortRef local, PortRef remote);
+  OwnFields own_fields(std::string_view text, PortRef port);
+  // `link`: the link's width and speed, null when the cable was ignored.
+  void fill_local_port(PortRef local, const PortNames& names, const OwnFields& own,
+                       bool switch_record, const Speed* link);
+  void fill_peer_port(PortRef remote, std::optional<Guid> remote_port_guid,
+                      const ibnd::LinkTrailer& trailer, const Speed& speed, bool remote_recorded);
   std::optional<Lid> own_lid(std::string_view text, PortRef whose);
   Speed width_speed(std::string_view text);
   Node& node(Guid guid) { return *fabric_.find(guid); }
@@ -231,40 +255,38 @@ void Builder::header(std::string_view text) {
   pending_ = {};
 }
 
-void Builder::port_line(std::string_view text) {
-  if (!current_) fail("port line outside a node record");
-  ibnd::PortLine p = ibnd::parse_port_line(text);
-  const Guid local_guid = *current_;
-  const bool switch_record = current_type_ == NodeType::sw;
-
+Builder::PortNames Builder::port_names(const ibnd::PortLine& p, bool switch_record) const {
   // "(...)" after the port number: CA records print the port GUID last, ibdiagnet adds a label
   // first; switch records have only the label.
-  std::string_view label = p.ext;
-  std::optional<Guid> port_guid;
+  PortNames names{p.ext, std::nullopt};
   std::string_view guid_text;
   if (p.groups > 0) {
     if (switch_record) {
-      label = p.group[0];
+      names.label = p.group[0];
       if (p.groups == 2) guid_text = p.group[1];
     } else {
       guid_text = p.group[p.groups - 1];
-      if (p.groups == 2) label = p.group[0];
+      if (p.groups == 2) names.label = p.group[0];
     }
   }
   if (!guid_text.empty() || p.groups > (switch_record ? 1 : 0)) {
-    port_guid = scan::parse_hex<Guid>(guid_text);
-    if (!port_guid) fail("port GUID \"" + excerpt(guid_text, 20) + "\" is not hex");
+    names.guid = scan::parse_hex<Guid>(guid_text);
+    if (!names.guid) fail("port GUID \"" + excerpt(guid_text, 20) + "\" is not hex");
   }
+  return names;
+}
 
+void Builder::check_port_in_record(Guid guid, PortNumber port) {
+  const Node& local = node(guid);
+  if (port > local.port_count)
+    warn(WarningKind::port_range, "port " + std::to_string(port) + " beyond the " +
+                                      std::to_string(local.port_count) + " ports of the record");
+}
+
+const Builder::NodeState& Builder::peer_node(const ibnd::PortLine& p) {
   const Guid remote_guid = p.remote.guid;
   const NodeType remote_type = ibnd::type_of_id_prefix(p.remote.prefix);
   auto remote_id = [&] { return node_id(p.remote.prefix, remote_guid); };
-  {
-    const Node& local = node(local_guid);
-    if (p.port > local.port_count)
-      warn(WarningKind::port_range, "port " + std::to_string(p.port) + " beyond the " +
-                                        std::to_string(local.port_count) + " ports of the record");
-  }
   NodeState& rst = state_[remote_guid];
   if (const Node* r = fabric_.find(remote_guid)) {
     if (rst.recorded && r->type != remote_type && remote_type != NodeType::unknown)
@@ -279,61 +301,56 @@ void Builder::port_line(std::string_view text) {
     if (remote_type == NodeType::sw) fabric_.port({remote_guid, 0}).guid = remote_guid;
     rst.first_line = line_;
   }
-
   if (remote_guid == 0 && fabric_.find(remote_guid) && !rst.recorded && rst.first_line == line_)
     warn(WarningKind::incomplete, "peer id " + remote_id() + " is GUID 0");
-  const PortRef local{local_guid, p.port};
-  const PortRef remote{remote_guid, p.remote_port};
+  return rst;
+}
+
+bool Builder::cable(PortRef local, PortRef remote) {
   listed_.insert(local);
-  const ConnectResult result = fabric_.connect(local, remote);
-  if (result == ConnectResult::conflict) {
-    std::string why = "a port cannot be cabled to itself";
-    if (auto other = fabric_.remote(local))
-      why = ref_name(local) + " is already cabled to " + ref_name(*other);
-    else if (auto other_end = fabric_.remote(remote))
-      why = ref_name(remote) + " is already cabled to " + ref_name(*other_end);
-    warn(WarningKind::link_conflict,
-         "cable " + ref_name(local) + " - " + ref_name(remote) + " ignored: " + why);
-  }
+  if (fabric_.connect(local, remote) != ConnectResult::conflict) return true;
+  std::string why = "a port cannot be cabled to itself";
+  if (auto other = fabric_.remote(local))
+    why = ref_name(local) + " is already cabled to " + ref_name(*other);
+  else if (auto other_end = fabric_.remote(remote))
+    why = ref_name(remote) + " is already cabled to " + ref_name(*other_end);
+  warn(WarningKind::link_conflict,
+       "cable " + ref_name(local) + " - " + ref_name(remote) + " ignored: " + why);
+  return false;
+}
 
-  // The port's own fields.
-  std::optional<Lid> lid;
-  std::optional<std::uint8_t> lmc;
-  bool has_lid = false;
-  if (!switch_record) {
-    ibnd::LidLmc ll = ibnd::find_lid_lmc(p.own);
-    has_lid = ll.has_lid;
-    if (has_lid) lid = own_lid(ll.lid, {local_guid, p.port});
-    if (ll.has_lmc) lmc = scan::parse_dec<std::uint8_t>(ll.lmc);
-  }
-  const ibnd::LinkTrailer trailer = ibnd::parse_link_trailer(p.link);
-  // A port line always ends with the link's width and speed: the last line without them (and
-  // without a line end) is a file cut short, whose last record cannot be trusted.
-  if (unterminated_ && trailer.width_speed.empty())
-    fail("the file ends in the middle of this line (cut short?)");
-  const Speed speed =
-      result == ConnectResult::conflict ? Speed{} : width_speed(trailer.width_speed);
-  {
-    Port& lp = fabric_.port(local);
-    if (!label.empty()) lp.label = std::string(label);
-    if (switch_record) {
-      lp.guid = current_port_guid_;
-    } else if (port_guid) {
-      lp.guid = *port_guid ? port_guid : std::nullopt;  // GUID 0 means unknown
-    }
-    if (has_lid) lp.lid = lid;
-    if (lmc) lp.lmc = *lmc;
-    if (result != ConnectResult::conflict) {
-      lp.state = PortState::active;
-      if (speed.width) lp.width = speed.width;
-      if (speed.speed) lp.speed = speed.speed;
-    }
-  }
-  if (result == ConnectResult::conflict) return;
+Builder::OwnFields Builder::own_fields(std::string_view text, PortRef port) {
+  OwnFields own;
+  ibnd::LidLmc ll = ibnd::find_lid_lmc(text);
+  own.has_lid = ll.has_lid;
+  if (own.has_lid) own.lid = own_lid(ll.lid, port);
+  if (ll.has_lmc) own.lmc = scan::parse_dec<std::uint8_t>(ll.lmc);
+  return own;
+}
 
-  // What the line tells about the peer fills gaps only: the peer's own record wins.
+void Builder::fill_local_port(PortRef local, const PortNames& names, const OwnFields& own,
+                              bool switch_record, const Speed* link) {
+  Port& lp = fabric_.port(local);
+  if (!names.label.empty()) lp.label = std::string(names.label);
+  if (switch_record) {
+    lp.guid = current_port_guid_;
+  } else if (names.guid) {
+    lp.guid = *names.guid ? names.guid : std::nullopt;  // GUID 0 means unknown
+  }
+  if (own.has_lid) lp.lid = own.lid;
+  if (own.lmc) lp.lmc = *own.lmc;
+  if (link) {
+    lp.state = PortState::active;
+    if (link->width) lp.width = link->width;
+    if (link->speed) lp.speed = link->speed;
+  }
+}
+
+void Builder::fill_peer_port(PortRef remote, std::optional<Guid> remote_port_guid,
+                             const ibnd::LinkTrailer& trailer, const Speed& speed,
+                             bool remote_recorded) {
+  const Guid remote_guid = remote.node;
   const NodeType actual_remote_type = node(remote_guid).type;
-  const bool remote_recorded = rst.recorded;
   Guid remote_switch_port_guid = remote_guid;
   if (actual_remote_type == NodeType::sw) {
     if (const Port* r0 = fabric_.find_port({remote_guid, 0}); r0 && r0->guid)
@@ -346,8 +363,8 @@ void Builder::port_line(std::string_view text) {
   if (!rp.guid) {
     if (actual_remote_type == NodeType::sw)
       rp.guid = remote_switch_port_guid;
-    else if (p.remote_port_guid && *p.remote_port_guid)
-      rp.guid = p.remote_port_guid;
+    else if (remote_port_guid && *remote_port_guid)
+      rp.guid = remote_port_guid;
   }
   if (!remote_recorded && trailer.has_lid) {
     if (std::optional<Lid> rlid = unicast_lid(trailer.lid)) {
@@ -357,6 +374,30 @@ void Builder::port_line(std::string_view text) {
         fabric_.port(remote).lid = rlid;
     }
   }
+}
+
+void Builder::port_line(std::string_view text) {
+  if (!current_) fail("port line outside a node record");
+  const ibnd::PortLine p = ibnd::parse_port_line(text);
+  const bool switch_record = current_type_ == NodeType::sw;
+  const PortNames names = port_names(p, switch_record);
+  check_port_in_record(*current_, p.port);
+  const NodeState& peer = peer_node(p);
+  const PortRef local{*current_, p.port};
+  const PortRef remote{p.remote.guid, p.remote_port};
+  const bool cabled = cable(local, remote);
+
+  const OwnFields own = switch_record ? OwnFields{} : own_fields(p.own, local);
+  const ibnd::LinkTrailer trailer = ibnd::parse_link_trailer(p.link);
+  // A port line always ends with the link's width and speed: the last line without them (and
+  // without a line end) is a file cut short, whose last record cannot be trusted.
+  if (unterminated_ && trailer.width_speed.empty())
+    fail("the file ends in the middle of this line (cut short?)");
+  const Speed speed = cabled ? width_speed(trailer.width_speed) : Speed{};
+  fill_local_port(local, names, own, switch_record, cabled ? &speed : nullptr);
+  if (!cabled) return;
+  // What the line tells about the peer fills gaps only: the peer's own record wins.
+  fill_peer_port(remote, p.remote_port_guid, trailer, speed, peer.recorded);
 }
 
 void Builder::finish() {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What a sweep leaves behind besides the RRD files, and the options that ask for it.
 
 #include "products/sweep_outputs.hpp"
 
@@ -144,16 +145,18 @@ void deliver_results(const SweepOptions& options, const OutputOptions& outputs,
   out.perfdata.push_back(std::move(figure));
 }
 
-}  // namespace
+// An error message when `list` is not a counter list, empty when it is.
+std::string counter_list_error(const std::string& list) {
+  try {
+    parse_counter_list(list);
+    return std::string();
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+}
 
-void add_output_options(CLI::App& app, OutputOptions& options) {
-  const std::string group = "Outputs";
-  plugin::add_jobs_option(app, options.jobs,
-                          "the long output names the jobs whose hosts route through a cable in "
-                          "trouble (needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
-      .group(group);
-  add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
-                    "port state changes", group);
+// --csv, --openmetrics and --openmetrics-counters: the samples written to files.
+void add_sample_file_options(CLI::App& app, OutputOptions& options, const std::string& group) {
   app.add_option("--csv", options.csv,
                  "Append every sample (one row per port: raw counters and rates) to FILE")
       ->type_name("FILE")
@@ -167,17 +170,14 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   app.add_option("--openmetrics-counters", options.openmetrics_counters,
                  "The counters --openmetrics exports, raw and as rates (perfdata names, "
                  "comma-separated, or all): fewer series per port")
-      ->check([](const std::string& list) {
-        try {
-          parse_counter_list(list);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      })
+      ->check(counter_list_error)
       ->capture_default_str()
       ->type_name("LIST")
       ->group(group);
+}
+
+// --nagios-spool and the names of the hosts the switch results go to.
+void add_nagios_spool_options(CLI::App& app, OutputOptions& options, const std::string& group) {
   app.add_option("--nagios-spool", options.nagios_spool,
                  "After each sweep, hand every switch's result (what check_ib_node would say "
                  "of its ports) to its passive ib-node service: one file in DIR, Nagios 4's "
@@ -193,6 +193,10 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                "The configuration was generated with --cas (host CAs have hosts too, which "
                "can change how switch hosts are named)")
       ->group(group);
+}
+
+// --icinga2-api and what it needs: the CA, and a password or a client certificate.
+void add_icinga2_options(CLI::App& app, OutputOptions& options) {
   const std::string icinga = "Icinga 2 passive results";
   CLI::Option* api =
       app.add_option("--icinga2-api", options.icinga2_api,
@@ -242,6 +246,21 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   ca->needs(api);
   user->needs(api, password);
   password->needs(api, user);
+}
+
+}  // namespace
+
+void add_output_options(CLI::App& app, OutputOptions& options) {
+  const std::string group = "Outputs";
+  plugin::add_jobs_option(app, options.jobs,
+                          "the long output names the jobs whose hosts route through a cable in "
+                          "trouble (needs STATE_DIR/routes.lft, see ibpm-routes --refresh)")
+      .group(group);
+  add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
+                    "port state changes", group);
+  add_sample_file_options(app, options, group);
+  add_nagios_spool_options(app, options, group);
+  add_icinga2_options(app, options);
   app.add_flag("--histograms", options.histograms,
                "Histograms of the rates across the swept ports in the long output")
       ->group(group);

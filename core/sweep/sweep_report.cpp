@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A sweep's verdict on each port, its counts, and the check Nagios sees (sweep_report.hpp).
 
 #include "sweep/sweep_report.hpp"
 
@@ -163,65 +164,69 @@ std::string shard_label(const SweepOptions& options) {
   return "shard " + std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count);
 }
 
-plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
-                          const std::vector<PortVerdict>& verdicts,
-                          const SweepReportSettings& settings, int verbosity) {
-  plugin::Check check;
-  const SweepCounts counts = count_ports(verdicts);
+namespace {
 
-  // Ports not OK, worst first (unreachable nodes are listed on their own below).
-  std::vector<const PortVerdict*> bad;
+State worst_port_state(const std::vector<PortVerdict>& verdicts) {
   State worst = State::ok;
-  for (const PortVerdict& v : verdicts) {
-    worst = plugin::worst(worst, v.state);
+  for (const PortVerdict& v : verdicts) worst = plugin::worst(worst, v.state);
+  return worst;
+}
+
+// Ports not OK, worst first, then by error rate (unreachable nodes are listed on their own).
+std::vector<const PortVerdict*> ports_not_ok(const std::vector<PortVerdict>& verdicts) {
+  std::vector<const PortVerdict*> bad;
+  for (const PortVerdict& v : verdicts)
     if (v.state != State::ok && (v.result->sample.answered || !v.result->state_error.empty()))
       bad.push_back(&v);
-  }
   std::stable_sort(bad.begin(), bad.end(), [](const PortVerdict* a, const PortVerdict* b) {
     if (plugin::severity(a->state) != plugin::severity(b->state))
       return plugin::severity(a->state) > plugin::severity(b->state);
     return error_rate(*a->result) > error_rate(*b->result);
   });
-  check.state = worst;
-  // A store that fails every port the same way is one line, not one per port.
-  const std::vector<SharedStateError> shared = take_shared_state_errors(bad);
+  return bad;
+}
 
-  std::string summary = shard_label(options);
-  if (!summary.empty())
-    summary += ": " + std::to_string(verdicts.size()) + " of " +
-               std::to_string(sweep.fabric_ports) + " ports, ";
-  if (counts.not_read > 0) {
-    // Queries the deadline cut say nothing about the fabric: UNKNOWN, not an outage.
-    check.state = State::unknown;
-    summary += "sweep did not finish in " + seconds_text(sweep.duration) + ": " +
-               std::to_string(counts.polled) + " of " + std::to_string(verdicts.size()) +
-               " ports read";
-  } else {
-    summary += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
-  }
-  if (counts.baseline == counts.polled && counts.polled > 0) summary += ", collecting baseline";
-  if (counts.in_error + counts.saturated + counts.unreachable + counts.unknown == 0 &&
-      bad.empty()) {
-    summary += counts.not_read ? "" : ": all OK";
-  } else {
-    summary += ": " + std::to_string(counts.in_error) + " in error, " +
-               std::to_string(counts.saturated) + " saturated, " +
-               std::to_string(counts.unreachable) + " unreachable";
-    if (const std::size_t nodes = counts.unreachable_nodes.size())
-      summary += " (" + std::to_string(nodes) + (nodes == 1 ? " node)" : " nodes)");
-    if (counts.unknown) summary += ", " + std::to_string(counts.unknown) + " unknown";
-    std::size_t named = 0;
-    for (const SharedStateError& group : shared)
-      if (named++ < settings.summary_ports)
-        summary += (named > 1 ? "; " : "; worst: ") + group.text(1);
-    for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
-      summary += (named ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
-  }
-  check.summary = summary;
+// "shard 2/4: 648 of 2592 ports, 648 ports polled in 0.21 s", or how far a sweep cut short got.
+std::string summary_head(const SweepOptions& options, const SweepResult& sweep, std::size_t ports,
+                         const SweepCounts& counts) {
+  std::string head = shard_label(options);
+  if (!head.empty())
+    head += ": " + std::to_string(ports) + " of " + std::to_string(sweep.fabric_ports) + " ports, ";
+  if (counts.not_read > 0)
+    head += "sweep did not finish in " + seconds_text(sweep.duration) + ": " +
+            std::to_string(counts.polled) + " of " + std::to_string(ports) + " ports read";
+  else
+    head += std::to_string(counts.polled) + " ports polled in " + seconds_text(sweep.duration);
+  if (counts.baseline == counts.polled && counts.polled > 0) head += ", collecting baseline";
+  return head;
+}
 
+// ": all OK", or the counts of ports not OK and the worst of them (shared state errors first).
+std::string summary_tail(const SweepCounts& counts, const std::vector<const PortVerdict*>& bad,
+                         const std::vector<SharedStateError>& shared,
+                         const SweepReportSettings& settings) {
+  if (counts.in_error + counts.saturated + counts.unreachable + counts.unknown == 0 && bad.empty())
+    return counts.not_read ? "" : ": all OK";
+  std::string tail = ": " + std::to_string(counts.in_error) + " in error, " +
+                     std::to_string(counts.saturated) + " saturated, " +
+                     std::to_string(counts.unreachable) + " unreachable";
+  if (const std::size_t nodes = counts.unreachable_nodes.size())
+    tail += " (" + std::to_string(nodes) + (nodes == 1 ? " node)" : " nodes)");
+  if (counts.unknown) tail += ", " + std::to_string(counts.unknown) + " unknown";
+  std::size_t named = 0;
+  for (const SharedStateError& group : shared)
+    if (named++ < settings.summary_ports) tail += (named > 1 ? "; " : "; worst: ") + group.text(1);
+  for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
+    tail += (named ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
+  return tail;
+}
+
+// The shared state errors, then the --worst ports not OK and a line for the rest.
+void add_port_lines(plugin::Check& check, const std::vector<const PortVerdict*>& bad,
+                    const std::vector<SharedStateError>& shared,
+                    const SweepReportSettings& settings) {
   for (const SharedStateError& group : shared)
     check.subchecks.push_back({State::unknown, group.text(settings.worst), {}, {}});
-
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
     check.subchecks.push_back(bad[i]->check);
   if (bad.size() > settings.worst)  // the worst of those left out (bad is sorted worst first)
@@ -230,7 +235,11 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
          std::to_string(bad.size() - settings.worst) + " more ports not OK (--worst N shows more)",
          {},
          {}});
-  const std::vector<UnreachableNode>& dead = counts.unreachable_nodes;
+}
+
+// The first --worst unreachable nodes and a line for the rest.
+void add_unreachable_lines(plugin::Check& check, const std::vector<UnreachableNode>& dead,
+                           const SweepReportSettings& settings) {
   for (std::size_t i = 0; i < dead.size() && i < settings.worst; ++i)
     check.subchecks.push_back({settings.unreachable,
                                dead[i].name + " unreachable at LID " + std::to_string(dead[i].lid) +
@@ -244,6 +253,11 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
          std::to_string(dead.size() - settings.worst) + " more nodes unreachable",
          {},
          {}});
+}
+
+// What the sweep itself has to say: ports left out for want of a LID, its timing, state and
+// topology notes, and with -v the topology's origin, the MAD counts and the shard loads.
+void add_sweep_notes(plugin::Check& check, const SweepResult& sweep, int verbosity) {
   if (!sweep.without_lid.empty())
     check.subchecks.push_back({State::ok,
                                std::to_string(sweep.without_lid.size()) +
@@ -256,15 +270,34 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
     check.subchecks.push_back({State::ok, note, {}, {}});
   if (!sweep.topology_note.empty())
     check.subchecks.push_back({State::ok, sweep.topology_note, {}, {}});
-  if (verbosity > 0) {
-    check.subchecks.push_back({State::ok, "topology: " + sweep.topology.origin, {}, {}});
-    check.subchecks.push_back({State::ok, poll::describe(sweep.mad_stats), {}, {}});
-    if (sweep.shard_loads.size() > 1) {
-      std::string loads = "ports per shard:";
-      for (std::size_t load : sweep.shard_loads) loads += " " + std::to_string(load);
-      check.subchecks.push_back({State::ok, loads, {}, {}});
-    }
+  if (verbosity <= 0) return;
+  check.subchecks.push_back({State::ok, "topology: " + sweep.topology.origin, {}, {}});
+  check.subchecks.push_back({State::ok, poll::describe(sweep.mad_stats), {}, {}});
+  if (sweep.shard_loads.size() > 1) {
+    std::string loads = "ports per shard:";
+    for (std::size_t load : sweep.shard_loads) loads += " " + std::to_string(load);
+    check.subchecks.push_back({State::ok, loads, {}, {}});
   }
+}
+
+}  // namespace
+
+plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
+                          const std::vector<PortVerdict>& verdicts,
+                          const SweepReportSettings& settings, int verbosity) {
+  plugin::Check check;
+  const SweepCounts counts = count_ports(verdicts);
+  std::vector<const PortVerdict*> bad = ports_not_ok(verdicts);
+  check.state = worst_port_state(verdicts);
+  // Queries the deadline cut say nothing about the fabric: UNKNOWN, not an outage.
+  if (counts.not_read > 0) check.state = State::unknown;
+  // A store that fails every port the same way is one line, not one per port.
+  const std::vector<SharedStateError> shared = take_shared_state_errors(bad);
+  check.summary = summary_head(options, sweep, verdicts.size(), counts) +
+                  summary_tail(counts, bad, shared, settings);
+  add_port_lines(check, bad, shared, settings);
+  add_unreachable_lines(check, counts.unreachable_nodes, settings);
+  add_sweep_notes(check, sweep, verbosity);
   check.perfdata = sweep_perfdata(sweep, verdicts, counts);
   return check;
 }
