@@ -8,7 +8,7 @@
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
 # (user + system) per port against the peer's, through a local rrdcached (unix socket), through a
 # central store (rrdcached over TCP with -R -B, as docs/operators.md deploys it, without the TLS
-# tunnel) and writing the files directly, its heap allocations (with heaptrack, when installed),
+# tunnel; and with --store-check-every 10) and writing the files directly, its heap allocations (with heaptrack, when installed),
 # the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
@@ -117,6 +117,8 @@ echo "ceiling: ibpm-bench-mad --window 64: ${ceiling:-?} queries/s"
     -n "peer: ibqueryerrors --load-cache --data" "$peer_cmd" \
     -n "daemon: check_ib_fabric --rrdcached unix:SOCKET" "$daemon_cmd" \
     -n "central: check_ib_fabric --rrdcached HOST:PORT" "$central_cmd" \
+    -n "central10: check_ib_fabric --rrdcached HOST:PORT --store-check-every 10" \
+    "$central_cmd --store-check-every 10" \
     -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
 
 # The history those sweeps left (several minutes of them), read by the analyzers through the
@@ -177,9 +179,9 @@ import json, sys
 path, ports, default, day_week, hour_week, used, ceiling, mads, central_mads = sys.argv[1], int(sys.argv[2]), *map(int, (a or 0 for a in sys.argv[3:]))
 r = {x["command"].split(": ", 1)[0]: x for x in json.load(open(path))["results"]}
 peer = r["peer"]["median"]
-for k in ("peer", "daemon", "central", "direct"):
-    print(f"{k:7} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
-for k, n in (("daemon", mads), ("central", central_mads)):
+for k in ("peer", "daemon", "central", "central10", "direct"):
+    print(f"{k:9} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
+for k, n in (("daemon", mads), ("central", central_mads), ("central10", central_mads)):
     if n and ceiling:
         rate = n / r[k]["median"]
         print(f"{k}: {n} MADs ({n / ports:.2f} per port) at {rate:.0f} MADs/s: {100 * rate / ceiling:.0f} % of the ceiling ({ceiling}/s)")

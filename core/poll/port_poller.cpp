@@ -10,6 +10,7 @@
 #include <set>
 
 #include "poll/counter_reset.hpp"
+#include "poll/port_turn.hpp"
 #include "poll/reboot_downs.hpp"
 #include "state/directories.hpp"
 
@@ -101,18 +102,11 @@ std::optional<double> live_capacity(const PortSample& sample) {
 
 namespace {
 
-// Where PortInfo is asked although nothing suggests a change: every `every` runs, each port at
-// its own run (by a hash of its address), so that the reads spread evenly over the runs.
+// Where PortInfo is asked although nothing suggests a change: at the port's turn, and whenever
+// its last read is two turns old.
 bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
                         std::uint16_t age) {
-  if (every <= 1 || age + 1u >= 2u * every) return true;
-  // splitmix64's finalizer: GUIDs often run in sequence, and every bit of the phase must vary.
-  std::uint64_t z = t.node ^ (static_cast<std::uint64_t>(t.port) << 56);
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return (runs + z % every) % every == 0;
+  return every <= 1 || age + 1u >= 2u * every || port_turn(t.node, t.port, runs, every);
 }
 
 SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
@@ -207,16 +201,19 @@ void read_previous(const state::PortStore& store, const std::vector<PortTarget>&
 // still a true average). Anyone who reaches the store can update it, so what it holds is checked:
 // an update ahead of the clock, or one without a sample, is named. The check is asked on a thread
 // of its own while the MADs are in flight and applied after them (the daemon answers most files
-// from its memory, see PortStore::last_updates).
+// from its memory, see PortStore::last_updates). With --store-check-every N each port is checked
+// at its turn, one run in N: the daemon's work (PENDING lists every update it holds for a file)
+// falls N-fold, and another writer is found within N runs.
 class StoreCheck {
  public:
   StoreCheck(const state::PortStore& store, const std::vector<PortTarget>& targets,
              const std::vector<PortResult>& results, const PreviousSamples& previous,
-             const PollSettings& settings)
+             const PollSettings& settings, std::uint64_t runs)
       : store_(store), targets_(targets), store_read_timeout_(settings.store_read_timeout) {
     std::vector<PortRef> refs;
     for (std::size_t i = 0; i < targets.size(); ++i)
-      if (previous.of[i] && results[i].state_error.empty()) {
+      if (previous.of[i] && results[i].state_error.empty() &&
+          port_turn(targets[i].node, targets[i].port, runs, settings.store_check_every)) {
         from_record_.push_back(i);  // (a sample read from the store just now passes as well)
         refs.push_back({targets[i].node, targets[i].port});
       }
@@ -386,7 +383,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
 
   // The central store's check (below) is asked while the MADs are in flight.
   std::optional<StoreCheck> check;
-  if (store.central_store()) check.emplace(store, targets, results, previous, settings);
+  if (store.central_store())
+    check.emplace(store, targets, results, previous, settings, record ? record->runs : 0);
   sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
                     [&results](std::size_t i) {
                       return SampleSlot{results[i].sample, results[i].record.raw};

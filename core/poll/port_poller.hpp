@@ -36,6 +36,9 @@ struct PollSettings {
   // PortInfo of a port whose counters show no link change is read again every this many runs
   // (spread over the runs); 1: every run.
   unsigned port_info_every = 1;
+  // A central store's check of each port's last update (see StoreCheck in port_poller.cpp) asked
+  // every this many runs, spread over the runs; 1: every run.
+  unsigned store_check_every = 1;
   // How far back each port's error history reaches (the longest BER window), seconds.
   double error_history_seconds = 7500;
 };

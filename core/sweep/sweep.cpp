@@ -134,6 +134,16 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       ->capture_default_str()
       ->type_name("N")
       ->group(group);
+  app.add_option("--store-check-every", options.store_check_every,
+                 "With a central store (--rrdcached HOST:PORT): check that no one else updated "
+                 "a port's file since this collector's last sample only every N sweeps, spread "
+                 "over the sweeps (the store's work for the check falls N-fold; another "
+                 "collector's or a forged update is found within N sweeps; 1: every port, every "
+                 "sweep)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(group);
   app.add_option("--rediscover-after", options.rediscover_after_s,
                  "Discover the fabric again when the saved topology is older than this many "
                  "seconds (0: never; not with --cache)")
@@ -161,6 +171,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   if (options.clear_counters) settings.reset_fraction = 0.0;
   settings.record_name = sweep_scope(options);
   settings.port_info_every = options.port_info_every;
+  settings.store_check_every = options.store_check_every;
   const state::PortStore store(poll::store_options(options));
 
   result.topology = sweep_topology(options, result);

@@ -28,9 +28,10 @@ struct SweepOptions : poll::PollOptions {
   delegation::ShardSpec shard;     // K/N; 1/1 polls everything
   std::string delegation_file;     // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
-  int rediscover_after_s = 3600;  // age of the state topology that triggers a discovery
-  bool clear_counters = false;    // clear every error counter of the polled ports
-  unsigned port_info_every = 10;  // PortInfo of a quiet port every this many sweeps
+  int rediscover_after_s = 3600;   // age of the state topology that triggers a discovery
+  bool clear_counters = false;     // clear every error counter of the polled ports
+  unsigned port_info_every = 10;   // PortInfo of a quiet port every this many sweeps
+  unsigned store_check_every = 1;  // a central store's check of a port every this many sweeps
 };
 
 // "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record.
