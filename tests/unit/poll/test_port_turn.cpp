@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // port_turn: one run in N per port, every port once in any N runs in a row, spread over the runs.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "poll/port_turn.hpp"
@@ -23,7 +22,8 @@ TEST_CASE("every port has exactly one turn in any N runs in a row, and the turns
           turns += port_turn(node, port, run, every);
         CHECK(turns == 1);
       }
-      for (std::uint64_t run = 0; run < every; ++run) per_run[run] += port_turn(node, port, run, every);
+      for (std::uint64_t run = 0; run < every; ++run)
+        per_run[run] += port_turn(node, port, run, every);
     }
     const double even = static_cast<double>(ports.size()) / every;
     for (const std::size_t count : per_run) {
