@@ -193,13 +193,6 @@ int daemon_status(const std::string& line, std::string& text) {
   return static_cast<int>(status);
 }
 
-std::string daemon_escape(const std::string& path) {
-  std::string escaped;
-  escaped.reserve(path.size());
-  append_daemon_escaped(escaped, path);
-  return escaped;
-}
-
 void append_daemon_escaped(std::string& out, std::string_view path) {
   for (char c : path) {
     if (c == ' ' || c == '\\') out += '\\';

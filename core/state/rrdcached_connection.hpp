@@ -63,9 +63,8 @@ class DaemonConnection {
 // that is not an answer.
 int daemon_status(const std::string& line, std::string& text);
 
-// A file name as the daemon's command parser reads it: spaces and backslashes escaped.
-std::string daemon_escape(const std::string& path);
-// The same appended to a command being written (no string of its own: one per file and command).
+// A file name as the daemon's command parser reads it (spaces and backslashes escaped), appended
+// to the command being written.
 void append_daemon_escaped(std::string& out, std::string_view path);
 
 }  // namespace ibpm::state

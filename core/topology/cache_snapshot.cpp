@@ -5,21 +5,28 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <stdexcept>
 
 #include "base/atomic_file.hpp"
+#include "base/regular_file.hpp"
 #include "fabric/fabric_snapshot.hpp"
 #include "layout/state_layout.hpp"
 
 namespace ibpm::topology {
 namespace {
 
+// A plain file only, read in one go: something else planted at the path (a FIFO, a device) is
+// read around, never waited on.
 std::optional<Fabric> read_snapshot(const std::string& path, const std::string& tag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return fabric_from_snapshot(bytes, tag);
+  try {
+    const base::FileDescriptor file(
+        base::open_existing_regular_file(path, base::FinalLink::refuse));
+    if (file.fd < 0) return std::nullopt;
+    const auto size = static_cast<std::size_t>(base::file_size(file.fd));
+    return fabric_from_snapshot(base::read_bytes(file.fd, 0, size, path), tag);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace

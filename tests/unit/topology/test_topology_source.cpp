@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // TopologySource: which file wins (--cache over the state topology), when it discovers (never
 // offline, only without a file when asked to, always when told to) and the slices it keeps.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
@@ -222,6 +224,11 @@ TEST_CASE("a libibnetdisc --cache is read through a copy of its fabric while it 
   // A damaged copy is only read around.
   std::filesystem::resize_file(copy, std::filesystem::file_size(copy) / 2);
   CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+  // So is a FIFO planted in its place: never waited on, replaced by the copy.
+  std::filesystem::remove(copy);
+  REQUIRE(::mkfifo(copy.c_str(), 0600) == 0);
+  CHECK(source.load(TopologyRefresh::offline).fabric == from_libibnetdisc);
+  CHECK(std::filesystem::is_regular_file(copy));
 
   // A state folder that cannot hold the copy (a file stands in its way): the cache as it is.
   const std::filesystem::path blocked = dir.path() / "not-a-folder";
