@@ -306,48 +306,54 @@ void sample_again(mad::MadEngine& engine, const std::vector<PortTarget>& targets
                     });
 }
 
-}  // namespace
-
-PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
-                   std::vector<PortTarget> run_targets, const PollSettings& settings) {
-  const auto shared_targets =
-      std::make_shared<const std::vector<PortTarget>>(std::move(run_targets));
-  const std::vector<PortTarget>& targets = *shared_targets;
-  PollRun run;
-  std::vector<PortResult>& results = run.results;
-  results.resize(targets.size());
+// Every node of the run locked through one descriptor (see node_locks.hpp), then the sample
+// record of the run's scope read under the locks, so two runs of the same scope never take the
+// same one.
+void lock_and_load_record(const state::PortStore& store, const std::vector<PortTarget>& targets,
+                          const PollSettings& settings, PollRun& run) {
+  if (!settings.write_state) return;
   const Clock::time_point lock_deadline =
       settings.engine.deadline.value_or(Clock::now() + std::chrono::seconds(10));
+  std::vector<Guid> nodes;
+  nodes.reserve(targets.size());
+  for (const PortTarget& t : targets) nodes.push_back(t.node);
+  run.pending.locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
+  if (std::string warning = state::shared_folder_warning(store.state_dir()); !warning.empty())
+    run.notes.push_back(std::move(warning));
+  if (settings.record_name.empty()) return;
+  run.pending.path = state::SampleRecord::path_for(store.state_dir(), settings.record_name);
+  std::string warning;
+  run.pending.previous = state::SampleRecord::load(run.pending.path, warning);
+  if (!warning.empty()) run.notes.push_back(warning);
+}
 
-  // Every node of the run through one descriptor (see node_locks.hpp).
-  if (settings.write_state) {
-    std::vector<Guid> nodes;
-    nodes.reserve(targets.size());
-    for (const PortTarget& t : targets) nodes.push_back(t.node);
-    run.pending.locks = store.lock_nodes(nodes, lock_deadline, settings.known_nodes);
-    if (std::string warning = state::shared_folder_warning(store.state_dir()); !warning.empty())
-      run.notes.push_back(std::move(warning));
-  }
-  // The record is read under the locks, so two runs of the same scope never take the same one.
-  if (settings.write_state && !settings.record_name.empty()) {
-    run.pending.path = state::SampleRecord::path_for(store.state_dir(), settings.record_name);
-    std::string warning;
-    run.pending.previous = state::SampleRecord::load(run.pending.path, warning);
-    if (!warning.empty()) run.notes.push_back(warning);
-  }
+// What the run starts from, per target: its previous sample, what the sampler may skip, whether
+// its file is known to exist, and the agents' capabilities.
+struct RunStart {
+  PreviousSamples previous;
+  std::vector<SampleHint> hints;
+  std::vector<bool> file_known;
+  KnownCapabilities known;
+};
+
+// Each target's previous sample, hint, reported state and error history from the record; the
+// ports the record does not cover (a first run, a take-over) read from their files, all in one
+// exchange with the store. An entry older than the RRD heartbeat may have been overtaken by
+// another run's sample. One dated later than now (beyond a small tolerance) was taken before the
+// clock stepped back: no rate comes from it, and its file may be ahead of the clock as well (read
+// to find out).
+RunStart take_previous_samples(const state::PortStore& store,
+                               const std::shared_ptr<const std::vector<PortTarget>>& shared_targets,
+                               const PollSettings& settings, double now, PollRun& run) {
+  const std::vector<PortTarget>& targets = *shared_targets;
+  std::vector<PortResult>& results = run.results;
   const state::SampleRecord* record = run.pending.previous ? &*run.pending.previous : nullptr;
-  // An entry older than the RRD heartbeat may have been overtaken by another run's sample. One
-  // dated later than now (beyond a small tolerance) was taken before the clock stepped back: no
-  // rate comes from it, and its file may be ahead of the clock as well (read to find out).
-  const double now = to_epoch_seconds(std::chrono::system_clock::now());
   const double ahead = now + state::kClockToleranceSeconds;
   const double max_age = static_cast<double>(store.layout().heartbeat.count());
-
-  KnownCapabilities known;
-  PreviousSamples previous;
-  previous.of.assign(targets.size(), nullptr);
-  std::vector<SampleHint> hints(targets.size());
-  std::vector<bool> file_known(targets.size(), false);
+  RunStart start;
+  start.previous.of.assign(targets.size(), nullptr);
+  start.hints.resize(targets.size());
+  start.file_known.assign(targets.size(), false);
   std::vector<std::size_t> from_files;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
@@ -356,11 +362,11 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
     if (memory && memory->sample.time > ahead) r.clock_back = memory->sample.time - now;
     if (memory && !r.clock_back && now - memory->sample.time <= max_age) {
-      previous.of[i] = &memory->sample;
+      start.previous.of[i] = &memory->sample;
       r.reported = memory->reported;
       r.errors = state::drop_after(memory->errors, ahead);
-      hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
-      file_known[i] = true;
+      start.hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
+      start.file_known[i] = true;
     } else {
       from_files.push_back(i);
       if (memory) {
@@ -369,39 +375,30 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       }
     }
   }
-  // The ports the record does not cover (a first run, a take-over) read from their files, all
-  // in one exchange with the store.
-  read_previous(store, targets, from_files, now, settings.store_read_timeout, run, previous);
-  for (std::size_t i : from_files) file_known[i] = previous.of[i] != nullptr;
+  read_previous(store, targets, from_files, now, settings.store_read_timeout, run, start.previous);
+  for (std::size_t i : from_files) start.file_known[i] = start.previous.of[i] != nullptr;
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    const state::PortRecord* sample = previous.of[i];
+    const state::PortRecord* sample = start.previous.of[i];
     // A mask stored before CapabilityMask2 was kept does not count: ClassPortInfo is asked again.
     if (sample && sample->pma_cap_mask)
       if (const auto caps = mad::capabilities_from_stored(*sample->pma_cap_mask))
-        known[targets[i].lid] = *caps;
+        start.known[targets[i].lid] = *caps;
   }
+  return start;
+}
 
-  // The central store's check (below) is asked while the MADs are in flight.
-  std::optional<StoreCheck> check;
-  if (store.central_store())
-    check.emplace(store, targets, results, previous, settings, record ? record->runs : 0);
-  sample_ports_into(engine, targets, known, settings.engine, settings.probe_nodes_first, hints,
-                    [&results](std::size_t i) {
-                      return SampleSlot{results[i].sample, results[i].record.raw};
-                    });
-  if (check) {
-    const std::vector<std::size_t> overtaken = check->apply(run, previous, file_known, now);
-    sample_again(engine, targets, overtaken, known, settings, results);
-  }
-  for (std::size_t i = 0; i < targets.size(); ++i) {
+// Each answered port's record, rates and error history from its reading and previous sample.
+void compute_port_rates(const PreviousSamples& previous, const PollSettings& settings,
+                        std::vector<PortResult>& results) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) {
       r.record.raw = {};  // what a port read before it failed (another node's counters) goes
       continue;
     }
-    // The previous sample (never more than the tolerance ahead, see above) is not before this
-    // one: the clock stepped back a little. No rate over the made-up interval; the sample is
-    // still stored just after the previous one, so that RRD takes it.
+    // The previous sample (never more than the tolerance ahead, see take_previous_samples) is
+    // not before this one: the clock stepped back a little. No rate over the made-up interval;
+    // the sample is still stored just after the previous one, so that RRD takes it.
     const state::PortRecord* before = previous.of[i];
     const double taken = stored_time(r.sample.time);
     const bool stepped_back = before && taken <= before->time;
@@ -411,16 +408,14 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
                             settings.xmit_wait_tick);
     r.errors = extend_errors(std::move(r.errors), r, before, settings.error_history_seconds);
   }
-  forget_reboot_downs(results);
-  // Freed before the state is written (the record itself is updated in place by save_record).
-  std::vector<SampleHint>().swap(hints);
-  previous = {};
+}
 
-  std::map<std::size_t, state::PortRecord> after_reset;
-  if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
-
-  if (!settings.write_state) return run;
-  // A file we could not read is not overwritten: it may be someone else's.
+// Every answered port's sample written to its file in one exchange with the store (and the
+// record right after a reset, after it). A file we could not read is not overwritten: it may be
+// someone else's. A failed write becomes the port's state error.
+void write_samples(const state::PortStore& store, const std::vector<bool>& file_known,
+                   std::map<std::size_t, state::PortRecord>& after_reset,
+                   const PollSettings& settings, std::vector<PortResult>& results) {
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
   writes.reserve(results.size());
@@ -454,6 +449,46 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
       r.after_reset = std::make_shared<const state::PortRecord>(*writes[w].record);
     }
   }
+}
+
+}  // namespace
+
+PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
+                   std::vector<PortTarget> run_targets, const PollSettings& settings) {
+  const auto shared_targets =
+      std::make_shared<const std::vector<PortTarget>>(std::move(run_targets));
+  const std::vector<PortTarget>& targets = *shared_targets;
+  PollRun run;
+  std::vector<PortResult>& results = run.results;
+  results.resize(targets.size());
+  lock_and_load_record(store, targets, settings, run);
+  const double now = to_epoch_seconds(std::chrono::system_clock::now());
+  RunStart start = take_previous_samples(store, shared_targets, settings, now, run);
+
+  // The central store's check (see StoreCheck) is asked while the MADs are in flight.
+  std::optional<StoreCheck> check;
+  if (store.central_store()) {
+    const std::uint64_t runs = run.pending.previous ? run.pending.previous->runs : 0;
+    check.emplace(store, targets, results, start.previous, settings, runs);
+  }
+  sample_ports_into(engine, targets, start.known, settings.engine, settings.probe_nodes_first,
+                    start.hints, [&results](std::size_t i) {
+                      return SampleSlot{results[i].sample, results[i].record.raw};
+                    });
+  if (check) {
+    const std::vector<std::size_t> overtaken =
+        check->apply(run, start.previous, start.file_known, now);
+    sample_again(engine, targets, overtaken, start.known, settings, results);
+  }
+  compute_port_rates(start.previous, settings, results);
+  forget_reboot_downs(results);
+  // Freed before the state is written (the record itself is updated in place by save_record).
+  std::vector<SampleHint>().swap(start.hints);
+  start.previous = {};
+
+  std::map<std::size_t, state::PortRecord> after_reset;
+  if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
+  if (settings.write_state) write_samples(store, start.file_known, after_reset, settings, results);
   return run;
 }
 
