@@ -73,6 +73,12 @@ daemon_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/dae
 central_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/central --no-syslog -t 300 ${layout[*]} --rrdcached 127.0.0.1:$store_port"
 direct_cmd="$bin/check_ib_fabric --cache $tmp/fabric.cache --state-dir $disk/direct --no-syslog -t 300 ${layout[*]}"
 peer_cmd="ibqueryerrors --skip-sl --load-cache $tmp/fabric.cache --data"
+# Processor time (user + system, seconds) a process has used so far: the store's and the
+# simulator's share of a sweep, which run on the same cores as the sweep here (a deployed central
+# store runs on its own host).
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+ibsim_pid=$(cat "$tmp/sim/ibsim.pid")
+declare -A server_pid=([daemon]=${rrdcached_pids[0]} [central]=${rrdcached_pids[1]})
 for label in daemon central direct; do
   cmd=${label}_cmd
   start=$(date +%s.%N)
@@ -80,6 +86,9 @@ for label in daemon central direct; do
   echo "$label: first sweep (RRD files made): $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s: $(head -c 100 first_$label.txt)"
   client ${!cmd} >/dev/null 2>&1 || true
   # One steady sweep under GNU time, its descriptors sampled while it runs.
+  server=${server_pid[$label]:-}
+  server_before=$([[ -n $server ]] && cpu_seconds "$server" || echo 0)
+  ibsim_before=$(cpu_seconds "$ibsim_pid")
   ( . "$tmp/sim/env" && ulimit -n 1024 && exec /usr/bin/time -f "%U %S %M" -o rss_$label.txt ${!cmd} ) \
     >steady_$label.txt 2>/dev/null &
   pid=$! peak=0
@@ -92,6 +101,8 @@ for label in daemon central direct; do
   done
   wait "$pid" || true
   echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt | cut -d" " -f3) KB, peak descriptors $peak"
+  echo "$label: processor time beside that sweep: ibsim $(awk -v a="$ibsim_before" -v b="$(cpu_seconds "$ibsim_pid")" 'BEGIN { printf "%.2f", b - a }') s" \
+    "$([[ -n $server ]] && awk -v a="$server_before" -v b="$(cpu_seconds "$server")" 'BEGIN { printf ", its rrdcached %.2f s", b - a }')"
 done
 # Heap allocations of one steady sweep through the central store, counted by heaptrack when it is
 # installed (they include the simulator's shim, libumad2sim: about 3 per MAD, 6.5 per port).
