@@ -13,11 +13,11 @@
 #include <fstream>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/byte_stream.hpp"
 #include "base/regular_file.hpp"
 #include "layout/state_layout.hpp"
 #include "state/directories.hpp"
@@ -27,7 +27,9 @@ namespace ibpm::state {
 
 namespace {
 
-// The layout, all in the host's byte order (the record never leaves the host that wrote it):
+// The layout, little-endian (base::ByteWriter: on a little-endian host, the bytes its own order
+// gave before, so those records still read; a big-endian host's older record shows another
+// version):
 //   header: "IBPMSREC" u32 version, u32 entry size, u64 runs, u64 entry count
 //   entries (kEntrySize bytes each), each ending with its error history's start and interval count,
 //   then the error intervals of every entry in entry order (kIntervalSize bytes each),
@@ -57,33 +59,7 @@ std::uint64_t fnv1a(const std::string& bytes, std::size_t size, std::uint64_t ha
   return hash;
 }
 
-class Writer {
- public:
-  template <typename T>
-  void put(T value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
-  }
-  std::string bytes;
-};
-
-class Reader {
- public:
-  Reader(const std::string& bytes, std::size_t offset) : bytes_(bytes), offset_(offset) {}
-  template <typename T>
-  T get() {
-    T value;
-    std::memcpy(&value, bytes_.data() + offset_, sizeof value);
-    offset_ += sizeof value;
-    return value;
-  }
-
- private:
-  const std::string& bytes_;
-  std::size_t offset_;
-};
-
-void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
+void put_entry(base::ByteWriter& w, const PortRef& ref, const PortMemory& m) {
   const PortRecord& r = m.sample;
   std::uint8_t flags = 0;
   if (r.extended || r.all_extended) flags |= kExtended;
@@ -105,8 +81,8 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   w.put<std::uint32_t>(r.saturated);
   w.put<std::uint32_t>(r.reset_mask);
   w.put<std::uint32_t>(r.pma_cap_mask.value_or(0));
-  w.put<double>(r.time);
-  w.put<double>(r.last_reset.value_or(0));
+  w.put_double(r.time);
+  w.put_double(r.last_reset.value_or(0));
   for (std::size_t i = 0; i < counters::kCounterCount; ++i)
     w.put<std::uint64_t>(r.raw[i].value_or(0));
   const LinkState live = m.live.value_or(LinkState{});
@@ -116,7 +92,7 @@ void put_entry(Writer& w, const PortRef& ref, const PortMemory& m) {
   w.put<std::uint8_t>(m.reported.value_or(0));
   w.put<std::uint32_t>(live.widths_enabled.bits());
   w.put<std::uint32_t>(live.speeds_enabled.bits());
-  w.put<double>(m.errors.since);
+  w.put_double(m.errors.since);
   w.put<std::uint32_t>(static_cast<std::uint32_t>(m.errors.intervals.size()));
 }
 
@@ -124,18 +100,21 @@ constexpr std::size_t kEntrySize =
     8 + 1 + 1 + 2 + 4 * 4 + 8 * 2 + 8 * counters::kCounterCount + 4 + 4 * 2 + 8 + 4;
 constexpr std::size_t kIntervalSize = 8 + 8 + 4 * kHistoryCounterCount;
 
-void put_intervals(Writer& w, const ErrorHistory& history) {
+void put_intervals(base::ByteWriter& w, const ErrorHistory& history) {
   for (const ErrorInterval& i : history.intervals) {
-    w.put<double>(i.end);
-    w.put<double>(i.seconds);
+    w.put_double(i.end);
+    w.put_double(i.seconds);
     for (std::uint32_t e : i.errors) w.put<std::uint32_t>(e);
   }
 }
 
-ErrorInterval get_interval(Reader& in) {
+// The entry readers below take their fixed size in one checked read, then read its fields from
+// it: the checks of those fields are then known to pass when compiled, and cost nothing.
+ErrorInterval get_interval(base::ByteReader& intervals) {
+  base::ByteReader in(intervals.get_bytes(kIntervalSize));
   ErrorInterval i;
-  i.end = in.get<double>();
-  i.seconds = in.get<double>();
+  i.end = in.get_double();
+  i.seconds = in.get_double();
   for (std::uint32_t& e : i.errors) e = in.get<std::uint32_t>();
   return i;
 }
@@ -149,7 +128,8 @@ EnumSet<Enum> enum_set(std::uint32_t bits) {
 }
 
 // Reads one fixed-size entry; returns how many error intervals it has in the tail.
-std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
+std::uint32_t get_entry(base::ByteReader& entries, PortRef& ref, PortMemory& m) {
+  base::ByteReader in(entries.get_bytes(kEntrySize));
   PortRecord& r = m.sample;
   ref.node = in.get<std::uint64_t>();
   ref.port = in.get<std::uint8_t>();
@@ -159,8 +139,8 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
   r.saturated = in.get<std::uint32_t>();
   r.reset_mask = in.get<std::uint32_t>();
   const auto cap_mask = in.get<std::uint32_t>();
-  r.time = in.get<double>();
-  const auto last_reset = in.get<double>();
+  r.time = in.get_double();
+  const auto last_reset = in.get_double();
   for (std::size_t i = 0; i < counters::kCounterCount; ++i) {
     const auto value = in.get<std::uint64_t>();
     if (read_mask & (1u << i)) r.raw[i] = value;
@@ -187,7 +167,7 @@ std::uint32_t get_entry(Reader& in, PortRef& ref, PortMemory& m) {
     live.speeds_enabled = enum_set<LinkSpeed>(speeds);
     m.live = live;
   }
-  m.errors.since = in.get<double>();
+  m.errors.since = in.get_double();
   return in.get<std::uint32_t>();
 }
 
@@ -219,7 +199,7 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
     const std::string head = base::read_bytes(file.fd, 0, kHeaderSize, path);
     if (head.size() < kHeaderSize || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
       return refuse("not a sample record");
-    Reader header(head, sizeof kMagic);
+    base::ByteReader header(std::string_view(head).substr(sizeof kMagic));
     const auto version = header.get<std::uint32_t>();
     const auto entry_size = header.get<std::uint32_t>();
     if (version != kVersion)
@@ -242,34 +222,39 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
     warning = e.what();
     return record;
   }
-  Reader header(*bytes, sizeof kMagic + 8);
+  const std::string_view all(*bytes);
+  const std::size_t body = all.size() - 8;
+  base::ByteReader header(all.substr(sizeof kMagic + 8, 16));
   record.runs = header.get<std::uint64_t>();
   const auto count = header.get<std::uint64_t>();
-  const std::size_t body = bytes->size() - 8;
   // The entries go straight into the map (a copy of them all beside it was the sweep's peak of
-  // memory), their error intervals, which follow all the entries, after them.
-  Reader in(*bytes, kHeaderSize);  // the entries are within the file; the checksum comes below
-  record.ports_.reserve(count);
-  std::vector<std::pair<PortMemory*, std::uint32_t>> interval_counts;
-  interval_counts.reserve(count);
-  std::uint64_t intervals = 0;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    PortRef ref;
-    PortMemory memory;
-    const std::uint32_t n = get_entry(in, ref, memory);
-    if (n > kMaxErrorIntervals) return refuse("too many error intervals");
-    const auto [entry, added] = record.ports_.emplace(ref, std::move(memory));
-    if (!added) return refuse("a port listed twice");
-    interval_counts.emplace_back(&entry->second, n);
-    intervals += n;
-  }
-  if (kHeaderSize + count * kEntrySize + intervals * kIntervalSize != body)
+  // memory), their error intervals, which follow all the entries, after them. The sizes were
+  // checked above; a read past them all the same would be a record cut short.
+  base::ByteReader in(all.substr(kHeaderSize, body - kHeaderSize));  // not the checksum
+  try {
+    record.ports_.reserve(count);
+    std::vector<std::pair<PortMemory*, std::uint32_t>> interval_counts;
+    interval_counts.reserve(count);
+    std::uint64_t intervals = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      PortRef ref;
+      PortMemory memory;
+      const std::uint32_t n = get_entry(in, ref, memory);
+      if (n > kMaxErrorIntervals) return refuse("too many error intervals");
+      const auto [entry, added] = record.ports_.emplace(ref, std::move(memory));
+      if (!added) return refuse("a port listed twice");
+      interval_counts.emplace_back(&entry->second, n);
+      intervals += n;
+    }
+    if (intervals * kIntervalSize != in.remaining()) return refuse("truncated or padded");
+    if (base::ByteReader(all.substr(body)).get<std::uint64_t>() != fnv1a(*bytes, body))
+      return refuse("checksum mismatch");
+    for (const auto& [memory, n] : interval_counts) {
+      memory->errors.intervals.reserve(n);
+      for (std::uint32_t k = 0; k < n; ++k) memory->errors.intervals.push_back(get_interval(in));
+    }
+  } catch (const base::BytesTooShort&) {
     return refuse("truncated or padded");
-  if (Reader(*bytes, body).get<std::uint64_t>() != fnv1a(*bytes, body))
-    return refuse("checksum mismatch");
-  for (const auto& [memory, n] : interval_counts) {
-    memory->errors.intervals.reserve(n);
-    for (std::uint32_t k = 0; k < n; ++k) memory->errors.intervals.push_back(get_interval(in));
   }
   return record;
 }
@@ -280,26 +265,27 @@ void SampleRecord::save(const std::string& path) const {
   // port) is never held whole beside the record.
   constexpr std::size_t kPiece = 64 * 1024;
   const auto write = [&](std::ostream& out) {
-    Writer w;
-    w.bytes.reserve(kPiece + kEntrySize);
+    std::string bytes;
+    bytes.reserve(kPiece + kEntrySize);
+    base::ByteWriter w(bytes);
     std::uint64_t hash = kFnvOffset;
     const auto flush = [&] {
-      hash = fnv1a(w.bytes, w.bytes.size(), hash);
-      out.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
-      w.bytes.clear();
+      hash = fnv1a(bytes, bytes.size(), hash);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      bytes.clear();
     };
-    w.bytes.append(kMagic, sizeof kMagic);
+    w.put_bytes(std::string_view(kMagic, sizeof kMagic));
     w.put<std::uint32_t>(kVersion);
     w.put<std::uint32_t>(kEntrySize);
     w.put<std::uint64_t>(runs);
     w.put<std::uint64_t>(ports_.size());
     for (const auto& [ref, memory] : ports_) {
       put_entry(w, ref, memory);
-      if (w.bytes.size() >= kPiece) flush();
+      if (bytes.size() >= kPiece) flush();
     }
     for (const auto& [ref, memory] : ports_) {
       put_intervals(w, memory.errors);
-      if (w.bytes.size() >= kPiece) flush();
+      if (bytes.size() >= kPiece) flush();
     }
     flush();
     w.put<std::uint64_t>(hash);

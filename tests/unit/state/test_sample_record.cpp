@@ -3,6 +3,7 @@
 // an empty record with a warning (never an exception) when the file is not one.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -172,6 +173,15 @@ TEST_CASE("a record that is not one, corrupt, cut or of another version is empty
     write_bytes(path, other);
     CHECK(SampleRecord::load(path, warning).size() == 0);
     CHECK_THAT(warning, Catch::Contains("version"));
+  }
+  SECTION("numbers are little-endian whatever the host; the other order is another version") {
+    CHECK(good.substr(8, 4) == std::string({static_cast<char>(SampleRecord::kVersion), 0, 0, 0}));
+    std::string swapped = good;  // as a big-endian host wrote it before the order was fixed
+    std::reverse(swapped.begin() + 8, swapped.begin() + 12);
+    write_bytes(path, swapped);
+    CHECK(SampleRecord::load(path, warning).size() == 0);
+    CHECK_THAT(warning, Catch::Contains("sample record version " +
+                                        std::to_string(SampleRecord::kVersion << 24) + ", not "));
   }
 }
 
