@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -119,11 +120,11 @@ ErrorInterval get_interval(base::ByteReader& intervals) {
   return i;
 }
 
+// The set of the members whose bits are set (visiting those bits only: the load's hot path).
 template <typename Enum>
 EnumSet<Enum> enum_set(std::uint32_t bits) {
   EnumSet<Enum> set;
-  for (unsigned i = 0; i < 32; ++i)
-    if (bits & (1u << i)) set.insert(static_cast<Enum>(i));
+  for (; bits != 0; bits &= bits - 1) set.insert(static_cast<Enum>(std::countr_zero(bits)));
   return set;
 }
 
