@@ -6,6 +6,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "analysis/analyzer_options.hpp"
 #include "analysis/collect.hpp"
 #include "analysis/congestion_report.hpp"
 #include "plugin/cli.hpp"
@@ -97,9 +98,8 @@ int main(int argc, char** argv) {
            "victim whose routes reach two roots is in both trees.",
        .add_options =
            [&](CLI::App& app) {
-             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-             ibpm::history::add_history_options(app, options.history);
-             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::analysis::add_analyzer_options(app, options.fabric, options.history,
+                                                  options.format);
              ibpm::plugin::add_option(
                  app, "--wait-threshold", options.thresholds.wait,
                  "A port waits when its XmitWait share of the window is above this (0..1)")

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <optional>
 
+#include "analysis/analyzer_options.hpp"
 #include "analysis/collect.hpp"
 #include "base/atomic_file.hpp"
 #include "locality/locality_report.hpp"
@@ -78,9 +79,8 @@ int main(int argc, char** argv) {
            "l = 1 - (out + in)/(gen + con).",
        .add_options =
            [&](CLI::App& app) {
-             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-             ibpm::history::add_history_options(app, options.history);
-             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::analysis::add_analyzer_options(app, options.fabric, options.history,
+                                                  options.format);
              ibpm::plugin::add_sort_option(
                  app, options.sort, {"level", "locality", "traffic", "name"},
                  "level (top down), locality (least local first), traffic (busiest first) or name");

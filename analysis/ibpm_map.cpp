@@ -10,6 +10,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "analysis/analyzer_options.hpp"
 #include "analysis/collect.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
@@ -89,8 +90,7 @@ int main(int argc, char** argv) {
            "marked, subtrees coloured by traffic locality, with tooltips and URLs.",
        .add_options =
            [&](CLI::App& app) {
-             plugin::add_saved_fabric_options(app, options.fabric);
-             history::add_history_options(app, options.history);
+             analysis::add_analyzer_options(app, options.fabric, options.history);
              plugin::add_output_option(
                  app, options.output,
                  "Map file; the format follows the extension: .svg .png .pdf .dot")

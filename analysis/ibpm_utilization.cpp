@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "analysis/analyzer_options.hpp"
 #include "analysis/collect.hpp"
 #include "analysis/utilization_report.hpp"
 #include "graphs/utilization_graph.hpp"
@@ -97,9 +98,8 @@ int main(int argc, char** argv) {
            "capacity, XmitWait % and error rates; optionally utilization profiles as graphs.",
        .add_options =
            [&](CLI::App& app) {
-             ibpm::plugin::add_saved_fabric_options(app, options.fabric);
-             ibpm::history::add_history_options(app, options.history);
-             ibpm::plugin::add_format_option(app, options.format);
+             ibpm::analysis::add_analyzer_options(app, options.fabric, options.history,
+                                                  options.format);
              ibpm::plugin::add_sort_option(
                  app, options.sort, {"utilization", "peak", "wait", "errors", "fabric"},
                  "utilization (average), peak, wait (XmitWait %), errors, or fabric order");

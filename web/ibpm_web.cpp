@@ -4,7 +4,7 @@
 #include <chrono>
 #include <iostream>
 
-#include "history/history_options.hpp"
+#include "analysis/analyzer_options.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "site_data.hpp"
@@ -58,8 +58,7 @@ int main(int argc, char** argv) {
            "replaced whole, so readers never see half a site.",
        .add_options =
            [&](CLI::App& app) {
-             plugin::add_saved_fabric_options(app, options.fabric);
-             history::add_history_options(app, options.site.history);
+             analysis::add_analyzer_options(app, options.fabric, options.site.history);
              plugin::add_output_option(app, options.write.output,
                                        "The site's folder (replaced whole)")
                  .required();
