@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 namespace ibpm::plugin {
 
@@ -28,7 +29,13 @@ OptionRef OptionRef::in_range(T min, T max) {
 OptionRef OptionRef::positive() { return option_->check(CLI::PositiveNumber); }
 OptionRef OptionRef::non_negative() { return option_->check(CLI::NonNegativeNumber); }
 OptionRef OptionRef::existing_file() { return option_->check(CLI::ExistingFile); }
+OptionRef OptionRef::check(std::function<std::string(const std::string&)> reason) {
+  return option_->check(std::move(reason));
+}
 OptionRef OptionRef::show_default() { return option_->capture_default_str(); }
+OptionRef OptionRef::show_default(const std::string& text) { return option_->default_str(text); }
+OptionRef OptionRef::delimiter(char separator) { return option_->delimiter(separator); }
+OptionRef OptionRef::one_value_each() { return option_->allow_extra_args(false); }
 OptionRef OptionRef::group(const std::string& name) { return option_->group(name); }
 OptionRef OptionRef::type_name(const std::string& name) { return option_->type_name(name); }
 OptionRef OptionRef::expected(int count) { return option_->expected(count); }
@@ -46,6 +53,12 @@ template <class T>
 OptionRef add_option(CLI::App& app, const std::string& names, T& variable,
                      const std::string& description) {
   return app.add_option(names, variable, description);
+}
+
+OptionRef add_option_function(CLI::App& app, const std::string& names,
+                              std::function<void(const std::string&)> assign,
+                              const std::string& description) {
+  return app.add_option_function<std::string>(names, std::move(assign), description);
 }
 
 template <class T>
@@ -69,6 +82,8 @@ template OptionRef add_option(CLI::App&, const std::string&, std::optional<doubl
                               const std::string&);
 template OptionRef add_option(CLI::App&, const std::string&, std::vector<std::string>&,
                               const std::string&);
+template OptionRef add_option(CLI::App&, const std::string&, std::vector<double>&,
+                              const std::string&);
 template OptionRef add_option(CLI::App&, const std::string&, std::filesystem::path&,
                               const std::string&);
 template OptionRef add_flag(CLI::App&, const std::string&, bool&, const std::string&);
@@ -83,6 +98,7 @@ bool given(const CLI::App& subcommand) { return subcommand.parsed(); }
 void require_subcommand(CLI::App& app) { app.require_subcommand(1); }
 
 void set_footer(CLI::App& app, const std::string& text) { app.footer(text); }
+void set_footer(CLI::App& app, std::function<std::string()> text) { app.footer(std::move(text)); }
 
 void require_any(CLI::App& app, std::vector<OptionRef> options, const std::string& what) {
   app.callback([options = std::move(options), what] {

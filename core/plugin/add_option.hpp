@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -34,7 +35,16 @@ class OptionRef {
   OptionRef positive();      // CLI::PositiveNumber
   OptionRef non_negative();  // CLI::NonNegativeNumber
   OptionRef existing_file();
-  OptionRef show_default();  // the variable's value at registration, in the help
+  // The value must pass `reason`, which returns "" to accept it, else why not (reported as
+  // "OPTION: REASON", CLI::ValidationError); the help shows nothing of it.
+  OptionRef check(std::function<std::string(const std::string&)> reason);
+  OptionRef show_default();                         // the variable's value at registration
+  OptionRef show_default(const std::string& text);  // `text` as the default in the help
+  // A vector option's values are split at `separator` too ("--ber-windows 720,7500").
+  OptionRef delimiter(char separator);
+  // One value per occurrence of a vector option: the arguments after it are never taken as more
+  // of its values (so positionals are not eaten).
+  OptionRef one_value_each();
   OptionRef group(const std::string& name);
   OptionRef type_name(const std::string& name);
   OptionRef expected(int count);  // values per occurrence
@@ -54,6 +64,11 @@ class OptionRef {
 template <class T>
 OptionRef add_option(CLI::App& app, const std::string& names, T& variable,
                      const std::string& description);
+// app.add_option_function<std::string>(names, assign, description): an option with no variable,
+// `assign` receiving its value (and throwing to refuse it).
+OptionRef add_option_function(CLI::App& app, const std::string& names,
+                              std::function<void(const std::string&)> assign,
+                              const std::string& description);
 // app.add_flag(names, variable, description): bool sets, an integer counts.
 template <class T>
 OptionRef add_flag(CLI::App& app, const std::string& names, T& variable,
@@ -67,6 +82,9 @@ bool given(const CLI::App& subcommand);
 void require_subcommand(CLI::App& app);
 // Text after the options in the help.
 void set_footer(CLI::App& app, const std::string& text);
+// Text after the options, made when the help is printed: it comes first, then '\n', then the
+// text of the set_footer above.
+void set_footer(CLI::App& app, std::function<std::string()> text);
 // After parsing `app`, at least one of `options` must have been given: else the usage error
 // "WHAT is required" (CLI::RequiredError).
 void require_any(CLI::App& app, std::vector<OptionRef> options, const std::string& what);
