@@ -2,9 +2,12 @@
 
 #include "thresholds/threshold_options.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
+#include <string>
+
+#include "plugin/add_option.hpp"
 
 namespace ibpm::thresholds {
 namespace {
@@ -26,44 +29,43 @@ std::string reason(const std::string& assignment, const std::exception& e) {
   return "'" + assignment + "': " + e.what();
 }
 
-CLI::Validator assignment_validator(plugin::State level) {
-  return CLI::Validator(
-      [level](std::string& assignment) {
-        try {
-          RateThresholds scratch;
-          apply(scratch, level, assignment);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return reason(assignment, e);
-        }
-      },
-      "");
+// The check of one --warn or --crit value.
+std::function<std::string(const std::string&)> assignment_check(plugin::State level) {
+  return [level](const std::string& assignment) {
+    try {
+      RateThresholds scratch;
+      apply(scratch, level, assignment);
+      return std::string();
+    } catch (const std::invalid_argument& e) {
+      return reason(assignment, e);
+    }
+  };
 }
 
 }  // namespace
 
 void add_rate_threshold_options(CLI::App& app, RateThresholdOptions& options) {
   const std::string group = "Thresholds";
-  app.add_option("--warn", options.warning,
-                 "WARNING when METRIC's rate alerts RANGE (repeatable; METRIC=- for none)")
-      ->type_name("METRIC=RANGE")
-      ->allow_extra_args(false)  // one assignment per --warn, so positionals are never eaten
-      ->check(assignment_validator(plugin::State::warning))
-      ->group(group);
-  app.add_option("--crit", options.critical,
-                 "CRITICAL when METRIC's rate alerts RANGE (repeatable; METRIC=- for none)")
-      ->type_name("METRIC=RANGE")
-      ->allow_extra_args(false)
-      ->check(assignment_validator(plugin::State::critical))
-      ->group(group);
-  app.add_option("--thresholds", options.file,
-                 "Thresholds file: lines of METRIC WARNING CRITICAL ('-' for none)")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_flag("--no-default-thresholds", options.no_defaults,
-               "Only the thresholds given by --thresholds, --warn and --crit")
-      ->group(group);
-  app.footer([] { return rate_thresholds_help(); });
+  plugin::add_option(app, "--warn", options.warning,
+                     "WARNING when METRIC's rate alerts RANGE (repeatable; METRIC=- for none)")
+      .type_name("METRIC=RANGE")
+      .one_value_each()  // one assignment per --warn, so positionals are never eaten
+      .check(assignment_check(plugin::State::warning))
+      .group(group);
+  plugin::add_option(app, "--crit", options.critical,
+                     "CRITICAL when METRIC's rate alerts RANGE (repeatable; METRIC=- for none)")
+      .type_name("METRIC=RANGE")
+      .one_value_each()
+      .check(assignment_check(plugin::State::critical))
+      .group(group);
+  plugin::add_option(app, "--thresholds", options.file,
+                     "Thresholds file: lines of METRIC WARNING CRITICAL ('-' for none)")
+      .type_name("FILE")
+      .group(group);
+  plugin::add_flag(app, "--no-default-thresholds", options.no_defaults,
+                   "Only the thresholds given by --thresholds, --warn and --crit")
+      .group(group);
+  plugin::set_footer(app, [] { return rate_thresholds_help(); });
 }
 
 RateThresholds resolve_thresholds(const RateThresholdOptions& options) {
