@@ -2,10 +2,10 @@
 
 #include "poll/poll_options.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
 
+#include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 
 namespace ibpm::poll {
@@ -20,22 +20,22 @@ mad::EngineOptions MadOptions::engine() const {
 void add_mad_options(CLI::App& app, MadOptions& options, const std::string& group) {
   // Named apart from the analyzers' --window (seconds of history); --window stays accepted here,
   // as Nagios and Icinga configurations written before pass it.
-  app.add_option("--mads-in-flight,--window", options.window,
-                 "MAD queries in flight at most (--window is its older name)")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str()
-      ->group(group);
-  app.add_option("--mad-timeout", options.mad_timeout_ms,
-                 "Milliseconds the first try of a query waits; retries wait longer (randomized "
-                 "exponential backoff); all tries of a query within --mad-timeout x "
-                 "--mad-retries, and within -t")
-      ->check(CLI::Range(1, 60000))
-      ->capture_default_str()
-      ->group(group);
-  app.add_option("--mad-retries", options.mad_retries, "Retries of a query that timed out")
-      ->check(CLI::Range(0, 20))
-      ->capture_default_str()
-      ->group(group);
+  plugin::add_option(app, "--mads-in-flight,--window", options.window,
+                     "MAD queries in flight at most (--window is its older name)")
+      .in_range(1, 4096)
+      .show_default()
+      .group(group);
+  plugin::add_option(app, "--mad-timeout", options.mad_timeout_ms,
+                     "Milliseconds the first try of a query waits; retries wait longer (randomized "
+                     "exponential backoff); all tries of a query within --mad-timeout x "
+                     "--mad-retries, and within -t")
+      .in_range(1, 60000)
+      .show_default()
+      .group(group);
+  plugin::add_option(app, "--mad-retries", options.mad_retries, "Retries of a query that timed out")
+      .in_range(0, 20)
+      .show_default()
+      .group(group);
 }
 
 void add_poll_options(CLI::App& app, PollOptions& options) {
@@ -43,69 +43,71 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
   plugin::add_rrdcached_option(
       app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")
       .group(state);
-  app.add_option("--rrd-step", options.rrd_step, "Seconds per row of newly created RRD files")
-      ->check(CLI::Range(1, 3600))
-      ->capture_default_str()
-      ->group(state);
-  app.add_option("--rrd-full-hours", options.rrd_history.full_hours,
-                 "Hours of history at full resolution in newly created RRD files (at most 1440 "
-                 "rows)")
-      ->check(CLI::Range(1, 24 * 366))
-      ->capture_default_str()
-      ->group(state);
-  app.add_option("--rrd-hourly-days", options.rrd_history.hourly_days,
-                 "Days of hourly averages and peaks in newly created RRD files (0: none)")
-      ->check(CLI::Range(0, 3660))
-      ->capture_default_str()
-      ->group(state);
-  app.add_option("--rrd-daily-days", options.rrd_history.daily_days,
-                 "Days of daily averages and peaks in newly created RRD files (0: none)")
-      ->check(CLI::Range(0, 36600))
-      ->capture_default_str()
-      ->group(state);
+  plugin::add_option(app, "--rrd-step", options.rrd_step,
+                     "Seconds per row of newly created RRD files")
+      .in_range(1, 3600)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-full-hours", options.rrd_history.full_hours,
+                     "Hours of history at full resolution in newly created RRD files (at most 1440 "
+                     "rows)")
+      .in_range(1, 24 * 366)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-hourly-days", options.rrd_history.hourly_days,
+                     "Days of hourly averages and peaks in newly created RRD files (0: none)")
+      .in_range(0, 3660)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-daily-days", options.rrd_history.daily_days,
+                     "Days of daily averages and peaks in newly created RRD files (0: none)")
+      .in_range(0, 36600)
+      .show_default()
+      .group(state);
   plugin::add_state_option(app, "--first-run", options.first_run,
                            {plugin::State::ok, plugin::State::unknown},
                            "State of a run with no previous sample to compare with: ok or unknown")
       .group(state);
-  app.add_option("--reset-counters", options.reset_percent,
-                 "Clear error counters (and 32-bit data counters) at or above this % of their "
-                 "maximum, e.g. 75; default: never")
-      ->check(CLI::Range(1.0, 100.0))
-      ->type_name("PERCENT")
-      ->group(state);
+  plugin::add_option(app, "--reset-counters", options.reset_percent,
+                     "Clear error counters (and 32-bit data counters) at or above this % of their "
+                     "maximum, e.g. 75; default: never")
+      .in_range(1.0, 100.0)
+      .type_name("PERCENT")
+      .group(state);
   const std::string mad = "MAD";
   add_mad_options(app, options.mad, mad);
   plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns).group(mad);
   thresholds::add_rate_threshold_options(app, options.thresholds);
   const std::string quality = "Link quality";
-  app.add_option("--ber-windows", options.ber.windows,
-                 "Seconds of the windows the bit error ratios (symbol_ber, rcv_errors_ber) are "
-                 "judged over, comma-separated; a window needs that much history first")
-      ->delimiter(',')
-      ->check(CLI::Range(10.0, 86400.0))
-      ->default_str("720,7500")
-      ->type_name("SECONDS,...")
-      ->group(quality);
-  app.add_option("--ber-confidence", options.ber.confidence,
-                 "Confidence of the bound a BER threshold is compared with: an alert means the "
-                 "ratio is above the threshold with this confidence")
-      ->check(CLI::Range(0.5, 0.9999))
-      ->capture_default_str()
-      ->group(quality);
-  app.add_option("--flap-count", options.flap.count,
-                 "A cable flaps when its link went down this many times within --flap-window")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str()
-      ->group(quality);
-  app.add_option("--flap-window", options.flap.window, "Seconds the downs of a flap fall within")
-      ->check(CLI::Range(60.0, 7.0 * 86400))
-      ->capture_default_str()
-      ->group(quality);
-  app.add_option("--flap-recovery", options.flap.recovery,
-                 "Seconds a flapping cable must stay clean before the state clears")
-      ->check(CLI::Range(0.0, 7.0 * 86400))
-      ->capture_default_str()
-      ->group(quality);
+  plugin::add_option(app, "--ber-windows", options.ber.windows,
+                     "Seconds of the windows the bit error ratios (symbol_ber, rcv_errors_ber) are "
+                     "judged over, comma-separated; a window needs that much history first")
+      .delimiter(',')
+      .in_range(10.0, 86400.0)
+      .show_default("720,7500")
+      .type_name("SECONDS,...")
+      .group(quality);
+  plugin::add_option(app, "--ber-confidence", options.ber.confidence,
+                     "Confidence of the bound a BER threshold is compared with: an alert means the "
+                     "ratio is above the threshold with this confidence")
+      .in_range(0.5, 0.9999)
+      .show_default()
+      .group(quality);
+  plugin::add_option(app, "--flap-count", options.flap.count,
+                     "A cable flaps when its link went down this many times within --flap-window")
+      .in_range(1, 1000)
+      .show_default()
+      .group(quality);
+  plugin::add_option(app, "--flap-window", options.flap.window,
+                     "Seconds the downs of a flap fall within")
+      .in_range(60.0, 7.0 * 86400)
+      .show_default()
+      .group(quality);
+  plugin::add_option(app, "--flap-recovery", options.flap.recovery,
+                     "Seconds a flapping cable must stay clean before the state clears")
+      .in_range(0.0, 7.0 * 86400)
+      .show_default()
+      .group(quality);
   const auto state_option = [&](const std::string& name, plugin::State& target,
                                 const std::string& help) {
     plugin::add_state_option(app, name, target,

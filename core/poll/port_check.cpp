@@ -2,11 +2,11 @@
 
 #include "poll/port_check.hpp"
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
 
 #include "mad/umad_port.hpp"
+#include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 #include "poll/stale_topology.hpp"
 #include "routes/cable_impact.hpp"
@@ -84,15 +84,16 @@ void poll_node_ports(const PortCheckOptions& options, const PollSettings& settin
 
 void add_port_check_options(CLI::App& app, PortCheckOptions& options, bool with_port) {
   plugin::add_fabric_options(app, options.fabric);
-  app.add_option("-n,--node", options.node,
-                 "The node: GUID (0x...), LID (decimal), or name (node-name-map or description)")
-      ->required()
-      ->type_name("NODE");
+  plugin::add_option(
+      app, "-n,--node", options.node,
+      "The node: GUID (0x...), LID (decimal), or name (node-name-map or description)")
+      .required()
+      .type_name("NODE");
   if (with_port)
-    app.add_option("-p,--port", options.port, "Port number on the node")
-        ->required()
-        ->check(CLI::Range(1, 254))
-        ->type_name("N");
+    plugin::add_option(app, "-p,--port", options.port, "Port number on the node")
+        .required()
+        .in_range(1, 254)
+        .type_name("N");
   add_poll_options(app, options);
   plugin::add_jobs_option(app, options.jobs,
                           "a port in trouble names the jobs routed through its cable (needs "
