@@ -2,7 +2,6 @@
 
 #include "sweep/sweep.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -10,6 +9,7 @@
 
 #include "delegation/delegation_file.hpp"
 #include "mad/umad_port.hpp"
+#include "plugin/add_option.hpp"
 #include "poll/stale_topology.hpp"
 #include "topology/fabric_topology.hpp"
 
@@ -97,19 +97,20 @@ void note_read_times(SweepResult& result) {
 
 void add_sweep_options(CLI::App& app, SweepOptions& options) {
   const std::string group = "Sweep";
-  app.add_option_function<std::string>(
-         "--type", [&options](const std::string& text) { options.types = parse_node_filter(text); },
-         "Nodes whose cabled ports are polled: all, switches or cas")
-      ->default_str("all")
-      ->check(CLI::IsMember({"all", "switches", "switch", "cas", "ca"}))
-      ->group(group);
-  app.add_option_function<std::string>(
-         "--shard",
-         [&options](const std::string& text) { options.shard = delegation::parse_shard(text); },
-         "Poll only share K of N of the fabric's ports (every collector computes the same split "
-         "from the topology; shares 1..N cover every port once)")
-      ->type_name("K/N")
-      ->group(group);
+  plugin::add_option_function(
+      app, "--type",
+      [&options](const std::string& text) { options.types = parse_node_filter(text); },
+      "Nodes whose cabled ports are polled: all, switches or cas")
+      .show_default("all")
+      .one_of({"all", "switches", "switch", "cas", "ca"})
+      .group(group);
+  plugin::add_option_function(
+      app, "--shard",
+      [&options](const std::string& text) { options.shard = delegation::parse_shard(text); },
+      "Poll only share K of N of the fabric's ports (every collector computes the same split "
+      "from the topology; shares 1..N cover every port once)")
+      .type_name("K/N")
+      .group(group);
   plugin::add_delegation_option(
       app, options.delegation_file,
       "Delegation file: pins of switches or ports to shards, collectors' HCAs")
@@ -125,32 +126,34 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       "and go) or nearest (each node to the collector fewest hops away; collectors named in "
       "the delegation file)")
       .group(group);
-  app.add_option("--port-info-every", options.port_info_every,
-                 "Read the PortInfo (link state, width, speed) of a port whose counters show no "
-                 "link change (LinkDowned, LinkErrorRecovery) only every N sweeps, spread over the "
-                 "sweeps; ports that were not Active are read every sweep (1: every port, every "
-                 "sweep)")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str()
-      ->type_name("N")
-      ->group(group);
-  app.add_option("--store-check-every", options.store_check_every,
-                 "With a central store (--rrdcached HOST:PORT): check that no one else updated "
-                 "a port's file since this collector's last sample only every N sweeps, spread "
-                 "over the sweeps (the store's work for the check falls N-fold; another "
-                 "collector's or a forged update is found within N sweeps; 1: every port, every "
-                 "sweep)")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str()
-      ->type_name("N")
-      ->group(group);
-  app.add_option("--rediscover-after", options.rediscover_after_s,
-                 "Discover the fabric again when the saved topology is older than this many "
-                 "seconds (0: never; not with --cache)")
-      ->check(CLI::Range(0, 365 * 86400))
-      ->capture_default_str()
-      ->type_name("SECONDS")
-      ->group(group);
+  plugin::add_option(
+      app, "--port-info-every", options.port_info_every,
+      "Read the PortInfo (link state, width, speed) of a port whose counters show no "
+      "link change (LinkDowned, LinkErrorRecovery) only every N sweeps, spread over the "
+      "sweeps; ports that were not Active are read every sweep (1: every port, every "
+      "sweep)")
+      .in_range(1, 1000)
+      .show_default()
+      .type_name("N")
+      .group(group);
+  plugin::add_option(
+      app, "--store-check-every", options.store_check_every,
+      "With a central store (--rrdcached HOST:PORT): check that no one else updated "
+      "a port's file since this collector's last sample only every N sweeps, spread "
+      "over the sweeps (the store's work for the check falls N-fold; another "
+      "collector's or a forged update is found within N sweeps; 1: every port, every "
+      "sweep)")
+      .in_range(1, 1000)
+      .show_default()
+      .type_name("N")
+      .group(group);
+  plugin::add_option(app, "--rediscover-after", options.rediscover_after_s,
+                     "Discover the fabric again when the saved topology is older than this many "
+                     "seconds (0: never; not with --cache)")
+      .in_range(0, 365 * 86400)
+      .show_default()
+      .type_name("SECONDS")
+      .group(group);
 }
 
 std::string sweep_scope(const SweepOptions& options) {
