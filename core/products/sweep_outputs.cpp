@@ -3,7 +3,6 @@
 
 #include "products/sweep_outputs.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <optional>
 
 #include "base/atomic_file.hpp"
+#include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 #include "poll/port_report.hpp"
 #include "products/event_log.hpp"
@@ -157,95 +157,96 @@ std::string counter_list_error(const std::string& list) {
 
 // --csv, --openmetrics and --openmetrics-counters: the samples written to files.
 void add_sample_file_options(CLI::App& app, OutputOptions& options, const std::string& group) {
-  app.add_option("--csv", options.csv,
-                 "Append every sample (one row per port: raw counters and rates) to FILE")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_option("--openmetrics", options.openmetrics,
-                 "After each sweep, replace FILE with the ports' counters, rates and link "
-                 "state and the sweep's own figures in the Prometheus text format (for "
-                 "node_exporter's textfile collector: FILE ends in .prom, in its folder)")
-      ->type_name("FILE")
-      ->group(group);
-  app.add_option("--openmetrics-counters", options.openmetrics_counters,
-                 "The counters --openmetrics exports, raw and as rates (perfdata names, "
-                 "comma-separated, or all): fewer series per port")
-      ->check(counter_list_error)
-      ->capture_default_str()
-      ->type_name("LIST")
-      ->group(group);
+  plugin::add_option(app, "--csv", options.csv,
+                     "Append every sample (one row per port: raw counters and rates) to FILE")
+      .type_name("FILE")
+      .group(group);
+  plugin::add_option(app, "--openmetrics", options.openmetrics,
+                     "After each sweep, replace FILE with the ports' counters, rates and link "
+                     "state and the sweep's own figures in the Prometheus text format (for "
+                     "node_exporter's textfile collector: FILE ends in .prom, in its folder)")
+      .type_name("FILE")
+      .group(group);
+  plugin::add_option(app, "--openmetrics-counters", options.openmetrics_counters,
+                     "The counters --openmetrics exports, raw and as rates (perfdata names, "
+                     "comma-separated, or all): fewer series per port")
+      .check(counter_list_error)
+      .show_default()
+      .type_name("LIST")
+      .group(group);
 }
 
 // --nagios-spool and the names of the hosts the switch results go to.
 void add_nagios_spool_options(CLI::App& app, OutputOptions& options, const std::string& group) {
-  app.add_option("--nagios-spool", options.nagios_spool,
-                 "After each sweep, hand every switch's result (what check_ib_node would say "
-                 "of its ports) to its passive ib-node service: one file in DIR, Nagios 4's "
-                 "check_result_path (see ibpm-nagios-config --node-services passive)")
-      ->type_name("DIR")
-      ->group(group);
-  app.add_option("--nagios-fabric-host", options.nagios_fabric_host,
-                 "The fabric host's name, as given to ibpm-nagios-config --fabric-host (switch "
-                 "hosts are named as the generator names them)")
-      ->capture_default_str()
-      ->group(group);
-  app.add_flag("--nagios-cas", options.nagios_cas,
-               "The configuration was generated with --cas (host CAs have hosts too, which "
-               "can change how switch hosts are named)")
-      ->group(group);
+  plugin::add_option(app, "--nagios-spool", options.nagios_spool,
+                     "After each sweep, hand every switch's result (what check_ib_node would say "
+                     "of its ports) to its passive ib-node service: one file in DIR, Nagios 4's "
+                     "check_result_path (see ibpm-nagios-config --node-services passive)")
+      .type_name("DIR")
+      .group(group);
+  plugin::add_option(app, "--nagios-fabric-host", options.nagios_fabric_host,
+                     "The fabric host's name, as given to ibpm-nagios-config --fabric-host (switch "
+                     "hosts are named as the generator names them)")
+      .show_default()
+      .group(group);
+  plugin::add_flag(app, "--nagios-cas", options.nagios_cas,
+                   "The configuration was generated with --cas (host CAs have hosts too, which "
+                   "can change how switch hosts are named)")
+      .group(group);
 }
 
 // --icinga2-api and what it needs: the CA, and a password or a client certificate.
 void add_icinga2_options(CLI::App& app, OutputOptions& options) {
   const std::string icinga = "Icinga 2 passive results";
-  CLI::Option* api =
-      app.add_option("--icinga2-api", options.icinga2_api,
-                     "After each sweep, hand every switch's result (what check_ib_node would say "
-                     "of its ports) to its passive ib-node service through Icinga 2's REST API at "
-                     "URL, e.g. https://icinga.example.org:5665 (see ibpm-nagios-config "
-                     "--node-services passive)")
-          ->type_name("URL")
-          ->check([](const std::string& url) {
+  plugin::OptionRef api =
+      plugin::add_option(
+          app, "--icinga2-api", options.icinga2_api,
+          "After each sweep, hand every switch's result (what check_ib_node would say "
+          "of its ports) to its passive ib-node service through Icinga 2's REST API at "
+          "URL, e.g. https://icinga.example.org:5665 (see ibpm-nagios-config "
+          "--node-services passive)")
+          .type_name("URL")
+          .check([](const std::string& url) {
             return url.rfind("https://", 0) == 0
                        ? std::string()
                        : std::string("the API's URL starts with https://");
           })
-          ->group(icinga);
-  CLI::Option* ca =
-      app.add_option("--icinga2-ca", options.icinga2_ca,
-                     "The CA certificate (PEM) the API's certificate must chain to, e.g. "
-                     "/var/lib/icinga2/certs/ca.crt; no other CA is trusted")
-          ->type_name("FILE")
-          ->group(icinga);
-  CLI::Option* user =
-      app.add_option("--icinga2-user", options.icinga2_user,
-                     "The ApiUser the results are submitted as (its only permission: "
-                     "actions/process-check-result)")
-          ->type_name("NAME")
-          ->group(icinga);
-  CLI::Option* password =
-      app.add_option("--icinga2-password-file", options.icinga2_password_file,
-                     "The file holding the ApiUser's password (its first line); refused when "
-                     "group or others may read it")
-          ->type_name("FILE")
-          ->group(icinga);
-  CLI::Option* cert =
-      app.add_option("--icinga2-cert", options.icinga2_cert,
-                     "Or a client certificate (PEM) to authenticate with: the ApiUser's "
-                     "client_cn names its CN")
-          ->type_name("FILE")
-          ->group(icinga);
-  CLI::Option* key = app.add_option("--icinga2-key", options.icinga2_key,
-                                    "The client certificate's key; refused when group or "
-                                    "others may read it")
-                         ->type_name("FILE")
-                         ->group(icinga);
-  cert->needs(api, key);
-  key->needs(api, cert);
-  api->needs(ca);
-  ca->needs(api);
-  user->needs(api, password);
-  password->needs(api, user);
+          .group(icinga);
+  plugin::OptionRef ca =
+      plugin::add_option(app, "--icinga2-ca", options.icinga2_ca,
+                         "The CA certificate (PEM) the API's certificate must chain to, e.g. "
+                         "/var/lib/icinga2/certs/ca.crt; no other CA is trusted")
+          .type_name("FILE")
+          .group(icinga);
+  plugin::OptionRef user =
+      plugin::add_option(app, "--icinga2-user", options.icinga2_user,
+                         "The ApiUser the results are submitted as (its only permission: "
+                         "actions/process-check-result)")
+          .type_name("NAME")
+          .group(icinga);
+  plugin::OptionRef password =
+      plugin::add_option(app, "--icinga2-password-file", options.icinga2_password_file,
+                         "The file holding the ApiUser's password (its first line); refused when "
+                         "group or others may read it")
+          .type_name("FILE")
+          .group(icinga);
+  plugin::OptionRef cert =
+      plugin::add_option(app, "--icinga2-cert", options.icinga2_cert,
+                         "Or a client certificate (PEM) to authenticate with: the ApiUser's "
+                         "client_cn names its CN")
+          .type_name("FILE")
+          .group(icinga);
+  plugin::OptionRef key = plugin::add_option(app, "--icinga2-key", options.icinga2_key,
+                                             "The client certificate's key; refused when group or "
+                                             "others may read it")
+                              .type_name("FILE")
+                              .group(icinga);
+  cert.needs(api).needs(key);
+  key.needs(api).needs(cert);
+  api.needs(ca);
+  ca.needs(api);
+  user.needs(api).needs(password);
+  password.needs(api).needs(user);
 }
 
 }  // namespace
@@ -261,9 +262,9 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
   add_sample_file_options(app, options, group);
   add_nagios_spool_options(app, options, group);
   add_icinga2_options(app, options);
-  app.add_flag("--histograms", options.histograms,
-               "Histograms of the rates across the swept ports in the long output")
-      ->group(group);
+  plugin::add_flag(app, "--histograms", options.histograms,
+                   "Histograms of the rates across the swept ports in the long output")
+      .group(group);
 }
 
 std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVerdict>& verdicts) {
