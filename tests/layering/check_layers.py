@@ -7,8 +7,8 @@ The core's layers are listed lowest first in core/CMakeLists.txt (set(IBPM_CORE_
 wings above the core (the simulator, the analyzers, the presenters, the commands) are listed lowest
 first in WINGS below. A source file may include only headers of its own layer or wing and of those
 listed before it; a core layer's CMake target may link only the targets of layers listed before it.
-The wings never include <CLI/CLI.hpp> (its whole implementation compiles inline, seconds per file):
-their commands add options through core/plugin/add_option.hpp.
+Only core/plugin includes <CLI/CLI.hpp> (its whole implementation compiles inline, seconds per file)
+or links CLI11: the other layers and the wings add options through core/plugin/add_option.hpp.
 Each core layer declares its names in its own namespace, ibpm::<layer> (and namespaces inside it),
 except the fabric model (SHARED_NAMESPACE_LAYERS), which is the project's vocabulary in ibpm::.
 
@@ -27,6 +27,7 @@ LINK = re.compile(r"target_link_libraries\(\s*ibpm_(\w+)([^)]*)\)", re.S)
 CLI11 = re.compile(r'^\s*#\s*include\s+<CLI/CLI\.hpp>', re.M)
 NAMESPACE = re.compile(r"^namespace\s+(ibpm(?:::\w+)*)\s*\{", re.M)
 SHARED_NAMESPACE_LAYERS = ["fabric"]
+CLI11_LAYER = "plugin"  # the one layer that includes <CLI/CLI.hpp> and links CLI11::CLI11
 
 
 def core_layers(root):
@@ -57,7 +58,7 @@ def check(root):
                 if target in rank and rank[target] > rank[home]:
                     rel = os.path.relpath(path, root)
                     problems.append(f"{rel}: {home} includes {target}/, a higher layer")
-            if home in WINGS and CLI11.search(text):
+            if home != CLI11_LAYER and CLI11.search(text):
                 rel = os.path.relpath(path, root)
                 problems.append(f"{rel}: includes <CLI/CLI.hpp>; use plugin/add_option.hpp")
             if folder.startswith("core") and home not in SHARED_NAMESPACE_LAYERS:
@@ -70,7 +71,10 @@ def check(root):
         if not os.path.exists(cmake):
             problems.append(f"core/{layer}/CMakeLists.txt: missing")
             continue
-        for target, linked in LINK.findall(open(cmake).read()):
+        text = open(cmake).read()
+        if layer != CLI11_LAYER and "CLI11::CLI11" in text:
+            problems.append(f"core/{layer}/CMakeLists.txt: links CLI11; use plugin/add_option.hpp")
+        for target, linked in LINK.findall(text):
             if target not in rank:
                 continue
             for dep in re.findall(r"\bibpm_(\w+)", linked):
@@ -85,19 +89,26 @@ def self_test():
         def write(rel, text):
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
             open(os.path.join(root, rel), "w").write(text)
-        write("core/CMakeLists.txt", "set(IBPM_CORE_LAYERS low high)\n")
+        write("core/CMakeLists.txt", "set(IBPM_CORE_LAYERS low plugin high)\n")
         write("core/low/CMakeLists.txt", "target_link_libraries(ibpm_low PUBLIC ibpm_high)\n")
-        write("core/high/CMakeLists.txt", "target_link_libraries(ibpm_high PUBLIC ibpm_low)\n")
+        write("core/high/CMakeLists.txt",
+              "target_link_libraries(ibpm_high PUBLIC ibpm_low CLI11::CLI11)\n")
         write("core/low/a.hpp", '#include "high/b.hpp"\nnamespace ibpm::low {\n}\n')
         write("core/high/b.hpp", '#include "low/a.hpp"\nnamespace ibpm::high::detail {\n}\n')
         write("core/high/c.hpp", 'namespace ibpm {\n}\nnamespace ibpm::highway {\n}\n')
         write("viz/m.cpp", '#include "web/page.hpp"\n#include "high/b.hpp"\n')
         write("tools/t.cpp", '#include <CLI/CLI.hpp>\n')
+        write("core/high/d.cpp", '#include <CLI/CLI.hpp>\nnamespace ibpm::high {\n}\n')
+        # core/plugin may: neither is a violation.
+        write("core/plugin/CMakeLists.txt",
+              "target_link_libraries(ibpm_plugin PUBLIC ibpm_low CLI11::CLI11)\n")
+        write("core/plugin/o.cpp", '#include <CLI/CLI.hpp>\nnamespace ibpm::plugin {\n}\n')
         found = check(root)
         expected = ["core/low/a.hpp: low includes high/", "ibpm_low links ibpm_high",
                     "viz/m.cpp: viz includes web/", "core/high/c.hpp: declares namespace ibpm,",
                     "core/high/c.hpp: declares namespace ibpm::highway,",
-                    "tools/t.cpp: includes <CLI/CLI.hpp>"]
+                    "tools/t.cpp: includes <CLI/CLI.hpp>", "core/high/d.cpp: includes <CLI/CLI.hpp>",
+                    "core/high/CMakeLists.txt: links CLI11"]
         missing = [e for e in expected if not any(e in p for p in found)]
         if missing or len(found) != len(expected):
             print("self-test: expected", expected, "found", found)
@@ -116,7 +127,7 @@ def main():
     for p in problems:
         print(p)
     if not problems:
-        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace, no CLI11 in the wings")
+        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace, CLI11 in core/plugin only")
     return 1 if problems else 0
 
 
