@@ -145,6 +145,9 @@ int run_tool(CLI::App& app, int argc, const char* const* argv, const std::functi
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const std::exception& e) {
+    // An option's own parser refused its value (--shard x): said as CLI11 says a bad value.
+    return app.exit(CLI::ValidationError(e.what()));
   }
   try {
     run();

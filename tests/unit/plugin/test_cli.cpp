@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 
+#include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
 #include "support/json_reader.hpp"
 #include "support/process.hpp"
@@ -187,4 +188,25 @@ TEST_CASE("plugin: a write past `ulimit -f` fails instead of killing the check",
               .icinga2_host_defaults = {}});
   std::signal(SIGXFSZ, before);
   CHECK(ignored);
+}
+
+TEST_CASE("tool: a value its option's own parser refuses is a usage error, not an abort",
+          "[plugin][cli]") {
+  bool ran = false;
+  const ToolSpec spec{
+      .name = "ibpm-example",
+      .description = "An example tool",
+      .add_options =
+          [](CLI::App& app) {
+            add_option_function(
+                app, "--shard",
+                [](const std::string& text) {
+                  throw std::invalid_argument("--shard " + text + ": expected K/N, e.g. 2/4");
+                },
+                "Share K of N");
+          },
+      .run = [&ran] { ran = true; }};
+  const char* const argv[] = {"ibpm-example", "--shard", "x"};
+  CHECK(run_tool(3, argv, spec) == 105);  // CLI11's code for a bad value
+  CHECK_FALSE(ran);
 }
