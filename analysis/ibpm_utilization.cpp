@@ -54,18 +54,22 @@ void run(const Options& options) {
   const ibpm::history::Window& window = data.window;
 
   const std::string covered = ibpm::history::describe_coverage(data.coverage);
-  auto rows = ibpm::direction_rows(fabric, data.usage, name_map,
-                                   ibpm::parse_utilization_sort(options.sort));
+  auto rows = ibpm::analysis::direction_rows(fabric, data.usage, name_map,
+                                             ibpm::analysis::parse_utilization_sort(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
   ibpm::plugin::print_report(
-      options.format,
-      {.table = [&] { ibpm::print_utilization_table(std::cout, rows, window.seconds(), covered); },
-       .csv = [&] { ibpm::print_utilization_csv(std::cout, rows); },
-       .json =
-           [&] {
-             ibpm::print_utilization_json(std::cout, rows, window.start, window.end, covered);
-           }});
+      options.format, {.table =
+                           [&] {
+                             ibpm::analysis::print_utilization_table(std::cout, rows,
+                                                                     window.seconds(), covered);
+                           },
+                       .csv = [&] { ibpm::analysis::print_utilization_csv(std::cout, rows); },
+                       .json =
+                           [&] {
+                             ibpm::analysis::print_utilization_json(std::cout, rows, window.start,
+                                                                    window.end, covered);
+                           }});
 
   if (options.graph_dir.empty()) return;
   ibpm::state::make_directories(options.graph_dir);

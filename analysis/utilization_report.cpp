@@ -11,7 +11,7 @@
 #include "base/number.hpp"
 #include "base/text.hpp"
 
-namespace ibpm {
+namespace ibpm::analysis {
 
 namespace {
 
@@ -134,4 +134,4 @@ void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& 
   out << "\n]}\n";
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::analysis

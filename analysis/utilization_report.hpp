@@ -10,7 +10,7 @@
 #include "fabric/fabric.hpp"
 #include "history/link_usage.hpp"
 
-namespace ibpm {
+namespace ibpm::analysis {
 
 struct DirectionRow {
   const history::LinkUsage* link = nullptr;
@@ -34,4 +34,4 @@ void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& r
 void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
                             std::time_t start, std::time_t end, const std::string& coverage = {});
 
-}  // namespace ibpm
+}  // namespace ibpm::analysis

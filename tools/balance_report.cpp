@@ -10,7 +10,7 @@
 #include "base/text.hpp"
 #include "route_check/balance_check.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 void print_balance(std::ostream& out, const route_check::RouteNames& names,
                    const levels::FabricLevels& levels,
@@ -66,4 +66,4 @@ void print_balance(std::ostream& out, const route_check::RouteNames& names,
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

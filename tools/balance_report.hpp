@@ -11,7 +11,7 @@
 #include "route_path_report.hpp"
 #include "routes/up_port_balance.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 // rows: worst first; top: print only the first N (0: all).
 void print_balance(std::ostream& out, const route_check::RouteNames& names,
@@ -19,4 +19,4 @@ void print_balance(std::ostream& out, const route_check::RouteNames& names,
                    const std::vector<routes::SwitchBalance>& rows, ReportFormat format,
                    std::size_t top);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

@@ -10,7 +10,7 @@
 #include "base/text.hpp"
 #include "routes/cable_pairs.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 void print_cable_loads(std::ostream& out, const routes::RouteMap& map,
                        const route_check::RouteNames& names, ReportFormat format, std::size_t top,
@@ -62,4 +62,4 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map,
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

@@ -9,7 +9,7 @@
 #include "route_path_report.hpp"
 #include "routes/route_map.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 // A host cable carries all of its host's pairs each way, nothing the routing chose.
 enum class HostCables { left_out, listed };
@@ -20,4 +20,4 @@ void print_cable_loads(std::ostream& out, const routes::RouteMap& map,
                        const route_check::RouteNames& names, ReportFormat format, std::size_t top,
                        HostCables host_cables);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

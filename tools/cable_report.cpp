@@ -11,7 +11,7 @@
 #include "base/json.hpp"
 #include "base/text.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 namespace {
 
@@ -181,4 +181,4 @@ void print_cable_impact(std::ostream& out, const route_check::RouteNames& names,
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

@@ -13,7 +13,7 @@
 #include "routes/cable_pairs.hpp"
 #include "routes/job_endpoints.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 struct JobImpact {
   std::string id;
@@ -41,4 +41,4 @@ void print_cable_impact(std::ostream& out, const route_check::RouteNames& names,
                         const std::vector<DirectionImpact>& impact, ReportFormat format,
                         PairListing listing);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

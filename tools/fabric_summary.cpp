@@ -6,7 +6,7 @@
 
 #include "topology/link_speed_check.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 namespace {
 
 std::string rate_name(const topology::LinkRate& rate) {
@@ -46,4 +46,4 @@ void print_fabric_summary(std::ostream& out, const topology::Topology& topology)
       << "  input warnings: " << topology.warnings.size() << "\n";
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

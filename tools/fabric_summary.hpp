@@ -6,8 +6,8 @@
 
 #include "topology/topology.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 void print_fabric_summary(std::ostream& out, const topology::Topology& topology);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

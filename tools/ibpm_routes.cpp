@@ -29,6 +29,7 @@
 namespace {
 
 using namespace ibpm;
+using namespace ibpm::tools;
 using route_check::RouteNames;
 using route_check::RoutesSource;
 using route_check::RoutesSourceOptions;

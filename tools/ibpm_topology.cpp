@@ -30,12 +30,12 @@ struct Options {
 void run(const Options& options) {
   ibpm::topology::Topology topology = ibpm::topology::topology_source(options.fabric)
                                           .load(ibpm::topology::TopologyRefresh::cache_or_discover);
-  ibpm::print_fabric_summary(std::cout, topology);
+  ibpm::tools::print_fabric_summary(std::cout, topology);
   if (options.warnings)
     for (const auto& w : topology.warnings) std::cout << "  warning: " << w << "\n";
   if (options.levels) {
     const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
-    ibpm::print_levels(std::cout, topology.fabric, names ? &*names : nullptr);
+    ibpm::tools::print_levels(std::cout, topology.fabric, names ? &*names : nullptr);
   }
   if (!options.write_cache.empty()) {
     if (!topology.ibnd)

@@ -9,7 +9,7 @@
 #include "fabric/node_name_map.hpp"
 #include "levels/fabric_levels.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 namespace {
 
@@ -64,4 +64,4 @@ void print_levels(std::ostream& out, const Fabric& fabric, const NodeNameMap* na
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

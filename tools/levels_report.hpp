@@ -7,8 +7,8 @@
 
 #include "fabric/fabric.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 void print_levels(std::ostream& out, const Fabric& fabric, const NodeNameMap* names);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

@@ -8,7 +8,7 @@
 #include "base/json.hpp"
 #include "base/text.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 namespace {
 
@@ -110,4 +110,4 @@ void print_route(std::ostream& out, const routes::RouteMap& map,
   }
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

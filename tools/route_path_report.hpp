@@ -17,7 +17,7 @@
 #include "route_check/route_names.hpp"
 #include "routes/route_map.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 using plugin::ReportFormat;
 
@@ -25,4 +25,4 @@ void print_route(std::ostream& out, const routes::RouteMap& map,
                  const route_check::RouteNames& names, PortRef source, PortRef destination,
                  const routes::Route& route, ReportFormat format);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

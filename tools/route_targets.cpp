@@ -8,7 +8,7 @@
 
 #include "poll/target.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 NodePort resolve_node_port(const Fabric& fabric, const NodeNameMap* names,
                            const std::string& text) {
@@ -58,4 +58,4 @@ PortRef cable_port(const Fabric& fabric, const NodePort& spec, const std::string
   return {spec.node->guid, cabled.front()};
 }
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

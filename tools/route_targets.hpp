@@ -10,7 +10,7 @@
 #include "fabric/node_name_map.hpp"
 #include "routes/route_map.hpp"
 
-namespace ibpm {
+namespace ibpm::tools {
 
 struct NodePort {
   const Node* node = nullptr;
@@ -27,4 +27,4 @@ PortRef endpoint_port(const routes::RouteMap& map, const NodePort& spec, const s
 // A cabled port: NODE[PORT], or NODE when it has a single cable.
 PortRef cable_port(const Fabric& fabric, const NodePort& spec, const std::string& text);
 
-}  // namespace ibpm
+}  // namespace ibpm::tools

@@ -10,7 +10,8 @@ listed before it; a core layer's CMake target may link only the targets of layer
 Only core/plugin includes <CLI/CLI.hpp> (its whole implementation compiles inline, seconds per file)
 or links CLI11: the other layers and the wings add options through core/plugin/add_option.hpp.
 Each core layer declares its names in its own namespace, ibpm::<layer> (and namespaces inside it),
-except the fabric model (SHARED_NAMESPACE_LAYERS), which is the project's vocabulary in ibpm::.
+except the fabric model (SHARED_NAMESPACE_LAYERS), which is the project's vocabulary in ibpm::; so
+does each wing, in ibpm::<wing> ('-' written '_': ibpm::nagios_config).
 
 Usage: check_layers.py [ROOT]     (exit 1 and one line per violation)
        check_layers.py --self-test (exit 0 when a planted violation of each kind is found)
@@ -61,11 +62,12 @@ def check(root):
             if home != CLI11_LAYER and CLI11.search(text):
                 rel = os.path.relpath(path, root)
                 problems.append(f"{rel}: includes <CLI/CLI.hpp>; use plugin/add_option.hpp")
-            if folder.startswith("core") and home not in SHARED_NAMESPACE_LAYERS:
+            if home not in SHARED_NAMESPACE_LAYERS:
+                own = "ibpm::" + home.replace("-", "_")
                 for namespace in NAMESPACE.findall(text):
-                    if not (namespace + "::").startswith(f"ibpm::{home}::"):
+                    if not (namespace + "::").startswith(own + "::"):
                         rel = os.path.relpath(path, root)
-                        problems.append(f"{rel}: declares namespace {namespace}, not ibpm::{home}")
+                        problems.append(f"{rel}: declares namespace {namespace}, not {own}")
     for layer in layers:
         cmake = os.path.join(root, "core", layer, "CMakeLists.txt")
         if not os.path.exists(cmake):
@@ -98,6 +100,8 @@ def self_test():
         write("core/high/c.hpp", 'namespace ibpm {\n}\nnamespace ibpm::highway {\n}\n')
         write("viz/m.cpp", '#include "web/page.hpp"\n#include "high/b.hpp"\n')
         write("tools/t.cpp", '#include <CLI/CLI.hpp>\n')
+        write("tools/u.hpp", 'namespace ibpm {\n}\nnamespace ibpm::tools::detail {\n}\n')
+        write("nagios-config/n.cpp", 'namespace ibpm::nagios_config {\n}\nnamespace {\n}\n')
         write("core/high/d.cpp", '#include <CLI/CLI.hpp>\nnamespace ibpm::high {\n}\n')
         # core/plugin may: neither is a violation.
         write("core/plugin/CMakeLists.txt",
@@ -108,6 +112,7 @@ def self_test():
                     "viz/m.cpp: viz includes web/", "core/high/c.hpp: declares namespace ibpm,",
                     "core/high/c.hpp: declares namespace ibpm::highway,",
                     "tools/t.cpp: includes <CLI/CLI.hpp>", "core/high/d.cpp: includes <CLI/CLI.hpp>",
+                    "tools/u.hpp: declares namespace ibpm, not ibpm::tools",
                     "core/high/CMakeLists.txt: links CLI11"]
         missing = [e for e in expected if not any(e in p for p in found)]
         if missing or len(found) != len(expected):
@@ -127,7 +132,7 @@ def main():
     for p in problems:
         print(p)
     if not problems:
-        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer in its namespace, CLI11 in core/plugin only")
+        print(f"layers: {len(core_layers(root))} core layers and {len(WINGS)} wings, no include or link upwards, each layer and wing in its namespace, CLI11 in core/plugin only")
     return 1 if problems else 0
 
 
