@@ -9,7 +9,7 @@
 
 #include "analysis/collect.hpp"
 #include "plugin/options.hpp"
-#include "products/sweep_summary.hpp"
+#include "products/sweep_summary_reader.hpp"
 #include "sm/judgement.hpp"
 #include "topology/topology_diff.hpp"
 

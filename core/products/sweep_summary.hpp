@@ -3,6 +3,8 @@
 // a fabric split among collectors), written and read: the last sweep's counts, timing, ports
 // not OK, unreachable nodes, fabric totals and rate histograms, for the dashboard and other
 // tools. Its "format" says the version (kSweepSummaryFormat); a file without one is version 1.
+// What reads it back is in sweep_summary_reader.hpp, which the dashboard includes without the
+// sweep's own headers.
 #pragma once
 
 #include <optional>
@@ -11,12 +13,11 @@
 
 #include "fabric/types.hpp"
 #include "products/histogram.hpp"
+#include "products/sweep_summary_reader.hpp"
 #include "sweep/sweep.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace ibpm::products {
-
-inline constexpr int kSweepSummaryFormat = 1;
 
 // STATE_DIR/sweep/fabric.json, or shard-K-of-N.json.
 std::string summary_path(const sweep::SweepOptions& options);
@@ -25,30 +26,5 @@ std::string summary_path(const sweep::SweepOptions& options);
 std::string summary_json(const sweep::SweepOptions& options, const sweep::SweepResult& sweep,
                          const std::vector<sweep::PortVerdict>& verdicts,
                          const std::vector<Histogram>& histograms);
-
-// Read back: the last sweep of a state directory, its shard files added together.
-
-struct PortNotOk {
-  Guid node = 0;
-  int port = 0;
-  std::string name;  // "leaf02[3]" as the sweep named it
-  std::string remote;
-  std::string state;  // "WARNING", "CRITICAL", "UNKNOWN"
-  std::string reason;
-};
-
-struct SweepSummary {
-  std::vector<std::string> files;  // the summaries read
-  double started = 0;              // epoch seconds of the oldest shard's sweep
-  double duration = 0;             // the longest shard's
-  long fabric_ports = 0, ports = 0, polled = 0, in_error = 0, saturated = 0, unreachable = 0,
-       unreachable_nodes = 0;
-  double xmit_octets_s = 0;  // the fabric's aggregate bandwidth (sum of PortXmitData rates)
-  std::vector<PortNotOk> ports_not_ok;
-};
-
-// nullopt when the folder holds no summary. Throws std::runtime_error "FILE: reason" for a
-// summary that cannot be read or parsed, or of a format newer than kSweepSummaryFormat.
-std::optional<SweepSummary> read_sweep_summary(const std::string& state_dir);
 
 }  // namespace ibpm::products

@@ -8,17 +8,16 @@
 
 #include "mad/mad_engine.hpp"
 #include "mad/umad_port.hpp"
+#include "route_check/lft_reader.hpp"
 #include "routes/lft_file.hpp"
-#include "routes/lft_reader.hpp"
 #include "topology/fabric_topology.hpp"
 
 namespace ibpm::route_check {
 
 namespace {
 
-std::vector<routes::SwitchAddress> switch_addresses(const Fabric& fabric,
-                                                    const NodeNameMap* names) {
-  std::vector<routes::SwitchAddress> addresses;
+std::vector<SwitchAddress> switch_addresses(const Fabric& fabric, const NodeNameMap* names) {
+  std::vector<SwitchAddress> addresses;
   for (const Node& node : fabric.nodes()) {
     if (node.type != NodeType::sw) continue;
     const Port* port0 = node.port(0);
@@ -36,7 +35,7 @@ void read_from_fabric(const RoutesSourceOptions& options, RoutesSource& source) 
   mad::EngineOptions engine_options = options.mad.engine();
   engine_options.deadline = options.deadline;
   const auto start = std::chrono::steady_clock::now();
-  routes::LftRead read = routes::read_forwarding_tables(engine, addresses, engine_options);
+  LftRead read = read_forwarding_tables(engine, addresses, engine_options);
   source.read_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   source.switches_read = read.tables.switches.size();

@@ -11,7 +11,7 @@
 #include "mad/mad_engine.hpp"
 #include "routes/forwarding_tables.hpp"
 
-namespace ibpm::routes {
+namespace ibpm::route_check {
 
 struct SwitchAddress {
   Guid node = 0;
@@ -20,7 +20,7 @@ struct SwitchAddress {
 };
 
 struct LftRead {
-  ForwardingTables tables;            // the switches read completely; read_at left to the caller
+  routes::ForwardingTables tables;    // the switches read completely; read_at left to the caller
   std::vector<std::string> problems;  // one line per switch not read, with the reason
   std::size_t queries = 0;            // MADs asked (tries not counted)
 };
@@ -28,4 +28,4 @@ struct LftRead {
 LftRead read_forwarding_tables(mad::MadEngine& engine, const std::vector<SwitchAddress>& switches,
                                const mad::EngineOptions& options);
 
-}  // namespace ibpm::routes
+}  // namespace ibpm::route_check

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 
-#include "routes/lft_reader.hpp"
+#include "route_check/lft_reader.hpp"
 
 #include <optional>
 
 #include "fabric/types.hpp"
 #include "mad/smp.hpp"
 
-namespace ibpm::routes {
+namespace ibpm::route_check {
 
 namespace {
 
@@ -23,7 +23,7 @@ struct Progress {
   bool identity_checked = false;
   std::size_t blocks_left = 0;
   bool blocks_known = false;
-  SwitchTable table;
+  routes::SwitchTable table;
 };
 
 }  // namespace
@@ -70,7 +70,7 @@ LftRead read_forwarding_tables(mad::MadEngine& engine, const std::vector<SwitchA
           return;
         }
         const unsigned blocks = top / mad::kLftBlockSize + 1;
-        p.table.ports.assign(top + 1, kNoRoute);
+        p.table.ports.assign(top + 1, routes::kNoRoute);
         p.blocks_left = blocks;
         p.blocks_known = true;
         for (unsigned b = 0; b < blocks; ++b)
@@ -102,4 +102,4 @@ LftRead read_forwarding_tables(mad::MadEngine& engine, const std::vector<SwitchA
   return read;
 }
 
-}  // namespace ibpm::routes
+}  // namespace ibpm::route_check
