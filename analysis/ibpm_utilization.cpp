@@ -11,6 +11,7 @@
 #include "analysis/analyzer_options.hpp"
 #include "analysis/collect.hpp"
 #include "analysis/utilization_report.hpp"
+#include "base/atomic_file.hpp"
 #include "graphs/utilization_graph.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
@@ -81,11 +82,11 @@ void run(const Options& options) {
     const std::string b = ibpm::port_name(fabric, link.b, name_map);
     const std::string file = options.graph_dir + "/" + graph_file(*row.link, options.graph_format);
     // Drawn under a temporary name and renamed, so a web server never serves half a picture.
-    const std::string part =
-        options.graph_dir + "/.part-" + graph_file(*row.link, options.graph_format);
-    ibpm::graphs::draw_utilization(reader, *row.link, a, b,
-                                   {part, a + " <-> " + b, window.start, window.end});
-    std::filesystem::rename(part, file);
+    ibpm::base::replace_file(file, [&](const std::string& part) {
+      ibpm::graphs::draw_utilization(reader, *row.link, a, b,
+                                     {part, a + " <-> " + b, window.start, window.end});
+      return true;
+    });
   }
 }
 

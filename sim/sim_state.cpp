@@ -7,18 +7,13 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "base/atomic_file.hpp"
+
 namespace ibpm::sim {
 namespace {
 
 void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path);
+  base::replace_file_with(path.string(), [&text](std::ostream& out) { out << text; });
 }
 
 std::string quoted(const std::string& value) {

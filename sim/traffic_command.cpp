@@ -108,17 +108,12 @@ std::optional<TrafficStart> read_traffic_start(const fs::path& sim_dir) {
 
 void write_traffic_start(const fs::path& sim_dir, const TrafficStart& start) {
   const fs::path path = sim_dir / sim_files::traffic;
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.3f", start.start);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", start.start);
+  base::replace_file_with(path.string(), [&](std::ostream& out) {
     out << "# ibpm-sim traffic: the flows file whose counters are set, and its start (epoch s)\n"
         << "flows=" << start.flows_file << "\nstart=" << seconds << '\n';
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
+  });
 }
 
 TrafficTime traffic_time(const fs::path& sim_dir, const std::string& flows_file, bool restart,
