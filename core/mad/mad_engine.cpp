@@ -81,6 +81,227 @@ int milliseconds_until(Clock::time_point when, Clock::time_point now) {
   return static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(when - now).count());
 }
 
+// One run of the engine: the queries, the tries in flight, and the steps that move them along.
+class EngineRun {
+ public:
+  EngineRun(const UmadPort& port, const MadEngine::QuerySource& queries,
+            const EngineOptions& options, const MadEngine::OnReply& on_reply, EngineStats& stats,
+            std::uint32_t& last_tid)
+      : port_(port),
+        queries_(queries),
+        options_(options),
+        on_reply_(on_reply),
+        stats_(stats),
+        last_tid_(last_tid),
+        window_(std::max<std::size_t>(1, options.window)),
+        received_(umad_size() + kMadSize) {}
+
+  void run();
+
+ private:
+  bool more_to_send() const { return next_ < queries_.count(); }
+  bool window_open() const { return in_flight_.size() < window_; }
+  bool past_deadline(Clock::time_point now) const {
+    return options_.deadline && now >= *options_.deadline;
+  }
+
+  void finish(std::size_t index, ReplyStatus status, int tries);
+  void cut_everything();
+  void send_new_queries(Clock::time_point now);
+  void start_query(Clock::time_point now);
+  void send_try(Outstanding&& item, Clock::time_point now);
+  void end_unanswered_try(std::uint32_t tid, Clock::time_point now);
+  Clock::time_point next_wake() const;
+  void receive_until(Clock::time_point wake, Clock::time_point now);
+  void take_reply(std::uint32_t tid, int umad_status_value);
+  void expire_tries(Clock::time_point now);
+
+  const UmadPort& port_;
+  const MadEngine::QuerySource& queries_;
+  const EngineOptions& options_;
+  const MadEngine::OnReply& on_reply_;
+  EngineStats& stats_;
+  std::uint32_t& last_tid_;
+  const std::size_t window_;
+  std::size_t next_ = 0;                                      // the first query not sent yet
+  std::unordered_map<std::uint32_t, Outstanding> in_flight_;  // by transaction id (low 32 bits)
+  std::vector<std::uint8_t> received_;                        // umad header + MAD
+};
+
+// Until every query has ended: send what the window allows, wait for replies or the first
+// expiry, retry or end the tries that expired.
+void EngineRun::run() {
+  while (more_to_send() || !in_flight_.empty()) {
+    const Clock::time_point now = Clock::now();
+    if (past_deadline(now)) {
+      cut_everything();
+      return;
+    }
+    send_new_queries(now);
+    if (in_flight_.empty()) continue;
+    receive_until(next_wake(), now);
+    expire_tries(Clock::now());
+  }
+}
+
+// A query that ended: its reply goes to the caller (who may add queries).
+void EngineRun::finish(std::size_t index, ReplyStatus status, int tries) {
+  MadReply reply;
+  reply.status = status;
+  reply.tries = tries;
+  on_reply_(index, reply);
+}
+
+// The deadline: everything still under way ends now, in query order; replies to these may add
+// queries, which end too.
+void EngineRun::cut_everything() {
+  std::vector<std::pair<std::size_t, int>> cut;
+  for (auto& [tid, item] : in_flight_)
+    cut.emplace_back(item.index, static_cast<int>(item.attempt) + 1);
+  in_flight_.clear();
+  std::sort(cut.begin(), cut.end());
+  for (auto [index, tries] : cut) finish(index, ReplyStatus::cut, tries);
+  while (more_to_send()) finish(next_++, ReplyStatus::cut, 0);
+}
+
+void EngineRun::send_new_queries(Clock::time_point now) {
+  while (window_open() && more_to_send()) start_query(now);
+}
+
+// The next query: its packet, its retry schedule (what is left before the deadline) and its
+// first try; a query that cannot be encoded fails, one the deadline leaves no time is cut.
+void EngineRun::start_query(Clock::time_point now) {
+  Outstanding item;
+  item.index = next_++;
+  const MadQuery query = queries_.at(item.index);
+  item.mgmt_class = query.mgmt_class;
+  try {
+    build_packet(query, item.packet, item.length);
+  } catch (const MadError&) {
+    finish(item.index, ReplyStatus::failed, 0);
+    return;
+  }
+  std::optional<Milliseconds> budget;
+  if (options_.deadline)
+    budget = std::chrono::duration_cast<Milliseconds>(*options_.deadline - now);
+  item.total = schedule_total(options_.backoff, budget);
+  // A schedule always fills timeout x retries unless the deadline leaves less.
+  item.clipped = item.total < schedule_total(options_.backoff, std::nullopt);
+  const auto first = next_wait(options_.backoff, 0, Milliseconds{0}, item.total, options_.jitter);
+  if (!first) {
+    finish(item.index, ReplyStatus::cut, 0);
+    return;
+  }
+  item.wait = *first;
+  send_try(std::move(item), now);
+}
+
+// Puts the item's next try on the wire under a fresh transaction id.
+void EngineRun::send_try(Outstanding&& item, Clock::time_point now) {
+  const std::uint32_t tid = ++last_tid_ == 0 ? ++last_tid_ : last_tid_;
+  void* mad = umad_get_mad(item.packet.data());
+  mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
+  const Milliseconds wait = item.wait;
+  if (item.attempt > 0) ++stats_.retries;
+  // The kernel keeps its own timer for the try (and reports ETIMEDOUT); ours covers transports
+  // that never report one. A send the port refuses is a lost try: the next one goes out on
+  // schedule.
+  if (umad_send(port_.fd(), port_.agent(item.mgmt_class), item.packet.data(), item.length,
+                static_cast<int>(wait.count()), 0) < 0)
+    ++item.send_failures;
+  else
+    ++stats_.sent;
+  item.expires = now + wait;
+  in_flight_.emplace(tid, std::move(item));
+}
+
+// A try is over without an answer: the next try, or the end of its query.
+void EngineRun::end_unanswered_try(std::uint32_t tid, Clock::time_point now) {
+  const auto it = in_flight_.find(tid);
+  Outstanding item = std::move(it->second);
+  in_flight_.erase(it);
+  item.used += item.wait;
+  ++item.attempt;
+  const auto wait = next_wait(options_.backoff, static_cast<int>(item.attempt), item.used,
+                              item.total, options_.jitter);
+  const bool more = wait.has_value();
+  if (more && !past_deadline(now)) {
+    item.wait = *wait;
+    send_try(std::move(item), now);
+  } else if (more || item.clipped) {
+    // The deadline, not the schedule, ended it: nothing is known about the node.
+    finish(item.index, ReplyStatus::cut, static_cast<int>(item.attempt));
+  } else {
+    finish(item.index,
+           item.send_failures == item.attempt ? ReplyStatus::failed : ReplyStatus::timed_out,
+           static_cast<int>(item.attempt));
+  }
+}
+
+// When the poll must return: the first try's expiry, or the deadline if sooner.
+Clock::time_point EngineRun::next_wake() const {
+  const auto first = std::min_element(in_flight_.begin(), in_flight_.end(), [](auto& a, auto& b) {
+    return a.second.expires < b.second.expires;
+  });
+  Clock::time_point wake = first->second.expires;
+  if (options_.deadline) wake = std::min(wake, *options_.deadline);
+  return wake;
+}
+
+// Waits for replies until `wake`, then takes every reply that is ready before looking at the
+// clock again, unless a reply added queries that the window has room for.
+void EngineRun::receive_until(Clock::time_point wake, Clock::time_point now) {
+  if (umad_poll(port_.fd(), milliseconds_until(wake, now)) != 0) return;
+  for (;;) {
+    int length = kMadSize;
+    if (umad_recv(port_.fd(), received_.data(), &length, 0) < 0) break;
+    void* mad = umad_get_mad(received_.data());
+    const auto tid = static_cast<std::uint32_t>(mad_get_field64(mad, 0, IB_MAD_TRID_F));
+    take_reply(tid, umad_status(received_.data()));
+    if (window_open() && more_to_send()) break;
+    if (umad_poll(port_.fd(), 0) != 0) break;
+  }
+}
+
+// A received packet: the answer to a try in flight ends its query. A loss the transport reports
+// (ETIMEDOUT) leaves the try to its timer; anything else (late, duplicate, for another agent's
+// query, not a response) is counted and dropped.
+void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
+  const auto it = in_flight_.find(tid);
+  if (it == in_flight_.end()) {
+    ++stats_.ignored;
+    return;
+  }
+  // The try is lost, but the next one still waits for its turn in the backoff schedule:
+  // transports that report losses at once (ibsim) must not spend the schedule in a burst.
+  if (umad_status_value == ETIMEDOUT) return;
+  void* mad = umad_get_mad(received_.data());
+  if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F) || umad_status_value != 0) {
+    ++stats_.ignored;  // not an answer to anything we sent
+    return;
+  }
+  MadReply reply;
+  reply.status = ReplyStatus::answered;
+  reply.mad_status = static_cast<std::uint16_t>(mad_get_field(mad, 0, IB_MAD_STATUS_F));
+  const auto klass = static_cast<MgmtClass>(mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F));
+  std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + data_offset(klass),
+              reply.data.size());
+  reply.received = std::chrono::system_clock::now();
+  reply.tries = static_cast<int>(it->second.attempt) + 1;
+  const std::size_t index = it->second.index;
+  in_flight_.erase(it);
+  on_reply_(index, reply);
+}
+
+// Every try whose time is up: retried or ended.
+void EngineRun::expire_tries(Clock::time_point now) {
+  // Collected first: a retry inserts into in_flight_, which may rehash it.
+  std::vector<std::uint32_t> expired;
+  for (const auto& [tid, item] : in_flight_)
+    if (item.expires <= now) expired.push_back(tid);
+  for (std::uint32_t tid : expired) end_unanswered_try(tid, now);
+}
+
 }  // namespace
 
 std::vector<MadReply> MadEngine::run(const std::vector<MadQuery>& queries,
@@ -100,154 +321,7 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
 
 void MadEngine::run(const QuerySource& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
-  std::size_t next = 0;                                      // the first query not sent yet
-  std::unordered_map<std::uint32_t, Outstanding> in_flight;  // by transaction id (low 32 bits)
-  const std::size_t window = std::max<std::size_t>(1, options.window);
-  std::vector<std::uint8_t> received(umad_size() + kMadSize);
-
-  // A query that ended: its reply goes to the caller (who may add queries).
-  auto finish = [&](std::size_t index, ReplyStatus status, int tries) {
-    MadReply reply;
-    reply.status = status;
-    reply.tries = tries;
-    on_reply(index, reply);
-  };
-
-  auto send_try = [&](Outstanding&& item, Clock::time_point now) {
-    const std::uint32_t tid = ++next_tid_ == 0 ? ++next_tid_ : next_tid_;
-    void* mad = umad_get_mad(item.packet.data());
-    mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
-    const Milliseconds wait = item.wait;
-    if (item.attempt > 0) ++stats_.retries;
-    // The kernel keeps its own timer for the try (and reports ETIMEDOUT); ours covers
-    // transports that never report one. A send the port refuses is a lost try: the next one
-    // goes out on schedule.
-    if (umad_send(port_.fd(), port_.agent(item.mgmt_class), item.packet.data(), item.length,
-                  static_cast<int>(wait.count()), 0) < 0)
-      ++item.send_failures;
-    else
-      ++stats_.sent;
-    item.expires = now + wait;
-    in_flight.emplace(tid, std::move(item));
-  };
-
-  // A try is over without an answer: the next try, or the end of this query.
-  auto give_up_try = [&](std::unordered_map<std::uint32_t, Outstanding>::iterator it,
-                         Clock::time_point now) {
-    Outstanding item = std::move(it->second);
-    in_flight.erase(it);
-    item.used += item.wait;
-    ++item.attempt;
-    const auto wait = next_wait(options.backoff, static_cast<int>(item.attempt), item.used,
-                                item.total, options.jitter);
-    const bool more = wait.has_value();
-    if (more && (!options.deadline || now < *options.deadline)) {
-      item.wait = *wait;
-      send_try(std::move(item), now);
-    } else if (more || item.clipped) {
-      // The deadline, not the schedule, ended it: nothing is known about the node.
-      finish(item.index, ReplyStatus::cut, static_cast<int>(item.attempt));
-    } else {
-      finish(item.index,
-             item.send_failures == item.attempt ? ReplyStatus::failed : ReplyStatus::timed_out,
-             static_cast<int>(item.attempt));
-    }
-  };
-
-  auto take_reply = [&](std::uint32_t tid, int umad_status_value) {
-    auto it = in_flight.find(tid);
-    if (it == in_flight.end()) {
-      ++stats_.ignored;
-      return;
-    }
-    if (umad_status_value == ETIMEDOUT) {
-      // The try is lost, but the next one still waits for its turn in the backoff schedule:
-      // transports that report losses at once (ibsim) must not spend the schedule in a burst.
-      return;
-    }
-    void* mad = umad_get_mad(received.data());
-    if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F) || umad_status_value != 0) {
-      ++stats_.ignored;  // not an answer to anything we sent
-      return;
-    }
-    MadReply reply;
-    reply.status = ReplyStatus::answered;
-    reply.mad_status = static_cast<std::uint16_t>(mad_get_field(mad, 0, IB_MAD_STATUS_F));
-    const auto klass = static_cast<MgmtClass>(mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F));
-    std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + data_offset(klass),
-                reply.data.size());
-    reply.received = std::chrono::system_clock::now();
-    reply.tries = static_cast<int>(it->second.attempt) + 1;
-    const std::size_t index = it->second.index;
-    in_flight.erase(it);
-    on_reply(index, reply);
-  };
-
-  while (next < queries.count() || !in_flight.empty()) {
-    Clock::time_point now = Clock::now();
-    if (options.deadline && now >= *options.deadline) {
-      // Everything still under way ends now; replies to these may add queries, which end too.
-      std::vector<std::pair<std::size_t, int>> cut;
-      for (auto& [tid, item] : in_flight) cut.emplace_back(item.index, item.attempt + 1);
-      in_flight.clear();
-      std::sort(cut.begin(), cut.end());
-      for (auto [index, tries] : cut) finish(index, ReplyStatus::cut, tries);
-      while (next < queries.count()) finish(next++, ReplyStatus::cut, 0);
-      break;
-    }
-    while (in_flight.size() < window && next < queries.count()) {
-      Outstanding item;
-      item.index = next++;
-      const MadQuery query = queries.at(item.index);
-      item.mgmt_class = query.mgmt_class;
-      try {
-        build_packet(query, item.packet, item.length);
-      } catch (const MadError&) {
-        finish(item.index, ReplyStatus::failed, 0);
-        continue;
-      }
-      std::optional<Milliseconds> budget;
-      if (options.deadline)
-        budget = std::chrono::duration_cast<Milliseconds>(*options.deadline - now);
-      item.total = schedule_total(options.backoff, budget);
-      // A schedule always fills timeout x retries unless the deadline leaves less.
-      item.clipped = item.total < schedule_total(options.backoff, std::nullopt);
-      const auto first = next_wait(options.backoff, 0, Milliseconds{0}, item.total, options.jitter);
-      if (!first) {
-        finish(item.index, ReplyStatus::cut, 0);
-        continue;
-      }
-      item.wait = *first;
-      send_try(std::move(item), now);
-    }
-    if (in_flight.empty()) continue;
-
-    auto first = std::min_element(in_flight.begin(), in_flight.end(), [](auto& a, auto& b) {
-      return a.second.expires < b.second.expires;
-    });
-    Clock::time_point wake = first->second.expires;
-    if (options.deadline) wake = std::min(wake, *options.deadline);
-    if (umad_poll(port_.fd(), milliseconds_until(wake, now)) == 0) {
-      // Drain everything that is ready before looking at the clock again.
-      for (;;) {
-        int length = kMadSize;
-        const int agent = umad_recv(port_.fd(), received.data(), &length, 0);
-        if (agent < 0) break;
-        void* mad = umad_get_mad(received.data());
-        const auto tid = static_cast<std::uint32_t>(mad_get_field64(mad, 0, IB_MAD_TRID_F));
-        take_reply(tid, umad_status(received.data()));
-        // Queries a reply added go out before we wait again.
-        if (in_flight.size() < window && next < queries.count()) break;
-        if (umad_poll(port_.fd(), 0) != 0) break;
-      }
-    }
-    now = Clock::now();
-    // Collected first: a retry inserts into in_flight, which may rehash it.
-    std::vector<std::uint32_t> expired;
-    for (const auto& [tid, item] : in_flight)
-      if (item.expires <= now) expired.push_back(tid);
-    for (std::uint32_t tid : expired) give_up_try(in_flight.find(tid), now);
-  }
+  EngineRun(port_, queries, options, on_reply, stats_, last_tid_).run();
 }
 
 std::size_t data_offset(MgmtClass mgmt_class) {

@@ -109,7 +109,7 @@ class MadEngine {
  private:
   const UmadPort& port_;
   EngineStats stats_;
-  std::uint32_t next_tid_ = 0;
+  std::uint32_t last_tid_ = 0;  // the last transaction id given
 };
 
 // Why a reply is not ok(): "MAD status 0x000c", "no answer after 4 tries", "MAD could not be
