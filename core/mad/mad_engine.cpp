@@ -9,7 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
+
+#include "mad/in_flight_table.hpp"
 
 namespace ibpm::mad {
 
@@ -92,8 +93,8 @@ class EngineRun {
         options_(options),
         on_reply_(on_reply),
         stats_(stats),
-        last_tid_(last_tid),
         window_(std::max<std::size_t>(1, options.window)),
+        in_flight_(window_, last_tid),
         received_(umad_size() + kMadSize) {}
 
   void run();
@@ -109,8 +110,8 @@ class EngineRun {
   void cut_everything();
   void send_new_queries(Clock::time_point now);
   void start_query(Clock::time_point now);
-  void send_try(Outstanding&& item, Clock::time_point now);
-  void end_unanswered_try(std::uint32_t tid, Clock::time_point now);
+  void send_try(std::size_t slot, Clock::time_point now);
+  void end_unanswered_try(std::size_t slot, Clock::time_point now);
   Clock::time_point next_wake() const;
   void receive_until(Clock::time_point wake, Clock::time_point now);
   void take_reply(std::uint32_t tid, int umad_status_value);
@@ -121,11 +122,10 @@ class EngineRun {
   const EngineOptions& options_;
   const MadEngine::OnReply& on_reply_;
   EngineStats& stats_;
-  std::uint32_t& last_tid_;
   const std::size_t window_;
-  std::size_t next_ = 0;                                      // the first query not sent yet
-  std::unordered_map<std::uint32_t, Outstanding> in_flight_;  // by transaction id (low 32 bits)
-  std::vector<std::uint8_t> received_;                        // umad header + MAD
+  std::size_t next_ = 0;                  // the first query not sent yet
+  InFlightTable<Outstanding> in_flight_;  // the tries on their way, by transaction id
+  std::vector<std::uint8_t> received_;    // umad header + MAD
 };
 
 // Until every query has ended: send what the window allows, wait for replies or the first
@@ -156,8 +156,9 @@ void EngineRun::finish(std::size_t index, ReplyStatus status, int tries) {
 // queries, which end too.
 void EngineRun::cut_everything() {
   std::vector<std::pair<std::size_t, int>> cut;
-  for (auto& [tid, item] : in_flight_)
+  in_flight_.for_each([&cut](std::size_t, const Outstanding& item) {
     cut.emplace_back(item.index, static_cast<int>(item.attempt) + 1);
+  });
   in_flight_.clear();
   std::sort(cut.begin(), cut.end());
   for (auto [index, tries] : cut) finish(index, ReplyStatus::cut, tries);
@@ -171,14 +172,16 @@ void EngineRun::send_new_queries(Clock::time_point now) {
 // The next query: its packet, its retry schedule (what is left before the deadline) and its
 // first try; a query that cannot be encoded fails, one the deadline leaves no time is cut.
 void EngineRun::start_query(Clock::time_point now) {
-  Outstanding item;
-  item.index = next_++;
-  const MadQuery query = queries_.at(item.index);
+  const std::size_t slot = in_flight_.acquire();
+  Outstanding& item = in_flight_[slot];
+  const std::size_t index = item.index = next_++;
+  const MadQuery query = queries_.at(index);
   item.mgmt_class = query.mgmt_class;
   try {
     build_packet(query, item.packet, item.length);
   } catch (const MadError&) {
-    finish(item.index, ReplyStatus::failed, 0);
+    in_flight_.release(slot);
+    finish(index, ReplyStatus::failed, 0);
     return;
   }
   std::optional<Milliseconds> budget;
@@ -189,16 +192,18 @@ void EngineRun::start_query(Clock::time_point now) {
   item.clipped = item.total < schedule_total(options_.backoff, std::nullopt);
   const auto first = next_wait(options_.backoff, 0, Milliseconds{0}, item.total, options_.jitter);
   if (!first) {
-    finish(item.index, ReplyStatus::cut, 0);
+    in_flight_.release(slot);
+    finish(index, ReplyStatus::cut, 0);
     return;
   }
   item.wait = *first;
-  send_try(std::move(item), now);
+  send_try(slot, now);
 }
 
-// Puts the item's next try on the wire under a fresh transaction id.
-void EngineRun::send_try(Outstanding&& item, Clock::time_point now) {
-  const std::uint32_t tid = ++last_tid_ == 0 ? ++last_tid_ : last_tid_;
+// Puts the slot's next try on the wire under a fresh transaction id.
+void EngineRun::send_try(std::size_t slot, Clock::time_point now) {
+  Outstanding& item = in_flight_[slot];
+  const std::uint32_t tid = in_flight_.assign_tid(slot);
   void* mad = umad_get_mad(item.packet.data());
   mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
   const Milliseconds wait = item.wait;
@@ -212,14 +217,11 @@ void EngineRun::send_try(Outstanding&& item, Clock::time_point now) {
   else
     ++stats_.sent;
   item.expires = now + wait;
-  in_flight_.emplace(tid, std::move(item));
 }
 
 // A try is over without an answer: the next try, or the end of its query.
-void EngineRun::end_unanswered_try(std::uint32_t tid, Clock::time_point now) {
-  const auto it = in_flight_.find(tid);
-  Outstanding item = std::move(it->second);
-  in_flight_.erase(it);
+void EngineRun::end_unanswered_try(std::size_t slot, Clock::time_point now) {
+  Outstanding& item = in_flight_[slot];
   item.used += item.wait;
   ++item.attempt;
   const auto wait = next_wait(options_.backoff, static_cast<int>(item.attempt), item.used,
@@ -227,23 +229,25 @@ void EngineRun::end_unanswered_try(std::uint32_t tid, Clock::time_point now) {
   const bool more = wait.has_value();
   if (more && !past_deadline(now)) {
     item.wait = *wait;
-    send_try(std::move(item), now);
-  } else if (more || item.clipped) {
-    // The deadline, not the schedule, ended it: nothing is known about the node.
-    finish(item.index, ReplyStatus::cut, static_cast<int>(item.attempt));
-  } else {
-    finish(item.index,
-           item.send_failures == item.attempt ? ReplyStatus::failed : ReplyStatus::timed_out,
-           static_cast<int>(item.attempt));
+    send_try(slot, now);
+    return;
   }
+  // The deadline, not the schedule, ended it when tries were left or the schedule was clipped:
+  // nothing is known about the node.
+  const ReplyStatus status = more || item.clipped                 ? ReplyStatus::cut
+                             : item.send_failures == item.attempt ? ReplyStatus::failed
+                                                                  : ReplyStatus::timed_out;
+  const std::size_t index = item.index;
+  const int tries = static_cast<int>(item.attempt);
+  in_flight_.release(slot);
+  finish(index, status, tries);
 }
 
 // When the poll must return: the first try's expiry, or the deadline if sooner.
 Clock::time_point EngineRun::next_wake() const {
-  const auto first = std::min_element(in_flight_.begin(), in_flight_.end(), [](auto& a, auto& b) {
-    return a.second.expires < b.second.expires;
-  });
-  Clock::time_point wake = first->second.expires;
+  Clock::time_point wake = Clock::time_point::max();
+  in_flight_.for_each(
+      [&wake](std::size_t, const Outstanding& item) { wake = std::min(wake, item.expires); });
   if (options_.deadline) wake = std::min(wake, *options_.deadline);
   return wake;
 }
@@ -267,8 +271,8 @@ void EngineRun::receive_until(Clock::time_point wake, Clock::time_point now) {
 // (ETIMEDOUT) leaves the try to its timer; anything else (late, duplicate, for another agent's
 // query, not a response) is counted and dropped.
 void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
-  const auto it = in_flight_.find(tid);
-  if (it == in_flight_.end()) {
+  const std::optional<std::size_t> slot = in_flight_.find(tid);
+  if (!slot) {
     ++stats_.ignored;
     return;
   }
@@ -287,19 +291,18 @@ void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
   std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + data_offset(klass),
               reply.data.size());
   reply.received = std::chrono::system_clock::now();
-  reply.tries = static_cast<int>(it->second.attempt) + 1;
-  const std::size_t index = it->second.index;
-  in_flight_.erase(it);
+  reply.tries = static_cast<int>(in_flight_[*slot].attempt) + 1;
+  const std::size_t index = in_flight_[*slot].index;
+  in_flight_.release(*slot);
   on_reply_(index, reply);
 }
 
 // Every try whose time is up: retried or ended.
 void EngineRun::expire_tries(Clock::time_point now) {
-  // Collected first: a retry inserts into in_flight_, which may rehash it.
-  std::vector<std::uint32_t> expired;
-  for (const auto& [tid, item] : in_flight_)
-    if (item.expires <= now) expired.push_back(tid);
-  for (std::uint32_t tid : expired) end_unanswered_try(tid, now);
+  // A retry stays in its slot, which for_each has passed: each try is looked at once.
+  in_flight_.for_each([&](std::size_t slot, const Outstanding& item) {
+    if (item.expires <= now) end_unanswered_try(slot, now);
+  });
 }
 
 }  // namespace
