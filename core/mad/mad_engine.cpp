@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: MIT
+// MadEngine: a run of queries, each sent, retried on its schedule and matched to its answer.
 
 #include "mad/mad_engine.hpp"
 
-#include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "mad/in_flight_table.hpp"
+#include "mad/mad_packet.hpp"
 
 namespace ibpm::mad {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A umad header and a MAD: held in place, so a query costs no allocation of its own.
-using Packet = std::array<std::uint8_t, sizeof(ib_user_mad_t) + kMadSize>;
 
 // One query on its way: its packet and where it stands in its retry schedule (each try's wait is
 // drawn when the try goes out: nearly every query is answered at its first).
@@ -36,45 +33,6 @@ struct Outstanding {
   bool clipped = false;           // the deadline shortened the schedule
   Clock::time_point expires;
 };
-
-int data_size(MgmtClass mgmt_class) {
-  switch (mgmt_class) {
-    case MgmtClass::subnet:
-      return IB_SMP_DATA_SIZE;
-    case MgmtClass::subnet_admin:
-      return IB_SA_DATA_SIZE;
-    case MgmtClass::performance:
-      break;
-  }
-  return IB_PC_DATA_SZ;
-}
-
-// Encodes the query with libibmad's packet builder; the transaction id is set per try.
-void build_packet(const MadQuery& query, Packet& packet, int& length) {
-  packet.fill(0);
-  ib_rpc_t rpc{};
-  rpc.mgtclass = static_cast<int>(query.mgmt_class);
-  rpc.method = static_cast<int>(query.method);
-  rpc.attr.id = query.attribute;
-  rpc.attr.mod = query.modifier;
-  rpc.dataoffs = static_cast<int>(data_offset(query.mgmt_class));
-  rpc.datasz = data_size(query.mgmt_class);
-  rpc.mask = query.component_mask;
-  rpc.trid = 1;  // replaced before each send; nonzero keeps libibmad's own counter untouched
-
-  ib_portid_t destination{};
-  destination.lid = static_cast<int>(query.lid);
-  if (query.mgmt_class != MgmtClass::subnet) {
-    destination.qp = 1;
-    destination.qkey = IB_DEFAULT_QP1_QKEY;
-  }
-  // libibmad copies rpc.datasz bytes from here: the SA's data area (200 bytes from byte 56) is
-  // longer than a MadData, so the query's data goes into a buffer of a whole MAD.
-  std::array<std::uint8_t, kMadSize> data{};
-  std::copy(query.data.begin(), query.data.end(), data.begin());
-  length = mad_build_pkt(packet.data(), &rpc, &destination, nullptr, data.data());
-  if (length < 0) throw MadError("cannot encode a MAD for LID " + std::to_string(query.lid));
-}
 
 int milliseconds_until(Clock::time_point when, Clock::time_point now) {
   if (when <= now) return 0;
@@ -178,7 +136,7 @@ void EngineRun::start_query(Clock::time_point now) {
   const MadQuery query = queries_.at(index);
   item.mgmt_class = query.mgmt_class;
   try {
-    build_packet(query, item.packet, item.length);
+    item.length = build_packet(query, item.packet);
   } catch (const MadError&) {
     in_flight_.release(slot);
     finish(index, ReplyStatus::failed, 0);
@@ -203,9 +161,7 @@ void EngineRun::start_query(Clock::time_point now) {
 // Puts the slot's next try on the wire under a fresh transaction id.
 void EngineRun::send_try(std::size_t slot, Clock::time_point now) {
   Outstanding& item = in_flight_[slot];
-  const std::uint32_t tid = in_flight_.assign_tid(slot);
-  void* mad = umad_get_mad(item.packet.data());
-  mad_set_field64(mad, 0, IB_MAD_TRID_F, tid);
+  set_tid(item.packet, in_flight_.assign_tid(slot));
   const Milliseconds wait = item.wait;
   if (item.attempt > 0) ++stats_.retries;
   // The kernel keeps its own timer for the try (and reports ETIMEDOUT); ours covers transports
@@ -259,9 +215,7 @@ void EngineRun::receive_until(Clock::time_point wake, Clock::time_point now) {
   for (;;) {
     int length = kMadSize;
     if (umad_recv(port_.fd(), received_.data(), &length, 0) < 0) break;
-    void* mad = umad_get_mad(received_.data());
-    const auto tid = static_cast<std::uint32_t>(mad_get_field64(mad, 0, IB_MAD_TRID_F));
-    take_reply(tid, umad_status(received_.data()));
+    take_reply(tid_of(received_.data()), umad_status(received_.data()));
     if (window_open() && more_to_send()) break;
     if (umad_poll(port_.fd(), 0) != 0) break;
   }
@@ -279,17 +233,13 @@ void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
   // The try is lost, but the next one still waits for its turn in the backoff schedule:
   // transports that report losses at once (ibsim) must not spend the schedule in a burst.
   if (umad_status_value == ETIMEDOUT) return;
-  void* mad = umad_get_mad(received_.data());
-  if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F) || umad_status_value != 0) {
+  if (!is_response(received_.data()) || umad_status_value != 0) {
     ++stats_.ignored;  // not an answer to anything we sent
     return;
   }
   MadReply reply;
   reply.status = ReplyStatus::answered;
-  reply.mad_status = static_cast<std::uint16_t>(mad_get_field(mad, 0, IB_MAD_STATUS_F));
-  const auto klass = static_cast<MgmtClass>(mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F));
-  std::memcpy(reply.data.data(), static_cast<std::uint8_t*>(mad) + data_offset(klass),
-              reply.data.size());
+  read_answer(received_.data(), reply);
   reply.received = std::chrono::system_clock::now();
   reply.tries = static_cast<int>(in_flight_[*slot].attempt) + 1;
   const std::size_t index = in_flight_[*slot].index;
@@ -325,10 +275,6 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
 void MadEngine::run(const QuerySource& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
   EngineRun(port_, queries, options, on_reply, stats_, last_tid_).run();
-}
-
-std::size_t data_offset(MgmtClass mgmt_class) {
-  return mgmt_class == MgmtClass::subnet_admin ? IB_SA_DATA_OFFS : kMadDataOffset;
 }
 
 std::string describe_failure(const MadReply& reply) {
