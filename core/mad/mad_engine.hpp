@@ -6,8 +6,9 @@
 // fresh transaction id until the query's schedule is spent. Everything stops at the deadline
 // (the plugin's -t), so a dead node costs at most its own schedule, in parallel with the rest.
 //
-// Replies are matched by transaction id. A reply nobody waits for any more (late, duplicate,
-// for another agent's query, malformed) is counted and dropped.
+// Replies are matched by transaction id, which names the try's slot in a table allocated once a
+// run (in_flight_table.hpp): a MAD sent allocates nothing. A reply nobody waits for any more
+// (late, duplicate, for another agent's query, malformed) is counted and dropped.
 #pragma once
 
 #include <array>
