@@ -86,12 +86,12 @@ ProbeRun LiveTree::run_probe(const std::vector<std::string>& options,
     in >> word;
     if (word == "stats") {
       read_pairs(in, run.stats);
-    } else if (word == "reply") {
+    } else if (word == "reply" || word == "again") {
       ProbeReply reply;
       in >> index >> reply.query >> reply.status;
       read_pairs(in, reply.values);
       reply.tries = static_cast<int>(reply.values["tries"]);
-      run.replies.push_back(reply);
+      (word == "reply" ? run.replies : run.again).push_back(reply);
     } else if (word == "sample") {  // mad_probe --sample: answered=... extended=... counters
       ProbeReply reply;
       in >> index >> reply.query;

@@ -30,6 +30,7 @@ struct ProbeReply {
 struct ProbeRun {
   int exit_code = -1;
   std::vector<ProbeReply> replies;             // in query order
+  std::vector<ProbeReply> again;               // mad_probe --again: the second run's
   std::map<std::string, std::uint64_t> stats;  // queries, sent, retries, ignored, elapsed_ms
   std::string out, errors;
 };

@@ -3,7 +3,8 @@
 // test_mad_live runs it as a client of ibsim (the MAD engine needs libumad2sim preloaded).
 //
 //   mad_probe [--window N] [--timeout MS] [--retries N] [--deadline MS] [--caps MASK]
-//             [--ready-file PATH --go-file PATH --done-file PATH --resumed-file PATH] QUERY...
+//             [--ready-file PATH --go-file PATH --done-file PATH --resumed-file PATH]
+//             [--again QUERY] QUERY...
 //   mad_probe --sample [--caps MASK] [--caps2 MASK2] [--window N] ... LID:PORT...
 //
 // With --sample the ports are read by poll::sample_ports, the agents' capabilities given as
@@ -22,13 +23,17 @@
 // then waits for that file (the test creates it once ibsim runs again) and reads the late answers
 // ibsim had queued until none comes for 300 ms: libumad2sim's exit handler takes the lock its
 // receiving thread needs for a packet, then waits for that thread, so a packet arriving while the
-// program exits can hang it for good.
+// program exits can hang it for good. With --again QUERY a second run of that one query follows in
+// the same engine once that file exists (no deadline), before the late answers are read: answers
+// to the first run's tries then arrive during the second. Its reply prints as an "again" line.
 //
 // Output, in query order, then one stats line (the deadline counts from just before the run):
 //   reply 0 pc:2:5 answered mad_status=0x0000 tries=1 port_select=5 SymbolErrorCounter=0 ...
 //   reply 1 cpi:4 answered mad_status=0x0000 tries=1 capmask=4608
 //   reply 2 pc:49136:1 timed_out mad_status=0x0000 tries=2
 //   stats queries=3 sent=4 retries=1 ignored=0 elapsed_ms=412
+// (with --again, the second run's reply comes before the stats line, which counts both runs:
+//   again 0 pc:2:6 answered mad_status=0x0000 tries=1 port_select=6 SymbolErrorCounter=0 ...)
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
@@ -182,6 +187,7 @@ int main(int argc, char** argv) {
   std::string caps_text = "0x1200";
   std::string caps2_text = "0";
   bool sample = false;
+  std::string again;
   std::string ready_file, go_file, done_file, resumed_file;
   std::vector<std::string> texts;
   app.add_option("--window", window, "Queries in flight");
@@ -196,6 +202,8 @@ int main(int argc, char** argv) {
   app.add_option("--done-file", done_file, "Created when the run is over");
   app.add_option("--resumed-file", resumed_file,
                  "Waited for (up to 60 s) after the run, then late answers read until quiet");
+  app.add_option("--again", again,
+                 "Once --resumed-file exists, a second run of this query in the same engine");
   app.add_option("queries", texts, "pc:LID:PORT pcx:LID:PORT cpi:LID reset:LID:PORT:MASK")
       ->required();
   CLI11_PARSE(app, argc, argv);
@@ -222,15 +230,25 @@ int main(int argc, char** argv) {
     const auto elapsed =
         std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - start);
     if (!done_file.empty()) std::ofstream(done_file) << "done\n";
+    std::vector<MadReply> second;
+    const Parsed again_query = again.empty() ? Parsed{} : parse_query(again);
+    if (!again.empty() && !resumed_file.empty()) {
+      wait_for_file(resumed_file);
+      options.deadline.reset();
+      second = engine.run({again_query.query}, options);
+    }
     if (!resumed_file.empty()) drain_late_answers(umad, resumed_file);
 
-    for (std::size_t i = 0; i < replies.size(); ++i) {
-      const MadReply& r = replies[i];
-      std::printf("reply %zu %s %s mad_status=0x%04x tries=%d", i, texts[i].c_str(),
+    auto print = [&](const char* word, std::size_t i, const std::string& text,
+                     const std::string& kind, const MadReply& r) {
+      std::printf("%s %zu %s %s mad_status=0x%04x tries=%d", word, i, text.c_str(),
                   status_name(r.status).c_str(), r.mad_status, r.tries);
-      if (r.ok()) print_values(parsed[i].kind, r.data, caps);
+      if (r.ok()) print_values(kind, r.data, caps);
       std::printf("\n");
-    }
+    };
+    for (std::size_t i = 0; i < replies.size(); ++i)
+      print("reply", i, texts[i], parsed[i].kind, replies[i]);
+    if (!second.empty()) print("again", 0, again, again_query.kind, second[0]);
     const EngineStats& stats = engine.stats();
     std::printf("stats queries=%zu sent=%zu retries=%zu ignored=%zu elapsed_ms=%lld\n",
                 replies.size(), stats.sent, stats.retries, stats.ignored,

@@ -216,6 +216,34 @@ TEST_CASE("late answers to earlier tries are ignored and the current try's answe
   CHECK(run.stats["elapsed_ms"] >= 650);
 }
 
+TEST_CASE("answers to an earlier run's tries that arrive during the next run are ignored") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveTree live;
+  const std::vector<SwitchPort> ports = live.switch_ports();
+  const SwitchPort port = ports.front(), next = ports[1];
+  REQUIRE(next.lid == port.lid);
+  REQUIRE(next.port != port.port);
+  // ibsim frozen through the whole first run (`port`): every try of it stays queued (100 ms, then
+  // the backoff's retries, until the 600 ms deadline). Once ibsim runs again it answers them in
+  // order, then the second run's one try (`next`, on the same switch, so the same slot and LID):
+  // the first run's answers reach the engine during the second, and must not be taken for its.
+  ProbeRun run = live.probe_frozen(
+      {"--timeout", "100", "--retries", "10", "--deadline", "600", "--again", next.pc()},
+      {port.pc()}, std::chrono::milliseconds{0});
+  INFO(run.out);
+  REQUIRE(run.replies[0].status == "cut");
+  const auto first_tries = static_cast<std::uint64_t>(run.replies[0].tries);
+  CHECK(first_tries >= 2);
+  REQUIRE(run.again.size() == 1);
+  const ProbeReply& reply = run.again[0];
+  REQUIRE(reply.answered());
+  CHECK(reply.tries == 1);
+  CHECK(reply.query == next.pc());
+  CHECK(reply.at("port_select") == static_cast<unsigned>(next.port));
+  CHECK(run.stats["sent"] == first_tries + 1);
+  CHECK(run.stats["ignored"] == first_tries);
+}
+
 TEST_CASE("a PortCounters reset clears only the selected counters") {
   IBPM_REQUIRE_SIMULATOR();
   LiveTree live;
