@@ -38,46 +38,10 @@ void add_mad_options(CLI::App& app, MadOptions& options, const std::string& grou
       .group(group);
 }
 
-void add_poll_options(CLI::App& app, PollOptions& options) {
-  const std::string state = "State";
-  plugin::add_rrdcached_option(
-      app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")
-      .group(state);
-  plugin::add_option(app, "--rrd-step", options.rrd_step,
-                     "Seconds per row of newly created RRD files")
-      .in_range(1, 3600)
-      .show_default()
-      .group(state);
-  plugin::add_option(app, "--rrd-full-hours", options.rrd_history.full_hours,
-                     "Hours of history at full resolution in newly created RRD files (at most 1440 "
-                     "rows)")
-      .in_range(1, 24 * 366)
-      .show_default()
-      .group(state);
-  plugin::add_option(app, "--rrd-hourly-days", options.rrd_history.hourly_days,
-                     "Days of hourly averages and peaks in newly created RRD files (0: none)")
-      .in_range(0, 3660)
-      .show_default()
-      .group(state);
-  plugin::add_option(app, "--rrd-daily-days", options.rrd_history.daily_days,
-                     "Days of daily averages and peaks in newly created RRD files (0: none)")
-      .in_range(0, 36600)
-      .show_default()
-      .group(state);
-  plugin::add_state_option(app, "--first-run", options.first_run,
-                           {plugin::State::ok, plugin::State::unknown},
-                           "State of a run with no previous sample to compare with: ok or unknown")
-      .group(state);
-  plugin::add_option(app, "--reset-counters", options.reset_percent,
-                     "Clear error counters (and 32-bit data counters) at or above this % of their "
-                     "maximum, e.g. 75; default: never")
-      .in_range(1.0, 100.0)
-      .type_name("PERCENT")
-      .group(state);
-  const std::string mad = "MAD";
-  add_mad_options(app, options.mad, mad);
-  plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns).group(mad);
-  thresholds::add_rate_threshold_options(app, options.thresholds);
+namespace {
+
+// The link-quality options: the bit error ratios' windows and confidence, and flapping cables.
+void add_link_quality_options(CLI::App& app, PollOptions& options) {
   const std::string quality = "Link quality";
   plugin::add_option(app, "--ber-windows", options.ber.windows,
                      "Seconds of the windows the bit error ratios (symbol_ber, rcv_errors_ber) are "
@@ -119,6 +83,51 @@ void add_poll_options(CLI::App& app, PollOptions& options) {
                "State of a flapping cable between two switches");
   state_option("--flap-host-state", options.flap.to_host,
                "State of a flapping cable to a host (or any non-switch)");
+}
+
+}  // namespace
+
+void add_poll_options(CLI::App& app, PollOptions& options) {
+  const std::string state = "State";
+  plugin::add_rrdcached_option(
+      app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")
+      .group(state);
+  plugin::add_option(app, "--rrd-step", options.rrd_step,
+                     "Seconds per row of newly created RRD files")
+      .in_range(1, 3600)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-full-hours", options.rrd_history.full_hours,
+                     "Hours of history at full resolution in newly created RRD files (at most 1440 "
+                     "rows)")
+      .in_range(1, 24 * 366)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-hourly-days", options.rrd_history.hourly_days,
+                     "Days of hourly averages and peaks in newly created RRD files (0: none)")
+      .in_range(0, 3660)
+      .show_default()
+      .group(state);
+  plugin::add_option(app, "--rrd-daily-days", options.rrd_history.daily_days,
+                     "Days of daily averages and peaks in newly created RRD files (0: none)")
+      .in_range(0, 36600)
+      .show_default()
+      .group(state);
+  plugin::add_state_option(app, "--first-run", options.first_run,
+                           {plugin::State::ok, plugin::State::unknown},
+                           "State of a run with no previous sample to compare with: ok or unknown")
+      .group(state);
+  plugin::add_option(app, "--reset-counters", options.reset_percent,
+                     "Clear error counters (and 32-bit data counters) at or above this % of their "
+                     "maximum, e.g. 75; default: never")
+      .in_range(1.0, 100.0)
+      .type_name("PERCENT")
+      .group(state);
+  const std::string mad = "MAD";
+  add_mad_options(app, options.mad, mad);
+  plugin::add_xmit_wait_tick_option(app, options.xmit_wait_tick_ns).group(mad);
+  thresholds::add_rate_threshold_options(app, options.thresholds);
+  add_link_quality_options(app, options);
 }
 
 PollSettings poll_settings(const PollOptions& options, const plugin::CommonOptions& common,
