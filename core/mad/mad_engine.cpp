@@ -83,7 +83,11 @@ class EngineRun {
   const std::size_t window_;
   std::size_t next_ = 0;                  // the first query not sent yet
   InFlightTable<Outstanding> in_flight_;  // the tries on their way, by transaction id
-  std::vector<std::uint8_t> received_;    // umad header + MAD
+  // No try in flight expires before this. A lower bound (the try that set it may have been
+  // answered since), so the table is scanned only when a try may really have expired, not once
+  // per batch of replies: a poll that wakes early finds nothing and sets it again.
+  Clock::time_point earliest_expiry_ = Clock::time_point::max();
+  std::vector<std::uint8_t> received_;  // umad header + MAD
 };
 
 // Until every query has ended: send what the window allows, wait for replies or the first
@@ -173,6 +177,7 @@ void EngineRun::send_try(std::size_t slot, Clock::time_point now) {
   else
     ++stats_.sent;
   item.expires = now + wait;
+  earliest_expiry_ = std::min(earliest_expiry_, item.expires);
 }
 
 // A try is over without an answer: the next try, or the end of its query.
@@ -199,11 +204,10 @@ void EngineRun::end_unanswered_try(std::size_t slot, Clock::time_point now) {
   finish(index, status, tries);
 }
 
-// When the poll must return: the first try's expiry, or the deadline if sooner.
+// When the poll must return: the first try's expiry (or sooner, see earliest_expiry_), or the
+// deadline if sooner.
 Clock::time_point EngineRun::next_wake() const {
-  Clock::time_point wake = Clock::time_point::max();
-  in_flight_.for_each(
-      [&wake](std::size_t, const Outstanding& item) { wake = std::min(wake, item.expires); });
+  Clock::time_point wake = earliest_expiry_;
   if (options_.deadline) wake = std::min(wake, *options_.deadline);
   return wake;
 }
@@ -249,9 +253,15 @@ void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
 
 // Every try whose time is up: retried or ended.
 void EngineRun::expire_tries(Clock::time_point now) {
-  // A retry stays in its slot, which for_each has passed: each try is looked at once.
+  if (now < earliest_expiry_) return;
+  // Found again on the way; a retry (send_try) lowers it for itself. A retry stays in its slot,
+  // which for_each has passed: each try is looked at once.
+  earliest_expiry_ = Clock::time_point::max();
   in_flight_.for_each([&](std::size_t slot, const Outstanding& item) {
-    if (item.expires <= now) end_unanswered_try(slot, now);
+    if (item.expires <= now)
+      end_unanswered_try(slot, now);
+    else
+      earliest_expiry_ = std::min(earliest_expiry_, item.expires);
   });
 }
 
