@@ -3,9 +3,11 @@
 #include "products/histogram.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <vector>
 
 #include "base/json.hpp"
 #include "base/number.hpp"
@@ -19,7 +21,20 @@ constexpr int kPercentBins = 10;
 constexpr double kPercentBinWidth = 10;
 
 // 10^k exactly where a double can hold it: negative powers as a quotient of exact integers.
-double power_of_ten(int k) { return k >= 0 ? std::pow(10.0, k) : 1.0 / std::pow(10.0, -k); }
+double exact_power_of_ten(int k) { return k >= 0 ? std::pow(10.0, k) : 1.0 / std::pow(10.0, -k); }
+
+// The same, looked up for the decades rates fall in (every port's every rate asks twice).
+double power_of_ten(int k) {
+  constexpr int kReach = 64;
+  static const std::array<double, 2 * kReach + 1> kTable = [] {
+    std::array<double, 2 * kReach + 1> table{};
+    for (int i = -kReach; i <= kReach; ++i)
+      table[static_cast<std::size_t>(i + kReach)] = exact_power_of_ten(i);
+    return table;
+  }();
+  if (k < -kReach || k > kReach) return exact_power_of_ten(k);
+  return kTable[static_cast<std::size_t>(k + kReach)];
+}
 
 // k with 10^k <= value < 10^(k+1), for value > 0. log10 may round across an edge (exactly 1000
 // must land in [1000,10000)), so the guess is checked against the edges.
@@ -48,21 +63,24 @@ Histogram percent_histogram(const std::vector<MetricValue>& values) {
 Histogram rate_histogram(const std::vector<MetricValue>& values) {
   Histogram h;
   h.bins.push_back(HistogramBin{0, 0, 0});
+  std::vector<std::optional<int>> decades;  // each value's, found once; none for zero
+  decades.reserve(values.size());
   std::optional<int> lowest, highest;
   for (const MetricValue& v : values) {
-    if (v.value <= 0) continue;
+    if (v.value <= 0) {
+      decades.emplace_back();
+      continue;
+    }
     const int k = decade_of(v.value);
+    decades.emplace_back(k);
     lowest = std::min(lowest.value_or(k), k);
     highest = std::max(highest.value_or(k), k);
   }
   if (lowest)
     for (int k = *lowest; k <= *highest; ++k)
       h.bins.push_back(HistogramBin{power_of_ten(k), power_of_ten(k + 1), 0});
-  for (const MetricValue& v : values) {
-    const std::size_t bin =
-        v.value <= 0 ? 0 : static_cast<std::size_t>(decade_of(v.value) - *lowest) + 1;
-    ++h.bins[bin].count;
-  }
+  for (const std::optional<int>& k : decades)
+    ++h.bins[k ? static_cast<std::size_t>(*k - *lowest) + 1 : 0].count;
   return h;
 }
 
