@@ -83,6 +83,7 @@ class EngineRun {
   const std::size_t window_;
   std::size_t next_ = 0;                  // the first query not sent yet
   InFlightTable<Outstanding> in_flight_;  // the tries on their way, by transaction id
+  PacketEncoder encoder_;
   // No try in flight expires before this. A lower bound (the try that set it may have been
   // answered since), so the table is scanned only when a try may really have expired, not once
   // per batch of replies: a poll that wakes early finds nothing and sets it again.
@@ -140,7 +141,7 @@ void EngineRun::start_query(Clock::time_point now) {
   const MadQuery query = queries_.at(index);
   item.mgmt_class = query.mgmt_class;
   try {
-    item.length = build_packet(query, item.packet);
+    item.length = encoder_.build(query, item.packet);
   } catch (const MadError&) {
     in_flight_.release(slot);
     finish(index, ReplyStatus::failed, 0);

@@ -34,6 +34,19 @@ std::size_t data_offset(MgmtClass mgmt_class) {
   return mgmt_class == MgmtClass::subnet_admin ? IB_SA_DATA_OFFS : kMadDataOffset;
 }
 
+namespace {
+
+// Where libibmad's packet builder sends a query (mad_build_pkt sets no more of the address for
+// a LID-routed query without GRH).
+void set_destination(Packet& packet, const MadQuery& query) {
+  if (query.mgmt_class == MgmtClass::subnet)
+    umad_set_addr(packet.data(), static_cast<int>(query.lid), 0, 0, 0);
+  else
+    umad_set_addr(packet.data(), static_cast<int>(query.lid), 1, 0, IB_DEFAULT_QP1_QKEY);
+}
+
+}  // namespace
+
 int build_packet(const MadQuery& query, Packet& packet) {
   packet.fill(0);
   ib_rpc_t rpc{};
@@ -59,6 +72,26 @@ int build_packet(const MadQuery& query, Packet& packet) {
   const int length = mad_build_pkt(packet.data(), &rpc, &destination, nullptr, data.data());
   if (length < 0) throw MadError("cannot encode a MAD for LID " + std::to_string(query.lid));
   return length;
+}
+
+int PacketEncoder::build(const MadQuery& query, Packet& packet) {
+  const Kind kind{query.mgmt_class, query.method, query.attribute, query.component_mask};
+  const auto known = std::find_if(kinds_.begin(), kinds_.end(),
+                                  [&kind](const Encoded& e) { return e.kind == kind; });
+  if (known == kinds_.end()) {
+    const int length = build_packet(query, packet);
+    kinds_.push_back(Encoded{kind, packet, length});
+    return length;
+  }
+  packet = known->packet;
+  set_destination(packet, query);
+  void* mad = umad_get_mad(packet.data());
+  mad_set_field(mad, 0, IB_MAD_ATTRMOD_F, query.modifier);
+  // libibmad copies the payload's whole data area (the rest of it zeros).
+  auto* data = static_cast<std::uint8_t*>(mad) + data_offset(query.mgmt_class);
+  std::fill_n(data, data_size(query.mgmt_class), std::uint8_t{0});
+  std::copy(query.data.begin(), query.data.end(), data);
+  return known->length;
 }
 
 void set_tid(Packet& packet, std::uint32_t tid) {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "mad/mad_engine.hpp"
 
@@ -18,6 +19,31 @@ using Packet = std::array<std::uint8_t, sizeof(ib_user_mad_t) + kMadSize>;
 // Encodes the query with libibmad's packet builder and returns the MAD bytes to send; the
 // transaction id is set per try (set_tid). Throws MadError when it cannot be encoded.
 int build_packet(const MadQuery& query, Packet& packet);
+
+// build_packet for the many queries of a run, which come in a few kinds: libibmad encodes the
+// first query of each kind (class, method, attribute, SA component mask), and the next ones of
+// that kind are a copy of it with their own destination LID, attribute modifier and payload put
+// in, the only fields in which such queries differ. The same bytes as build_packet's (unit
+// tests), at a fraction of its cost: the MAD engine encodes every query of a sweep.
+class PacketEncoder {
+ public:
+  int build(const MadQuery& query, Packet& packet);
+
+ private:
+  struct Kind {
+    MgmtClass mgmt_class;
+    MadMethod method;
+    std::uint16_t attribute;
+    std::uint64_t component_mask;
+    bool operator==(const Kind&) const = default;
+  };
+  struct Encoded {
+    Kind kind;
+    Packet packet;
+    int length;
+  };
+  std::vector<Encoded> kinds_;  // a handful: PortCounters, PortCountersExtended, PortInfo...
+};
 
 void set_tid(Packet& packet, std::uint32_t tid);
 
