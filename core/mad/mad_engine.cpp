@@ -285,7 +285,9 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
 
 void MadEngine::run(const QuerySource& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
+  const auto start = Clock::now();
   EngineRun(port_, queries, options, on_reply, stats_, last_tid_).run();
+  stats_.seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 std::string describe_failure(const MadReply& reply) {

@@ -79,6 +79,7 @@ struct EngineStats {
   std::size_t sent = 0;     // tries put on the wire
   std::size_t retries = 0;  // tries after a query's first
   std::size_t ignored = 0;  // replies matching no outstanding try
+  double seconds = 0;       // wall time the runs took: the sweep's MAD phase
 };
 
 class MadEngine {

@@ -3,8 +3,10 @@
 #include "poll/poll_options.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
+#include "base/number.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 
@@ -161,14 +163,21 @@ state::StoreOptions store_options(const PollOptions& options) {
 }
 
 std::string describe(const mad::EngineStats& stats) {
-  return "MADs: " + std::to_string(stats.sent) + " sent, " + std::to_string(stats.retries) +
-         " retries, " + std::to_string(stats.ignored) + " ignored replies";
+  std::string text = "MADs: " + std::to_string(stats.sent) + " sent, " +
+                     std::to_string(stats.retries) + " retries, " + std::to_string(stats.ignored) +
+                     " ignored replies";
+  if (stats.seconds > 0)
+    text += "; the engine ran " + base::format_fixed(stats.seconds, 3) + " s (" +
+            std::to_string(std::llround(static_cast<double>(stats.sent) / stats.seconds)) +
+            " MADs/s)";
+  return text;
 }
 
 void accumulate(mad::EngineStats& a, const mad::EngineStats& b) {
   a.sent += b.sent;
   a.retries += b.retries;
   a.ignored += b.ignored;
+  a.seconds += b.seconds;
 }
 
 }  // namespace ibpm::poll

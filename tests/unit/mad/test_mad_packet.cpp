@@ -22,9 +22,11 @@ std::vector<MadQuery> mixed_queries() {
       queries.push_back(port_counters_query(lid, port));
       queries.push_back(port_counters_extended_query(lid, port));
       queries.push_back(port_info_query(lid, port));
-      queries.push_back(reset_port_counters_query(lid, port, counters::counter_bit(counters::Counter::symbol_errors)));
+      queries.push_back(reset_port_counters_query(
+          lid, port, counters::counter_bit(counters::Counter::symbol_errors)));
       queries.push_back(reset_port_counters_query(lid, port, ~counters::CounterMask{0}));
-      queries.push_back(reset_port_counters_extended_query(lid, port, ~counters::CounterMask{0}, port % 2 == 1));
+      queries.push_back(
+          reset_port_counters_extended_query(lid, port, ~counters::CounterMask{0}, port % 2 == 1));
     }
     queries.push_back(class_port_info_query(lid));
     queries.push_back(node_info_query(lid));
@@ -45,8 +47,8 @@ TEST_CASE("PacketEncoder gives every query of a mixed run build_packet's bytes a
   reused.fill(0xa5);
   std::size_t n = 0;
   for (const MadQuery& query : mixed_queries()) {
-    INFO("query " << n++ << ": LID " << query.lid << ", attribute 0x" << std::hex
-                  << query.attribute << ", modifier 0x" << query.modifier);
+    INFO("query " << n++ << ": LID " << query.lid << ", attribute 0x" << std::hex << query.attribute
+                  << ", modifier 0x" << query.modifier);
     Packet alone{};
     const int expected = build_packet(query, alone);
     const int length = encoder.build(query, reused);
