@@ -132,6 +132,23 @@ echo "ceiling: ibpm-bench-mad --window 64: ${ceiling:-?} queries/s"
     "$central_cmd --store-check-every 10" \
     -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
 
+# The MAD phase alone (what the ceiling measures): the rate the sweep's own -v line gives for the
+# time its MAD engine ran, median of the same number of steady sweeps.
+engine_rate() {  # COMMAND...
+  for _ in $(seq "$runs"); do
+    client "$@" -v 2>/dev/null | sed -n 's/.*the engine ran \([0-9.]*\) s (\([0-9]*\) MADs\/s).*/\2 \1/p'
+  done | sort -n | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'
+}
+for label in daemon central central10; do
+  case $label in
+    central10) set -- $central_cmd --store-check-every 10 ;;
+    *) cmd=${label}_cmd; set -- ${!cmd} ;;
+  esac
+  read -r rate seconds <<<"$(engine_rate "$@")"
+  echo "$label: the MAD engine's own phase (median of $runs): ${seconds:-?} s, ${rate:-?} MADs/s," \
+    "$(awk -v r="${rate:-0}" -v c="${ceiling:-0}" 'BEGIN { if (c > 0) printf "%.0f", 100 * r / c; else printf "?" }') % of the ceiling"
+done
+
 # The history those sweeps left (several minutes of them), read by the analyzers through the
 # daemon (one pipelined exchange of FETCH commands) and from the files directly (several threads),
 # and a collector with no sample record of its own taking over every port from the files.
