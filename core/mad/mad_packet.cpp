@@ -36,13 +36,15 @@ std::size_t data_offset(MgmtClass mgmt_class) {
 
 namespace {
 
-// Where libibmad's packet builder sends a query (mad_build_pkt sets no more of the address for
-// a LID-routed query without GRH).
-void set_destination(Packet& packet, const MadQuery& query) {
-  if (query.mgmt_class == MgmtClass::subnet)
-    umad_set_addr(packet.data(), static_cast<int>(query.lid), 0, 0, 0);
-  else
-    umad_set_addr(packet.data(), static_cast<int>(query.lid), 1, 0, IB_DEFAULT_QP1_QKEY);
+// Where a query goes: QP0 for an SMP, QP1 with the well-known Q_Key for the other classes.
+ib_portid_t destination_of(const MadQuery& query) {
+  ib_portid_t destination{};
+  destination.lid = static_cast<int>(query.lid);
+  if (query.mgmt_class != MgmtClass::subnet) {
+    destination.qp = 1;
+    destination.qkey = IB_DEFAULT_QP1_QKEY;
+  }
+  return destination;
 }
 
 }  // namespace
@@ -59,12 +61,7 @@ int build_packet(const MadQuery& query, Packet& packet) {
   rpc.mask = query.component_mask;
   rpc.trid = 1;  // replaced before each send; nonzero keeps libibmad's own counter untouched
 
-  ib_portid_t destination{};
-  destination.lid = static_cast<int>(query.lid);
-  if (query.mgmt_class != MgmtClass::subnet) {
-    destination.qp = 1;
-    destination.qkey = IB_DEFAULT_QP1_QKEY;
-  }
+  ib_portid_t destination = destination_of(query);
   // libibmad copies rpc.datasz bytes from here: the SA's data area (200 bytes from byte 56) is
   // longer than a MadData, so the query's data goes into a buffer of a whole MAD.
   std::array<std::uint8_t, kMadSize> data{};
@@ -84,7 +81,10 @@ int PacketEncoder::build(const MadQuery& query, Packet& packet) {
     return length;
   }
   packet = known->packet;
-  set_destination(packet, query);
+  // The address as mad_build_pkt sets it for a LID-routed query without GRH (an SMP's SL and
+  // Q_Key are 0, as destination_of leaves them).
+  const ib_portid_t destination = destination_of(query);
+  umad_set_addr(packet.data(), destination.lid, destination.qp, destination.sl, destination.qkey);
   void* mad = umad_get_mad(packet.data());
   mad_set_field(mad, 0, IB_MAD_ATTRMOD_F, query.modifier);
   // libibmad copies the payload's whole data area (the rest of it zeros).
