@@ -112,10 +112,12 @@ std::uint64_t link_signalling_bps(LinkWidth width, LinkSpeed speed) {
 }
 
 std::string format_guid(Guid guid) {
-  std::array<char, 19> buf{'0', 'x'};
-  auto [end, ec] = std::to_chars(buf.data() + 2, buf.data() + buf.size(), guid, 16);
-  std::string digits(buf.data() + 2, end);
-  return "0x" + std::string(16 - digits.size(), '0') + digits;
+  // "0x" and 16 hex digits, written in place (a sweep names two files per port with it).
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text(18, '0');
+  text[1] = 'x';
+  for (std::size_t i = text.size() - 1; guid != 0; --i, guid >>= 4) text[i] = kDigits[guid & 0xf];
+  return text;
 }
 
 std::optional<Guid> parse_guid(std::string_view text) {

@@ -2,6 +2,9 @@
 
 #include "layout/state_layout.hpp"
 
+#include <array>
+#include <charconv>
+
 namespace ibpm::layout {
 
 std::string StateLayout::in_dir(const std::string& name) const {
@@ -44,11 +47,28 @@ std::string StateLayout::sm_state(const std::string& ca, int port) const {
 std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
 std::string StateLayout::port_history(Guid node, PortNumber port) const {
-  return in_dir(relative_port_history(node, port));
+  std::string path;
+  path.reserve(dir_.size() + 1 + kPortHistoryLength);
+  path = dir_;
+  if (!dir_.empty() && dir_.back() != '/') path += '/';
+  append_port_history(path, node, port);
+  return path;
 }
 
 std::string StateLayout::relative_port_history(Guid node, PortNumber port) {
-  return format_guid(node) + "/port" + std::to_string(port) + ".rrd";
+  std::string path;
+  path.reserve(kPortHistoryLength);
+  append_port_history(path, node, port);
+  return path;
+}
+
+void StateLayout::append_port_history(std::string& path, Guid node, PortNumber port) {
+  path += format_guid(node);
+  path += "/port";
+  std::array<char, 4> number{};
+  const auto end = std::to_chars(number.data(), number.data() + number.size(), port).ptr;
+  path.append(number.data(), end);
+  path += ".rrd";
 }
 
 }  // namespace ibpm::layout

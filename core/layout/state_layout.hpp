@@ -52,6 +52,10 @@ class StateLayout {
  private:
   // DIR/NAME: one '/' between them, none added after a trailing one; NAME alone for no DIR.
   std::string in_dir(const std::string& name) const;
+  // Appends "0xGUID/portN.rrd" (kPortHistoryLength characters at most) without a string of its
+  // own: a sweep names every port's file.
+  static void append_port_history(std::string& path, Guid node, PortNumber port);
+  static constexpr std::size_t kPortHistoryLength = 18 + 5 + 3 + 4;
 
   std::string dir_;
 };

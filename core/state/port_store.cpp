@@ -119,6 +119,7 @@ PortStore::PortStore(StoreOptions options)
   central_ = is_tcp_address(address);
   if (!address.empty() && !central_ && !options_.state_dir.starts_with("/"))
     options_.state_dir = std::filesystem::absolute(options_.state_dir).string();
+  files_ = layout::StateLayout(options_.state_dir);
 }
 
 std::string PortStore::rrd_name(Guid node, PortNumber port) const {
@@ -136,7 +137,7 @@ std::string PortStore::node_dir(Guid node) const {
 }
 
 std::string PortStore::path(Guid node, PortNumber port) const {
-  return layout::StateLayout(options_.state_dir).port_history(node, port);
+  return files_.port_history(node, port);
 }
 
 NodeLocks PortStore::lock_nodes(const std::vector<Guid>& nodes,

@@ -21,6 +21,7 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/types.hpp"
+#include "layout/state_layout.hpp"
 #include "state/node_locks.hpp"
 #include "state/port_record.hpp"
 #include "state/rrd_backend.hpp"
@@ -156,6 +157,7 @@ class PortStore {
   bool present(const std::string& file) const;
 
   StoreOptions options_;
+  layout::StateLayout files_{""};  // options_.state_dir's (one copy of its name, not one a port)
   RrdBackend backend_;
   bool central_ = false;
 };

@@ -31,3 +31,12 @@ TEST_CASE("StateLayout joins with one slash, and names a bare file for no direct
   CHECK(StateLayout("").routes() == "routes.lft");
   CHECK(StateLayout("/").node_locks() == "/node.locks");
 }
+
+TEST_CASE("StateLayout names a port's file at the edges of GUIDs and port numbers") {
+  CHECK(StateLayout::relative_port_history(0, 0) == "0x0000000000000000/port0.rrd");
+  CHECK(StateLayout::relative_port_history(0xffffffffffffffffULL, 255) ==
+        "0xffffffffffffffff/port255.rrd");
+  CHECK(StateLayout("state/").port_history(0xabc, 36) == "state/0x0000000000000abc/port36.rrd");
+  CHECK(StateLayout("").port_history(1, 1) == "0x0000000000000001/port1.rrd");
+  CHECK(StateLayout("/").port_history(1, 1) == "/0x0000000000000001/port1.rrd");
+}
