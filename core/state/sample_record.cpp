@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define XXH_INLINE_ALL  // the hash compiled in: no library to load, and inlined on the hot path
+#include <xxhash.h>
 
 #include <bit>
 #include <cctype>
@@ -34,7 +36,7 @@ namespace {
 //   header: "IBPMSREC" u32 version, u32 entry size, u64 runs, u64 entry count
 //   entries (kEntrySize bytes each), each ending with its error history's start and interval count,
 //   then the error intervals of every entry in entry order (kIntervalSize bytes each),
-//   then u64 FNV-1a of everything before it.
+//   then u64 XXH3 (64 bits) of everything before it.
 constexpr char kMagic[8] = {'I', 'B', 'P', 'M', 'S', 'R', 'E', 'C'};
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8 + 8;
 
@@ -49,16 +51,18 @@ enum Flag : std::uint8_t {
   kAllExtended = 128,  // with kExtended
 };
 
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+// The checksum: XXH3's 64 bits of the bytes, taken in pieces as they are written. It reads
+// words, not bytes: FNV-1a a byte at a time (version 2) cost some 28 M instructions per load and
+// per save at 23,328 ports, more than the record's own decoding.
+class Checksum {
+ public:
+  Checksum() { XXH3_64bits_reset(&state_); }
+  void add(std::string_view bytes) { XXH3_64bits_update(&state_, bytes.data(), bytes.size()); }
+  std::uint64_t value() const { return XXH3_64bits_digest(&state_); }
 
-// FNV-1a of the first `size` bytes, continued from `hash` (kFnvOffset: from the start).
-std::uint64_t fnv1a(const std::string& bytes, std::size_t size, std::uint64_t hash = kFnvOffset) {
-  for (std::size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(bytes[i]);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
+ private:
+  XXH3_state_t state_;
+};
 
 void put_entry(base::ByteWriter& w, const PortRef& ref, const PortMemory& m) {
   const PortRecord& r = m.sample;
@@ -248,7 +252,9 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
       intervals += n;
     }
     if (intervals * kIntervalSize != in.remaining()) return refuse("truncated or padded");
-    if (base::ByteReader(all.substr(body)).get<std::uint64_t>() != fnv1a(*bytes, body))
+    Checksum checksum;
+    checksum.add(all.substr(0, body));
+    if (base::ByteReader(all.substr(body)).get<std::uint64_t>() != checksum.value())
       return refuse("checksum mismatch");
     for (const auto& [memory, n] : interval_counts) {
       memory->errors.intervals.reserve(n);
@@ -269,9 +275,9 @@ void SampleRecord::save(const std::string& path) const {
     std::string bytes;
     bytes.reserve(kPiece + kEntrySize);
     base::ByteWriter w(bytes);
-    std::uint64_t hash = kFnvOffset;
+    Checksum checksum;
     const auto flush = [&] {
-      hash = fnv1a(bytes, bytes.size(), hash);
+      checksum.add(bytes);
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       bytes.clear();
     };
@@ -289,7 +295,7 @@ void SampleRecord::save(const std::string& path) const {
       if (bytes.size() >= kPiece) flush();
     }
     flush();
-    w.put<std::uint64_t>(hash);
+    w.put<std::uint64_t>(checksum.value());
     flush();
   };
   try {

@@ -34,7 +34,8 @@ struct PortMemory {
 
 class SampleRecord {
  public:
-  static constexpr std::uint32_t kVersion = 2;
+  // 3: the checksum is XXH3 (2: FNV-1a; an older record is read from the RRD files once).
+  static constexpr std::uint32_t kVersion = 3;
 
   // STATE_DIR/samples/NAME.rec; NAME is made of [A-Za-z0-9._-] (anything else becomes '_').
   static std::string path_for(const std::string& state_dir, const std::string& name);
