@@ -52,37 +52,66 @@ std::size_t percent_bin(double value) {
   return static_cast<std::size_t>(std::clamp(index, 0.0, double{kPercentBins - 1}));
 }
 
-Histogram percent_histogram(const std::vector<MetricValue>& values) {
-  Histogram h;
-  for (int i = 0; i < kPercentBins; ++i)
-    h.bins.push_back(HistogramBin{i * kPercentBinWidth, (i + 1) * kPercentBinWidth, 0});
-  for (const MetricValue& v : values) ++h.bins[percent_bin(v.value)].count;
-  return h;
-}
+// Every decade a positive double can fall in: 10^-324 (the least subnormal) to 10^308.
+constexpr int kLowestDecade = -324;
+constexpr int kHighestDecade = 308;
 
-Histogram rate_histogram(const std::vector<MetricValue>& values) {
-  Histogram h;
-  h.bins.push_back(HistogramBin{0, 0, 0});
-  std::vector<std::optional<int>> decades;  // each value's, found once; none for zero
-  decades.reserve(values.size());
-  std::optional<int> lowest, highest;
-  for (const MetricValue& v : values) {
-    if (v.value <= 0) {
-      decades.emplace_back();
-      continue;
+// One metric's values counted as they are met, into the bins they fall in (no list of the
+// values kept: a sweep takes every port's every metric in one pass over the results).
+class BinCounts {
+ public:
+  explicit BinCounts(bool percent)
+      : percent_(percent), counts_(percent ? kPercentBins : kHighestDecade - kLowestDecade + 1) {}
+
+  void add(std::optional<MetricValue> value) {
+    if (!value) {
+      ++no_rate_;
+      return;
     }
-    const int k = decade_of(v.value);
-    decades.emplace_back(k);
-    lowest = std::min(lowest.value_or(k), k);
-    highest = std::max(highest.value_or(k), k);
+    lower_bounds_ += value->lower_bound;
+    any_nonzero_ = any_nonzero_ || value->value > 0;
+    if (percent_) {
+      ++counts_[percent_bin(value->value)];
+    } else if (value->value <= 0) {
+      ++zero_;
+    } else {
+      const int k = std::clamp(decade_of(value->value), kLowestDecade, kHighestDecade);
+      ++counts_[static_cast<std::size_t>(k - kLowestDecade)];
+      lowest_ = std::min(lowest_.value_or(k), k);
+      highest_ = std::max(highest_.value_or(k), k);
+    }
   }
-  if (lowest)
-    for (int k = *lowest; k <= *highest; ++k)
-      h.bins.push_back(HistogramBin{power_of_ten(k), power_of_ten(k + 1), 0});
-  for (const std::optional<int>& k : decades)
-    ++h.bins[k ? static_cast<std::size_t>(*k - *lowest) + 1 : 0].count;
-  return h;
-}
+
+  // Percentages: the ten bins. Rates: the zero bin, then every decade from the lowest value's to
+  // the highest's.
+  Histogram histogram() const {
+    Histogram h;
+    if (percent_) {
+      for (int i = 0; i < kPercentBins; ++i)
+        h.bins.push_back(HistogramBin{i * kPercentBinWidth, (i + 1) * kPercentBinWidth,
+                                      counts_[static_cast<std::size_t>(i)]});
+    } else {
+      h.bins.push_back(HistogramBin{0, 0, zero_});
+      if (lowest_)
+        for (int k = *lowest_; k <= *highest_; ++k)
+          h.bins.push_back(HistogramBin{power_of_ten(k), power_of_ten(k + 1),
+                                        counts_[static_cast<std::size_t>(k - kLowestDecade)]});
+    }
+    h.no_rate = no_rate_;
+    h.lower_bounds = lower_bounds_;
+    h.any_nonzero = any_nonzero_;
+    return h;
+  }
+
+ private:
+  bool percent_;
+  std::vector<std::size_t> counts_;  // percent bins, or one per decade from kLowestDecade
+  std::size_t zero_ = 0;
+  std::optional<int> lowest_, highest_;
+  std::size_t no_rate_ = 0;
+  std::size_t lower_bounds_ = 0;
+  bool any_nonzero_ = false;
+};
 
 // Bin edges as operators read them: "0.001" to "1000" in full, beyond that "1e4", "1e-4".
 std::string format_edge(double edge) {
@@ -100,24 +129,20 @@ std::string format_bin(const HistogramBin& bin, bool last_percent_bin) {
 }  // namespace
 
 std::vector<Histogram> rate_histograms(const std::vector<poll::PortResult>& results) {
+  const std::vector<Metric>& metrics = port_metrics();
+  std::vector<BinCounts> counts;
+  counts.reserve(metrics.size());
+  for (const Metric& metric : metrics) counts.emplace_back(metric.percent());
+  // One pass over the results (each port's result read once, not once per metric).
+  for (const poll::PortResult& result : results)
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+      counts[m].add(metric_value(metrics[m], result));
   std::vector<Histogram> histograms;
-  for (const Metric& metric : port_metrics()) {
-    std::vector<MetricValue> values;
-    std::size_t no_rate = 0;
-    for (const poll::PortResult& result : results) {
-      if (const auto value = metric_value(metric, result))
-        values.push_back(*value);
-      else
-        ++no_rate;
-    }
-    Histogram h = metric.percent() ? percent_histogram(values) : rate_histogram(values);
-    h.metric = metric.name;
-    h.unit = metric.unit;
-    h.no_rate = no_rate;
-    h.lower_bounds = static_cast<std::size_t>(std::count_if(
-        values.begin(), values.end(), [](const MetricValue& v) { return v.lower_bound; }));
-    h.any_nonzero =
-        std::any_of(values.begin(), values.end(), [](const MetricValue& v) { return v.value > 0; });
+  histograms.reserve(metrics.size());
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    Histogram h = counts[m].histogram();
+    h.metric = metrics[m].name;
+    h.unit = metrics[m].unit;
     histograms.push_back(std::move(h));
   }
   return histograms;
