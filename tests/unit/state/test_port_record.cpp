@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 #include <catch2/catch.hpp>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -189,4 +190,42 @@ TEST_CASE("counters in rrd_unknown are written as U, read or not") {
   CHECK(values[1 + source_index(counters::Counter::link_downed)] == "5");
   CHECK(values[1 + source_index(counters::Counter::xmit_data)] == "5");
   CHECK(values[1 + source_index(Gauge::saturated)] == "0");  // not saturated: not read back as max
+}
+
+TEST_CASE("an update line's times read as std::to_chars writes them with three decimals") {
+  // The state's times are whole milliseconds (written without the general conversion); any
+  // other time takes the general one: both must give the same text.
+  std::vector<double> times = {0.001,
+                               0.01,
+                               0.1,
+                               0.5,
+                               0.999,
+                               1,
+                               1.5,
+                               9.999,
+                               10,
+                               999.999,
+                               1000,
+                               1700000000.1234,
+                               1700000000.0005,
+                               1e-7,
+                               123456789.9995,
+                               4e15};
+  for (long long ms : {1LL, 7LL, 99LL, 100LL, 1000LL, 1001LL, 1764281234123LL, 9007199254740LL})
+    times.push_back(static_cast<double>(ms) / 1000);
+  for (int k = 0; k < 2000; ++k)  // a spread of times around now, a millisecond apart or not
+    times.push_back(1764281234.0 + k * 0.0007 + (k % 3 ? 0.0 : 1e-6));
+  for (const double time : times) {
+    PortRecord r;
+    r.time = time;
+    r.last_reset = time;
+    char expected[64];
+    const auto end =
+        std::to_chars(expected, expected + sizeof expected, time, std::chars_format::fixed, 3).ptr;
+    const std::vector<std::string> values = split(update_line(r));
+    INFO(time);
+    CHECK(values[0] == std::string(expected, end));
+    CHECK(values[1 + source_index(Gauge::sample_time)] == values[0]);
+    CHECK(values[1 + source_index(Gauge::last_reset)] == values[0]);
+  }
 }
