@@ -194,10 +194,16 @@ int daemon_status(const std::string& line, std::string& text) {
 }
 
 void append_daemon_escaped(std::string& out, std::string_view path) {
-  for (char c : path) {
-    if (c == ' ' || c == '\\') out += '\\';
-    out += c;
+  // In runs between the characters to escape, each run appended whole (a sweep's file names have
+  // none: one append a name, not one a character).
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] != ' ' && path[i] != '\\') continue;
+    out.append(path.substr(run, i - run));
+    out += '\\';
+    run = i;  // the character itself starts the next run
   }
+  out.append(path.substr(run));
 }
 
 }  // namespace ibpm::state

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "state/port_store.hpp"
+#include "state/rrdcached_connection.hpp"
 #include "state/rrdcached_pipeline.hpp"
 #include "support/direct_store.hpp"
 #include "support/process.hpp"
@@ -493,4 +494,18 @@ TEST_CASE("central store without -R: one message for every port, with the fix, a
     CHECK(error.find("start it with -R") != std::string::npos);
     CHECK(error.find(daemon.address()) != std::string::npos);
   }
+}
+
+TEST_CASE("a file name is escaped for the daemon's parser: spaces and backslashes only") {
+  const auto escaped = [](std::string_view path) {
+    std::string out = "UPDATE ";
+    ibpm::state::append_daemon_escaped(out, path);
+    return out;
+  };
+  CHECK(escaped("") == "UPDATE ");
+  CHECK(escaped("/var/lib/ibpm/0x0002c903004f3a30/port7.rrd") ==
+        "UPDATE /var/lib/ibpm/0x0002c903004f3a30/port7.rrd");
+  CHECK(escaped("a b\\c") == "UPDATE a\\ b\\\\c");
+  CHECK(escaped(" \\\\ ") == "UPDATE \\ \\\\\\\\\\ ");
+  CHECK(escaped("end ") == "UPDATE end\\ ");
 }
