@@ -42,14 +42,23 @@ std::string clock_text(double epoch) {
 
 // Nodes none of whose swept ports answered, in fabric order.
 std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& verdicts) {
+  // The nodes with a port that did not answer (few, or none), and whether another port of theirs
+  // did: no lookup for the ports that answered unless such a node exists.
   std::map<Guid, bool> answered;
   for (const PortVerdict& v : verdicts)
-    answered[v.result->target->node] |= v.result->sample.answered;
+    if (!v.result->sample.answered) answered.emplace(v.result->target->node, false);
+  if (answered.empty()) return {};
+  for (const PortVerdict& v : verdicts)
+    if (v.result->sample.answered)
+      if (const auto it = answered.find(v.result->target->node); it != answered.end())
+        it->second = true;
   std::vector<UnreachableNode> nodes;
   std::map<Guid, std::size_t> index;
   for (const PortVerdict& v : verdicts) {
     const poll::PortTarget& t = *v.result->target;
-    if (answered[t.node] || !v.result->state_error.empty() || v.result->sample.cut) continue;
+    if (v.result->sample.answered || answered.at(t.node) || !v.result->state_error.empty() ||
+        v.result->sample.cut)
+      continue;
     auto [it, added] = index.try_emplace(t.node, nodes.size());
     if (added)
       nodes.push_back({t.name.substr(0, t.name.rfind('[')), t.lid, 0, v.result->sample.error});
