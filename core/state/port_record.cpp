@@ -123,11 +123,14 @@ Widths make_widths() {
   return widths;
 }
 
+// Made when the program starts (nothing calls sample_width before main): a table local to the
+// function would cost its guard's check, and the registers that call saves, on every call.
+const Widths kWidths = make_widths();
+
 }  // namespace
 
 unsigned sample_width(counters::Counter counter, bool extended, bool all_extended) {
-  static const Widths widths = make_widths();
-  return widths[all_extended ? 2 : extended ? 1 : 0].at(static_cast<std::size_t>(counter));
+  return kWidths[all_extended ? 2 : extended ? 1 : 0].at(static_cast<std::size_t>(counter));
 }
 
 counters::CounterMask source_changed(const PortRecord& previous, const PortRecord& current) {
