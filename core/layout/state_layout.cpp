@@ -47,10 +47,8 @@ std::string StateLayout::sm_state(const std::string& ca, int port) const {
 std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
 std::string StateLayout::port_history(Guid node, PortNumber port) const {
-  std::string path;
-  path.reserve(dir_.size() + 1 + kPortHistoryLength);
-  path = dir_;
-  if (!dir_.empty() && dir_.back() != '/') path += '/';
+  std::string path = in_dir("");  // "DIR/" as every other name is joined
+  path.reserve(path.size() + kPortHistoryLength);
   append_port_history(path, node, port);
   return path;
 }
