@@ -111,12 +111,18 @@ std::uint64_t link_signalling_bps(LinkWidth width, LinkSpeed speed) {
   return static_cast<std::uint64_t>(lanes(width)) * lane_signalling_rate_bps(speed);
 }
 
-std::string format_guid(Guid guid) {
-  // "0x" and 16 hex digits, written in place (a sweep names two files per port with it).
+void append_guid(std::string& out, Guid guid) {
+  // "0x" and 16 hex digits, written in place.
   static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text(18, '0');
-  text[1] = 'x';
-  for (std::size_t i = text.size() - 1; guid != 0; --i, guid >>= 4) text[i] = kDigits[guid & 0xf];
+  const std::size_t start = out.size();
+  out.append(18, '0');
+  out[start + 1] = 'x';
+  for (std::size_t i = start + 17; guid != 0; --i, guid >>= 4) out[i] = kDigits[guid & 0xf];
+}
+
+std::string format_guid(Guid guid) {
+  std::string text;
+  append_guid(text, guid);
   return text;
 }
 

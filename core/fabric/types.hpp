@@ -72,6 +72,8 @@ std::uint64_t link_signalling_bps(LinkWidth width, LinkSpeed speed);
 
 // "0x0002c90300a1b2c3": GUIDs are always printed with 0x and 16 hex digits.
 std::string format_guid(Guid guid);
+// format_guid's text appended to `out` (no string of its own: a sweep names every port's file).
+void append_guid(std::string& out, Guid guid);
 
 // Accepts "0x..." or bare hex (1-16 digits); nullopt otherwise.
 std::optional<Guid> parse_guid(std::string_view text);

@@ -7,9 +7,17 @@
 
 namespace ibpm::layout {
 
+void StateLayout::append_dir(std::string& path) const {
+  path += dir_;
+  if (!dir_.empty() && dir_.back() != '/') path += '/';
+}
+
 std::string StateLayout::in_dir(const std::string& name) const {
-  if (dir_.empty()) return name;
-  return dir_.back() == '/' ? dir_ + name : dir_ + '/' + name;
+  std::string path;
+  path.reserve(dir_.size() + 1 + name.size());
+  append_dir(path);
+  path += name;
+  return path;
 }
 
 std::string StateLayout::topology() const { return in_dir("topology.ibnetdiscover"); }
@@ -47,8 +55,8 @@ std::string StateLayout::sm_state(const std::string& ca, int port) const {
 std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
 std::string StateLayout::port_history(Guid node, PortNumber port) const {
-  std::string path = in_dir("");  // "DIR/" as every other name is joined
-  path.reserve(path.size() + kPortHistoryLength);
+  std::string path;
+  path.reserve(dir_.size() + 1 + kPortHistoryLength);
   append_port_history(path, node, port);
   return path;
 }
@@ -56,12 +64,17 @@ std::string StateLayout::port_history(Guid node, PortNumber port) const {
 std::string StateLayout::relative_port_history(Guid node, PortNumber port) {
   std::string path;
   path.reserve(kPortHistoryLength);
-  append_port_history(path, node, port);
+  append_relative_port_history(path, node, port);
   return path;
 }
 
-void StateLayout::append_port_history(std::string& path, Guid node, PortNumber port) {
-  path += format_guid(node);
+void StateLayout::append_port_history(std::string& path, Guid node, PortNumber port) const {
+  append_dir(path);  // "DIR/" as every other name is joined
+  append_relative_port_history(path, node, port);
+}
+
+void StateLayout::append_relative_port_history(std::string& path, Guid node, PortNumber port) {
+  append_guid(path, node);
   path += "/port";
   std::array<char, 4> number{};
   const auto end = std::to_chars(number.data(), number.data() + number.size(), port).ptr;

@@ -44,6 +44,10 @@ class StateLayout {
 
   // "0xGUID/portN.rrd": a port's history relative to the state (or an rrdcached's base) folder.
   static std::string relative_port_history(Guid node, PortNumber port);
+  // port_history and relative_port_history appended to `path`, without a string of their own: a
+  // sweep names every port's file.
+  void append_port_history(std::string& path, Guid node, PortNumber port) const;
+  static void append_relative_port_history(std::string& path, Guid node, PortNumber port);
   // The file name endings of the folders' entries, for those who list them.
   static constexpr const char* kSampleRecordExtension = ".rec";
   static constexpr const char* kSmStateExtension = ".state";
@@ -52,9 +56,9 @@ class StateLayout {
  private:
   // DIR/NAME: one '/' between them, none added after a trailing one; NAME alone for no DIR.
   std::string in_dir(const std::string& name) const;
-  // Appends "0xGUID/portN.rrd" (kPortHistoryLength characters at most) without a string of its
-  // own: a sweep names every port's file.
-  static void append_port_history(std::string& path, Guid node, PortNumber port);
+  // "DIR/" appended to `path` (nothing for no DIR): the join in_dir makes.
+  void append_dir(std::string& path) const;
+  // The longest relative_port_history.
   static constexpr std::size_t kPortHistoryLength = 18 + 5 + 3 + 4;
 
   std::string dir_;

@@ -49,7 +49,9 @@ class LineBuffer {
   }
   void unknown() { *at_++ = 'U'; }
   void colon() { *at_++ = ':'; }
-  std::string text() const { return std::string(text_, static_cast<std::size_t>(at_ - text_)); }
+  void append_to(std::string& out) const {
+    out.append(text_, static_cast<std::size_t>(at_ - text_));
+  }
 
  private:
   static constexpr std::size_t kSecondsSize = 64;  // longer: "time out of range"
@@ -155,6 +157,12 @@ std::string update_refusal(const PortRecord& record) {
 }
 
 std::string update_line(const PortRecord& record) {
+  std::string line;
+  append_update_line(line, record);
+  return line;
+}
+
+void append_update_line(std::string& text, const PortRecord& record) {
   if (std::string refusal = update_refusal(record); !refusal.empty())
     throw std::invalid_argument(refusal);
   LineBuffer line;
@@ -185,7 +193,7 @@ std::string update_line(const PortRecord& record) {
     line.unknown();
   line.colon();
   line.number(record.reset_mask);
-  return line.text();
+  line.append_to(text);
 }
 
 PortRecord record_from_last_values(const std::array<std::string, kSourceCount>& last) {

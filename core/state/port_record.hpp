@@ -55,6 +55,8 @@ counters::CounterMask source_changed(const PortRecord& previous, const PortRecor
 // must not make a rate of it. Throws std::invalid_argument (update_refusal's reason) when the
 // time is not a positive finite number.
 std::string update_line(const PortRecord& record);
+// update_line appended to `line` (no string of its own: a sweep writes one per port).
+void append_update_line(std::string& line, const PortRecord& record);
 
 // Why update_line refuses the record; empty when it takes it.
 std::string update_refusal(const PortRecord& record);

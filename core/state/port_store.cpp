@@ -126,6 +126,13 @@ std::string PortStore::rrd_name(Guid node, PortNumber port) const {
   return central_ ? relative_rrd_path(node, port) : path(node, port);
 }
 
+void PortStore::append_rrd_name(std::string& name, Guid node, PortNumber port) const {
+  if (central_)
+    layout::StateLayout::append_relative_port_history(name, node, port);
+  else
+    files_.append_port_history(name, node, port);
+}
+
 bool PortStore::present(const std::string& file) const {
   return central_ ? backend_.present(file) : file_exists(file);
 }
@@ -428,16 +435,18 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
       errors[i] = e.what();
     }
   }
-  const auto update_at = [&](std::size_t k) {
+  const auto update_at = [&](std::size_t k, BatchUpdate& update) {
     const Write& w = writes[owner[k]];
-    return BatchUpdate{rrd_name(w.node, w.port), update_line(*w.record)};
+    append_rrd_name(update.path, w.node, w.port);
+    append_update_line(update.line, *w.record);
   };
   try {
     for (const auto& [index, reason] :
          batch_update(backend_.daemon_address(), owner.size(), update_at, timeout)) {
       if (index >= owner.size()) continue;
       const Write& w = writes[owner[index]];
-      const BatchUpdate update = update_at(index);
+      BatchUpdate update;
+      update_at(index, update);
       if (auto ahead = ahead_refusal(update.path, reason, now)) {
         errors[owner[index]] = *ahead;
         continue;

@@ -71,6 +71,8 @@ class PortStore {
   // The file as the RRD backend is told (see the naming rule above): path(), or relative to the
   // central store's base directory.
   std::string rrd_name(Guid node, PortNumber port) const;
+  // rrd_name appended to `name` (no string of its own: a sweep names every port's file).
+  void append_rrd_name(std::string& name, Guid node, PortNumber port) const;
   bool uses_daemon() const { return backend_.uses_daemon(); }
   // Files live in a central store reached over TCP: never looked at on this host.
   bool central_store() const { return central_; }

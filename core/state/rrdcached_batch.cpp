@@ -14,12 +14,14 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout) {
   return batch_update(
-      address, updates.size(), [&updates](std::size_t k) { return updates[k]; }, timeout);
+      address, updates.size(), [&updates](std::size_t k, BatchUpdate& u) { u = updates[k]; },
+      timeout);
 }
 
-std::vector<std::pair<std::size_t, std::string>> batch_update(
-    const std::string& address, std::size_t count,
-    const std::function<BatchUpdate(std::size_t)>& update_at, std::chrono::milliseconds timeout) {
+std::vector<std::pair<std::size_t, std::string>> batch_update(const std::string& address,
+                                                              std::size_t count,
+                                                              const FillUpdate& update_at,
+                                                              std::chrono::milliseconds timeout) {
   std::vector<std::pair<std::size_t, std::string>> failed;
   if (count == 0) return failed;
   DaemonConnection daemon(address, std::chrono::steady_clock::now() + timeout);
@@ -30,8 +32,11 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
   // The commands in writes of about 256 KiB: a few system calls for thousands of ports.
   std::string chunk;
   constexpr std::size_t kChunk = 256 * 1024;
+  BatchUpdate u;
   for (std::size_t k = 0; k < count; ++k) {
-    const BatchUpdate u = update_at(k);
+    u.path.clear();
+    u.line.clear();
+    update_at(k, u);
     chunk += "UPDATE ";
     append_daemon_escaped(chunk, u.path);
     chunk += ' ';

@@ -34,11 +34,13 @@ std::vector<std::pair<std::size_t, std::string>> batch_update(
     const std::string& address, const std::vector<BatchUpdate>& updates,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-// The same for `count` updates, update_at(k) making update k as it is sent: the updates are never
-// all held at once (for thousands of ports, their paths and lines would cost some 200 bytes each).
+// The same for `count` updates, update_at(k, update) filling `update` (given empty, with the room
+// of the one before) with update k as it is sent: the updates are never all held at once (for
+// thousands of ports, their paths and lines would cost some 200 bytes each), nor made in strings
+// of their own.
+using FillUpdate = std::function<void(std::size_t, BatchUpdate&)>;
 std::vector<std::pair<std::size_t, std::string>> batch_update(
-    const std::string& address, std::size_t count,
-    const std::function<BatchUpdate(std::size_t)>& update_at,
+    const std::string& address, std::size_t count, const FillUpdate& update_at,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // The last update time of each file as rrdcached's LAST answers it (rounded down to the file's
