@@ -8,6 +8,7 @@
 #define XXH_INLINE_ALL  // the hash compiled in: no library to load, and inlined on the hot path
 #include <xxhash.h>
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -237,7 +238,8 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
   // checked above; a read past them all the same would be a record cut short.
   base::ByteReader in(all.substr(kHeaderSize, body - kHeaderSize));  // not the checksum
   try {
-    record.ports_.reserve(count);
+    record.ports_ = std::make_unique<Ports>(count);
+    record.ports_->map.reserve(count);
     std::vector<std::pair<PortMemory*, std::uint32_t>> interval_counts;
     interval_counts.reserve(count);
     std::uint64_t intervals = 0;
@@ -246,7 +248,7 @@ SampleRecord SampleRecord::load(const std::string& path, std::string& warning) {
       PortMemory memory;
       const std::uint32_t n = get_entry(in, ref, memory);
       if (n > kMaxErrorIntervals) return refuse("too many error intervals");
-      const auto [entry, added] = record.ports_.emplace(ref, std::move(memory));
+      const auto [entry, added] = record.ports_->map.emplace(ref, std::move(memory));
       if (!added) return refuse("a port listed twice");
       interval_counts.emplace_back(&entry->second, n);
       intervals += n;
@@ -285,12 +287,12 @@ void SampleRecord::save(const std::string& path) const {
     w.put<std::uint32_t>(kVersion);
     w.put<std::uint32_t>(kEntrySize);
     w.put<std::uint64_t>(runs);
-    w.put<std::uint64_t>(ports_.size());
-    for (const auto& [ref, memory] : ports_) {
+    w.put<std::uint64_t>(ports_->map.size());
+    for (const auto& [ref, memory] : ports_->map) {
       put_entry(w, ref, memory);
       if (bytes.size() >= kPiece) flush();
     }
-    for (const auto& [ref, memory] : ports_) {
+    for (const auto& [ref, memory] : ports_->map) {
       put_intervals(w, memory.errors);
       if (bytes.size() >= kPiece) flush();
     }
@@ -305,18 +307,23 @@ void SampleRecord::save(const std::string& path) const {
   }
 }
 
+SampleRecord::Ports::Ports(std::size_t expected)
+    // The first block holds the expected entries (a map node is the entry and two words) and the
+    // map's buckets (a word each); pages of it not used are never touched.
+    : arena(std::max<std::size_t>(1024, expected * (sizeof(PortRef) + sizeof(PortMemory) + 32))) {}
+
 const PortMemory* SampleRecord::find(Guid node, PortNumber port) const {
-  const auto it = ports_.find(PortRef{node, port});
-  return it == ports_.end() ? nullptr : &it->second;
+  const auto it = ports_->map.find(PortRef{node, port});
+  return it == ports_->map.end() ? nullptr : &it->second;
 }
 
 PortMemory* SampleRecord::find(Guid node, PortNumber port) {
-  const auto it = ports_.find(PortRef{node, port});
-  return it == ports_.end() ? nullptr : &it->second;
+  const auto it = ports_->map.find(PortRef{node, port});
+  return it == ports_->map.end() ? nullptr : &it->second;
 }
 
 void SampleRecord::put(Guid node, PortNumber port, PortMemory memory) {
-  ports_[PortRef{node, port}] = std::move(memory);
+  ports_->map[PortRef{node, port}] = std::move(memory);
 }
 
 }  // namespace ibpm::state

@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -54,13 +56,13 @@ class SampleRecord {
   // Drops every port for which keep(const PortRef&) is false.
   template <typename Keep>
   void retain(Keep&& keep) {
-    std::erase_if(ports_, [&](const auto& entry) { return !keep(entry.first); });
+    std::erase_if(ports_->map, [&](const auto& entry) { return !keep(entry.first); });
   }
-  std::size_t size() const { return ports_.size(); }
+  std::size_t size() const { return ports_->map.size(); }
   // Every port's memory, in no particular order: fn(const PortRef&, const PortMemory&).
   template <typename Fn>
   void for_each(Fn&& fn) const {
-    for (const auto& [ref, memory] : ports_) fn(ref, memory);
+    for (const auto& [ref, memory] : ports_->map) fn(ref, memory);
   }
 
   // Runs of this scope so far (spreads the periodic PortInfo reads over the runs).
@@ -72,7 +74,15 @@ class SampleRecord {
       return std::hash<std::uint64_t>()(ref.node * 0x9e3779b97f4a7c15ULL ^ ref.port);
     }
   };
-  std::unordered_map<PortRef, PortMemory, KeyHash> ports_;
+  // The entries come from one arena (a heap allocation per port was the sweep's most frequent):
+  // a port dropped leaves its room there until the record goes. The arena and the map live
+  // together in one place, so that a record moved never moves the map away from its arena.
+  struct Ports {
+    explicit Ports(std::size_t expected);
+    std::pmr::monotonic_buffer_resource arena;
+    std::pmr::unordered_map<PortRef, PortMemory, KeyHash> map{&arena};
+  };
+  std::unique_ptr<Ports> ports_ = std::make_unique<Ports>(0);
 };
 
 }  // namespace ibpm::state
