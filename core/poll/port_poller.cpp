@@ -460,8 +460,10 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   const std::vector<PortTarget>& targets = *shared_targets;
   PollRun run;
   std::vector<PortResult>& results = run.results;
-  results.resize(targets.size());
+  // The results made after the record is loaded: the record file's bytes, held while it is
+  // decoded (some 200 bytes a port), are then given back before the results take their room.
   lock_and_load_record(store, targets, settings, run);
+  results.resize(targets.size());
   const double now = to_epoch_seconds(std::chrono::system_clock::now());
   RunStart start = take_previous_samples(store, shared_targets, settings, now, run);
 
