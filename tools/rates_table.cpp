@@ -73,7 +73,7 @@ std::vector<const sweep::PortVerdict*> ordered_ports(
 
 void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVerdict*>& ports) {
   std::size_t width = 4;
-  for (const auto* v : ports) width = std::max(width, products::log_safe(v->cable).size());
+  for (const auto* v : ports) width = std::max(width, products::log_safe(v->cable()).size());
   char header[256];
   std::snprintf(header, sizeof header, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  %s\n",
                 static_cast<int>(width), "PORT", "STATE", "XMIT MB/s", "RCV MB/s", "XMIT%", "RCV%",
@@ -85,7 +85,7 @@ void print_rates_table(std::ostream& out, const std::vector<const sweep::PortVer
     char line[512];
     std::snprintf(
         line, sizeof line, "%-*s  %-8s  %10s  %10s  %6s  %6s  %6s  ", static_cast<int>(width),
-        products::log_safe(v->cable).c_str(), std::string(plugin::to_string(v->state)).c_str(),
+        products::log_safe(v->cable()).c_str(), std::string(plugin::to_string(v->state)).c_str(),
         has_rates ? fixed("%.3f", rate(*v, counters::Counter::xmit_data) / 1e6).c_str() : "-",
         has_rates ? fixed("%.3f", rate(*v, counters::Counter::rcv_data) / 1e6).c_str() : "-",
         optional_percent(rates.xmit_util_pct).c_str(), optional_percent(rates.rcv_util_pct).c_str(),

@@ -281,8 +281,8 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
                             result.target->port,
                             v.state,
                             result.sample.answered && result.rates.baseline,
-                            v.cable,
-                            v.reason};
+                            v.cable(),
+                            v.reason()};
     if (auto event = state_change(status, remembered)) {
       // An OK port's verdict names no cable (nothing shows it); its event does.
       if (event->status.cable.empty()) event->status.cable = poll::cable_name(*result.target);

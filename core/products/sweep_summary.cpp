@@ -34,7 +34,7 @@ std::string port_json(const PortVerdict& v) {
          ",\"port\":" + std::to_string(t.port) + ",\"lid\":" + std::to_string(t.lid) +
          ",\"name\":" + json_string(t.name) + ",\"remote\":" + json_string(t.remote_name) +
          ",\"state\":" + json_string(plugin::to_string(v.state)) +
-         ",\"reason\":" + json_string(v.reason) + "}";
+         ",\"reason\":" + json_string(v.reason()) + "}";
 }
 
 // The summary files, fabric.json first; shards only when there is no whole-fabric sweep.

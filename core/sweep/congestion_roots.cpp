@@ -86,11 +86,11 @@ std::vector<std::string> add_congestion_roots(const SweepOptions& options, const
     const routes::RouteMap map(sweep.topology.fabric, tables);
     const std::map<PortRef, std::string> notes = congestion_notes(map, loads, sweep.name_map());
     for (PortVerdict& verdict : verdicts) {
-      if (verdict.state == plugin::State::ok) continue;
+      if (!verdict.detail) continue;  // an OK port
       const poll::PortTarget& target = *verdict.result->target;
       const auto note = notes.find(PortRef{target.node, target.port});
       if (note != notes.end())
-        verdict.check.children.push_back({plugin::State::ok, note->second, {}, {}});
+        verdict.detail->check.children.push_back({plugin::State::ok, note->second, {}, {}});
     }
   } catch (const std::exception& e) {
     return {std::string("congestion roots: ") + e.what()};

@@ -13,7 +13,7 @@ std::vector<std::string> add_route_impact(const SweepOptions& options, const Swe
                                           std::vector<PortVerdict>& verdicts) {
   std::vector<std::size_t> bad;
   for (std::size_t i = 0; i < verdicts.size(); ++i)
-    if (verdicts[i].state != plugin::State::ok && verdicts[i].result->sample.answered)
+    if (verdicts[i].detail && verdicts[i].result->sample.answered)  // not OK
       bad.push_back(i);
   // The worst first, as the long output orders them: only those it names are worked out.
   std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) {
@@ -29,7 +29,7 @@ std::vector<std::string> add_route_impact(const SweepOptions& options, const Swe
     const std::vector<routes::CableImpact> impacts = routes::impacts_from_state(
         options.fabric.state_dir, sweep.topology.fabric, sweep.name_map(), cables, jobs_file);
     for (std::size_t k = 0; k < impacts.size(); ++k)
-      verdicts[bad[k]].check.children.push_back(
+      verdicts[bad[k]].detail->check.children.push_back(
           {plugin::State::ok, routes::describe(impacts[k]), {}, {}});
   } catch (const std::exception& e) {
     return {std::string("routes: ") + e.what()};

@@ -112,6 +112,16 @@ class CableFlaps {
 
 }  // namespace
 
+namespace {
+const VerdictDetail kNoDetail;
+}  // namespace
+
+const Subcheck& PortVerdict::check() const { return detail ? detail->check : kNoDetail.check; }
+const std::string& PortVerdict::cable() const { return detail ? detail->cable : kNoDetail.cable; }
+const std::string& PortVerdict::reason() const {
+  return detail ? detail->reason : kNoDetail.reason;
+}
+
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
                                      const SweepReportSettings& settings) {
   std::vector<PortVerdict> verdicts;
@@ -127,19 +137,19 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
     v.result = &result;
     auto flap = flaps.of(i);
     const bool flapping = flap && flap->state.value_or(State::ok) != State::ok;
-    v.check = poll::port_subcheck(result, flapping ? settings.port : quiet);
+    Subcheck check = poll::port_subcheck(result, flapping ? settings.port : quiet);
     if (!result.sample.answered && !result.sample.cut && result.state_error.empty())
-      v.check.state = settings.unreachable;
+      check.state = settings.unreachable;
     if (flap) {
-      v.check.state = plugin::worst(v.check.state.value_or(State::ok), *flap->state);
-      v.check.children.push_back(std::move(*flap));
+      check.state = plugin::worst(check.state.value_or(State::ok), *flap->state);
+      check.children.push_back(std::move(*flap));
     }
-    v.state = effective_state(v.check);
+    v.state = effective_state(check);
     if (v.state != State::ok) {
-      v.cable = poll::cable_name(*result.target);
-      v.reason = poll::port_reason(v.check, v.state, v.cable).text;
-    } else {
-      v.check = Subcheck{};
+      v.detail = std::make_unique<VerdictDetail>();
+      v.detail->cable = poll::cable_name(*result.target);
+      v.detail->reason = poll::port_reason(check, v.state, v.detail->cable).text;
+      v.detail->check = std::move(check);
     }
     verdicts.push_back(std::move(v));
   }
@@ -226,7 +236,7 @@ std::string summary_tail(const SweepCounts& counts, const std::vector<const Port
   for (const SharedStateError& group : shared)
     if (named++ < settings.summary_ports) tail += (named > 1 ? "; " : "; worst: ") + group.text(1);
   for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
-    tail += (named ? "; " : "; worst: ") + bad[i]->cable + " " + bad[i]->reason;
+    tail += (named ? "; " : "; worst: ") + bad[i]->cable() + " " + bad[i]->reason();
   return tail;
 }
 
@@ -237,7 +247,7 @@ void add_port_lines(plugin::Check& check, const std::vector<const PortVerdict*>&
   for (const SharedStateError& group : shared)
     check.subchecks.push_back({State::unknown, group.text(settings.worst), {}, {}});
   for (std::size_t i = 0; i < bad.size() && i < settings.worst; ++i)
-    check.subchecks.push_back(bad[i]->check);
+    check.subchecks.push_back(bad[i]->check());
   if (bad.size() > settings.worst)  // the worst of those left out (bad is sorted worst first)
     check.subchecks.push_back(
         {bad[settings.worst]->state,

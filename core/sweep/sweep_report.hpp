@@ -9,6 +9,7 @@
 // --unreachable (WARNING by default): one host powered off is not an unknown fabric.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,13 +26,24 @@ struct SweepReportSettings {
   std::size_t summary_ports = 1;  // worst ports named in the status line
 };
 
-// One port's verdict.
+// What is said of a port that is not OK.
+struct VerdictDetail {
+  plugin::Subcheck check;  // as check_ib_node shows the port
+  std::string cable;       // "leaf01[3] <-> spine02[1]"
+  std::string reason;      // the metrics that set the state ("symbol_errors 12/s > 10/s")
+};
+
+// One port's verdict. An OK port has no detail: nothing shows it, and a sweep holds a verdict
+// per port (an empty line, cable and reason took 150 bytes each).
 struct PortVerdict {
   const poll::PortResult* result = nullptr;
-  plugin::Subcheck check;  // as check_ib_node shows the port; empty when the port is OK
   plugin::State state = plugin::State::ok;
-  std::string cable;   // "leaf01[3] <-> spine02[1]"; empty when the port is OK
-  std::string reason;  // the metrics that set the state ("symbol_errors 12/s > 10/s")
+  std::unique_ptr<VerdictDetail> detail;  // set when the state is not OK
+
+  // The detail's, or empty for an OK port.
+  const plugin::Subcheck& check() const;
+  const std::string& cable() const;
+  const std::string& reason() const;
 };
 
 std::vector<PortVerdict> judge_ports(const SweepResult& sweep, const SweepReportSettings& settings);

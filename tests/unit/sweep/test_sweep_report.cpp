@@ -58,14 +58,17 @@ TEST_CASE("sweep report: each port judged by the thresholds, an unanswered one a
   const std::vector<PortVerdict> verdicts = judge_ports(sweep, settings_with(thresholds));
   REQUIRE(verdicts.size() == 5);
   CHECK(verdicts[0].state == State::ok);
-  CHECK(verdicts[0].reason.empty());
+  CHECK(verdicts[0].reason().empty());
+  // Only a port that is not OK carries the lines that describe it.
+  CHECK(verdicts[0].detail == nullptr);
+  for (std::size_t i = 1; i < verdicts.size(); ++i) CHECK(verdicts[i].detail != nullptr);
   CHECK(verdicts[1].state == State::warning);
   CHECK(verdicts[2].state == State::critical);
   CHECK(verdicts[3].state == State::critical);
   CHECK(verdicts[4].state == State::warning);  // SweepReportSettings::unreachable
-  CHECK(verdicts[3].cable == "leaf01[4] <-> spine01[1]");
-  CHECK_THAT(verdicts[2].reason, Catch::Contains("symbol_errors"));
-  CHECK_THAT(verdicts[3].reason, Catch::Contains("rcv_errors"));
+  CHECK(verdicts[3].cable() == "leaf01[4] <-> spine01[1]");
+  CHECK_THAT(verdicts[2].reason(), Catch::Contains("symbol_errors"));
+  CHECK_THAT(verdicts[3].reason(), Catch::Contains("rcv_errors"));
 
   SweepReportSettings critical_when_unreachable = settings_with(thresholds);
   critical_when_unreachable.unreachable = State::critical;
