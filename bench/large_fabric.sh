@@ -105,14 +105,17 @@ for label in daemon central direct; do
     "$([[ -n $server ]] && awk -v a="$server_before" -v b="$(cpu_seconds "$server")" 'BEGIN { printf ", its rrdcached %.2f s", b - a }')"
 done
 # Heap allocations of one steady sweep through the central store, counted by heaptrack when it is
-# installed (they include the simulator's shim, libumad2sim: about 3 per MAD, 6.5 per port).
+# installed: all of them, and the sweep's own (the simulator's shim, libumad2sim, allocates about
+# 3 per MAD, 6.5 per port, which hardware does not).
 if command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null; then
   client heaptrack -o "$tmp/heap" $central_cmd >/dev/null 2>&1 || true
   allocations=$(heaptrack_print -f "$tmp"/heap.*zst 2>/dev/null |
     sed -n 's/^calls to allocation functions: \([0-9]*\).*/\1/p')
+  own=$("$here/../scripts/own-allocations.sh" "$tmp"/heap.*zst || true)
   swept=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_central.txt | head -1)
+  per_port() { awk -v a="${1:-0}" -v p="${swept:-1}" 'BEGIN { printf "%.1f", a / p }'; }
   echo "central: one steady sweep under heaptrack: ${allocations:-?} heap allocations" \
-    "($(awk -v a="${allocations:-0}" -v p="${swept:-1}" 'BEGIN { printf "%.1f", a / p }') per port)"
+    "($(per_port "$allocations") per port), the sweep's own ${own:-?} ($(per_port "$own") per port)"
 fi
 ( . "$tmp/sim/env" && exec /usr/bin/time -f "%U %S %M" -o rss_peer.txt $peer_cmd ) >peer.txt 2>&1 || true
 echo "peer: $(grep -m1 'ports checked' peer.txt || tail -1 peer.txt); max RSS $(tail -1 rss_peer.txt | cut -d' ' -f3) KB"

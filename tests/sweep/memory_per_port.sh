@@ -11,6 +11,7 @@
 # Exit 77 (skipped) when ibsim, OpenSM, rrdcached or GNU time are missing.
 set -euo pipefail
 bin=$1
+scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 # Bytes of max RSS per added port (topology, target, result, record entry, verdict). The sweep
 # takes about 1,360 (the budget leaves some 18 % over it); before an OK port's verdict was made
 # empty, the record's entries came from one arena and the results were made after the record's
@@ -72,13 +73,7 @@ measure() {
   local allocations=-
   if [[ -n $heaptrack ]]; then
     (. "$sim/env" && exec heaptrack -o "$tmp/heap-$hosts" "${sweep[@]}") >/dev/null 2>&1 || true
-    # Every allocating place with its count; the shim's are those whose first frame is in it.
-    allocations=$(heaptrack_print -f "$tmp"/heap-"$hosts".*zst --print-allocators 1 \
-      --peak-limit 1000000 --sub-peak-limit 0 --print-peaks 0 --print-temporary 0 \
-      --print-leaks 0 2>/dev/null | awk '
-        /calls to allocation functions with/ { n = $1; place = 1; next }
-        place && /^ *in / { if ($0 !~ /libumad2sim/) own += n; place = 0 }
-        END { if (own) print own }')
+    allocations=$("$scripts/own-allocations.sh" "$tmp"/heap-"$hosts".*zst)
     [[ -n $allocations ]] || fail "$hosts hosts: heaptrack counted nothing"
   fi
   "$bin/ibpm-sim" stop --dir "$sim" >/dev/null 2>&1 || true
