@@ -246,7 +246,8 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
   in_slices(files.size(), connections_for(files.size()), [&](std::size_t begin, std::size_t end) {
     try {
       daemon_pending(
-          backend_.daemon_address(), std::span(files.data() + begin, end - begin),
+          backend_.daemon_address(), end - begin,
+          [&](std::size_t k, std::string& name) { name += files[begin + k]; },
           [&](std::size_t k, std::optional<std::string_view> line) {
             if (line) pending[begin + k] = std::string(*line);
           },
@@ -303,9 +304,6 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
 
 std::vector<std::optional<std::time_t>> PortStore::last_updates(
     const std::vector<PortRef>& ports, std::chrono::milliseconds timeout) const {
-  std::vector<std::string> names;
-  names.reserve(ports.size());
-  for (const PortRef& p : ports) names.push_back(rrd_name(p.node, p.port));
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   // The daemon opens a file to answer LAST (about 50 us each: as long as the MADs at 20,000
   // ports, on the store's processor), but answers PENDING from its memory, and a file with updates
@@ -316,12 +314,16 @@ std::vector<std::optional<std::time_t>> PortStore::last_updates(
   // check runs while the MADs are in flight, and answering on four connections at once took the
   // processors the MADs need (a sweep of 23,328 ports through a store on the same two cores:
   // median 1.03 s with four, 0.88 s with one, the check still done before the MADs).
-  std::vector<std::optional<std::time_t>> times(names.size());
-  std::vector<bool> answered(names.size(), false);
+  // The files are named as each command is written (a sweep checks every port's).
+  std::vector<std::optional<std::time_t>> times(ports.size());
+  std::vector<bool> answered(ports.size(), false);
   const std::time_t step = options_.layout.step.count();
-  in_slices(names.size(), 1, [&](std::size_t begin, std::size_t end) {
+  in_slices(ports.size(), 1, [&](std::size_t begin, std::size_t end) {
     daemon_pending(
-        backend_.daemon_address(), std::span(names.data() + begin, end - begin),
+        backend_.daemon_address(), end - begin,
+        [&](std::size_t k, std::string& name) {
+          append_rrd_name(name, ports[begin + k].node, ports[begin + k].port);
+        },
         [&](std::size_t k, std::optional<std::string_view> line) {
           if (!line) return;
           double stamp = 0;
@@ -336,9 +338,9 @@ std::vector<std::optional<std::time_t>> PortStore::last_updates(
   });
   std::vector<std::string> unanswered;
   std::vector<std::size_t> owner;
-  for (std::size_t i = 0; i < names.size(); ++i)
+  for (std::size_t i = 0; i < ports.size(); ++i)
     if (!answered[i]) {
-      unanswered.push_back(std::move(names[i]));
+      unanswered.push_back(rrd_name(ports[i].node, ports[i].port));
       owner.push_back(i);
     }
   const auto left =

@@ -92,17 +92,21 @@ std::vector<std::optional<std::time_t>> last_updates(const std::string& address,
 }
 
 void daemon_pending(
-    const std::string& address, std::span<const std::string> paths,
+    const std::string& address, std::size_t count,
+    const std::function<void(std::size_t, std::string&)>& name_of,
     const std::function<void(std::size_t, std::optional<std::string_view>)>& on_pending,
     DaemonConnection::Deadline deadline) {
   // Only the last update of each answer matters (a file swept every few seconds lists dozens):
   // each line is looked at as it comes, none is stored.
   std::string last;
+  std::string name;  // its room kept from one file to the next
   pipeline(
-      address, paths.size(),
+      address, count,
       [&](std::size_t i, std::string& out) {
         out += "PENDING ";
-        append_daemon_escaped(out, paths[i]);
+        name.clear();
+        name_of(i, name);
+        append_daemon_escaped(out, name);
       },
       [&](std::size_t i, const DaemonAnswer& answer) {
         if (answer.status <= 0 || last.empty()) return on_pending(i, std::nullopt);

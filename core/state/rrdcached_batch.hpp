@@ -53,12 +53,15 @@ std::vector<std::optional<std::time_t>> last_updates(
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // The last of each file's updates the daemon holds in its cache, not yet written to the file
-// (PENDING, answered from the daemon's memory): on_pending(i, line) in order, with the update's
-// text as it was sent ("TIME:V1:...:Vn", valid during the call) or nullopt when none is pending
-// (or the daemon cannot say). Throws StateError("rrdcached at ADDRESS: reason") when the daemon
-// cannot be reached, the deadline passes or the exchange breaks off.
+// (PENDING, answered from the daemon's memory), for the `count` files that name_of(i, name) names
+// (appending file i's name, as the daemon sees it, to `name`: no string per file, a sweep asks
+// every port's): on_pending(i, line) in order, with the update's text as it was sent
+// ("TIME:V1:...:Vn", valid during the call) or nullopt when none is pending (or the daemon cannot
+// say). Throws StateError("rrdcached at ADDRESS: reason") when the daemon cannot be reached, the
+// deadline passes or the exchange breaks off.
 void daemon_pending(
-    const std::string& address, std::span<const std::string> paths,
+    const std::string& address, std::size_t count,
+    const std::function<void(std::size_t, std::string&)>& name_of,
     const std::function<void(std::size_t, std::optional<std::string_view>)>& on_pending,
     DaemonConnection::Deadline deadline);
 
