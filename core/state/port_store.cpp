@@ -99,10 +99,6 @@ std::string ahead_of_clock(const std::string& file, double last_update, double n
          " s ahead of the clock";
 }
 
-std::string relative_rrd_path(Guid node, PortNumber port) {
-  return layout::StateLayout::relative_port_history(node, port);
-}
-
 std::string daemon_address(const std::string& configured) {
   if (!configured.empty()) return configured;
   const char* env = std::getenv("RRDCACHED_ADDRESS");
@@ -123,7 +119,9 @@ PortStore::PortStore(StoreOptions options)
 }
 
 std::string PortStore::rrd_name(Guid node, PortNumber port) const {
-  return central_ ? relative_rrd_path(node, port) : path(node, port);
+  std::string name;
+  append_rrd_name(name, node, port);
+  return name;
 }
 
 void PortStore::append_rrd_name(std::string& name, Guid node, PortNumber port) const {

@@ -45,9 +45,6 @@ std::string daemon_address(const std::string& configured);
 // True for an address rrdcached is reached at over the network (not "unix:/path" or "/path").
 bool is_tcp_address(const std::string& address);
 
-// "0xGUID/portN.rrd": a port's file relative to the state (or the store's base) directory.
-std::string relative_rrd_path(Guid node, PortNumber port);
-
 // How far a stored sample may be ahead of this host's clock and still count as the past (two
 // hosts' clocks, or one clock corrected by a fraction of a second). Anything later is a clock that
 // stepped back, or a sample from the future put into a shared store.

@@ -110,10 +110,8 @@ class CableFlaps {
   const poll::FarEnds far_ends_;
 };
 
-}  // namespace
+const VerdictDetail kNoDetail;  // what an OK port's verdict reads as
 
-namespace {
-const VerdictDetail kNoDetail;
 }  // namespace
 
 const Subcheck& PortVerdict::check() const { return detail ? detail->check : kNoDetail.check; }
