@@ -2,7 +2,10 @@
 
 #include "poll/port_sampler.hpp"
 
+#include <algorithm>
+#include <span>
 #include <unordered_map>
+#include <utility>
 
 namespace ibpm::poll {
 
@@ -48,7 +51,7 @@ struct Outcome {
 struct Agent {
   unsigned lid = 0;
   NodeType type = NodeType::unknown;
-  std::vector<std::size_t> targets;
+  std::span<const std::uint32_t> targets;    // in the run's one list of targets by agent
   std::optional<Outcome> node_info_outcome;  // how NodeInfo ended (nullopt: not asked)
   std::optional<mad::NodeInfo> node_info;    // its answer, when it answered
   std::optional<mad::PmaCapabilities> caps;
@@ -71,20 +74,7 @@ class Sampling {
         counters_(targets.size()),
         counters_extended_(targets.size(), false),
         agent_of_(targets.size()) {
-    std::unordered_map<unsigned, std::size_t> by_lid;
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-      auto [it, added] = by_lid.try_emplace(targets[i].lid, agents_.size());
-      if (added) {
-        Agent agent;
-        agent.lid = targets[i].lid;
-        agent.type = targets[i].type;
-        if (const auto c = known.find(agent.lid); c != known.end()) agent.caps = c->second;
-        agents_.push_back(std::move(agent));
-      }
-      agents_[it->second].targets.push_back(i);
-      agent_of_[i] = static_cast<std::uint32_t>(it->second);
-    }
-    agents_.shrink_to_fit();  // grown by doubling
+    group_by_agent(known);
     if (!hints.empty()) {
       for (Agent& agent : agents_) {
         agent.verify = false;
@@ -92,6 +82,9 @@ class Sampling {
       }
     }
   }
+  // The agents' spans point into this object.
+  Sampling(const Sampling&) = delete;
+  Sampling& operator=(const Sampling&) = delete;
 
   void run(mad::MadEngine& engine, const mad::EngineOptions& options) {
     // Room for NodeInfo, ClassPortInfo and port 0's PortInfo per agent and both counter queries
@@ -294,6 +287,41 @@ class Sampling {
     sample.time = std::max(sample.time, to_epoch_seconds(reply.received));
   }
 
+  // The agents, one per LID, and each one's targets as a span of one list: a few allocations
+  // per run, not a map entry and a growing vector per node.
+  void group_by_agent(const KnownCapabilities& known) {
+    constexpr std::uint32_t kNone = ~std::uint32_t{0};
+    unsigned top_lid = 0;
+    for (const PortTarget& target : targets_) top_lid = std::max(top_lid, target.lid);
+    // Targets take their LID from a fabric::Lid (16 bits): at most 256 kB, for the grouping only.
+    std::vector<std::uint32_t> agent_at_lid(std::size_t{top_lid} + 1, kNone);
+    std::vector<std::uint32_t> first_target;  // per agent, then one past the last agent's
+    for (std::size_t i = 0; i < targets_.size(); ++i) {
+      std::uint32_t& a = agent_at_lid[targets_[i].lid];
+      if (a == kNone) {
+        a = static_cast<std::uint32_t>(agents_.size());
+        Agent& agent = agents_.emplace_back();
+        agent.lid = targets_[i].lid;
+        agent.type = targets_[i].type;
+        if (const auto c = known.find(agent.lid); c != known.end()) agent.caps = c->second;
+        first_target.push_back(0);
+      }
+      agent_of_[i] = a;
+      ++first_target[a];  // a count until the sums below
+    }
+    agents_.shrink_to_fit();  // grown by doubling
+    std::uint32_t sum = 0;
+    for (std::uint32_t& first : first_target) sum += std::exchange(first, sum);
+    first_target.push_back(sum);
+    targets_by_agent_.resize(targets_.size());
+    std::vector<std::uint32_t> next(first_target.begin(), first_target.end() - 1);
+    for (std::size_t i = 0; i < targets_.size(); ++i)
+      targets_by_agent_[next[agent_of_[i]]++] = static_cast<std::uint32_t>(i);
+    for (std::size_t a = 0; a < agents_.size(); ++a)
+      agents_[a].targets = std::span<const std::uint32_t>(targets_by_agent_)
+                               .subspan(first_target[a], first_target[a + 1] - first_target[a]);
+  }
+
   const std::vector<PortTarget>& targets_;
   const std::vector<SampleHint>& hints_;
   const bool probe_;
@@ -313,6 +341,7 @@ class Sampling {
   // PortCountersExtended answers that came before their PortCounters (rare), by target.
   std::unordered_map<std::size_t, MadReply> pending_extended_;
   std::vector<std::uint32_t> agent_of_;
+  std::vector<std::uint32_t> targets_by_agent_;  // the agents' targets, agent after agent
 };
 
 // Marks a sample that failed because of `reply`: its reason, and whether the deadline did it.
@@ -331,7 +360,7 @@ void Sampling::finish() {
     for (std::size_t t : agent.targets) {
       PortSample& sample = sample_of(t);
       const PortTarget& target = targets_[t];
-      sample.node_info = info;
+      if (info) sample.answered_as = info->node_guid;
       if (probe_ && agent.verify && !info) {  // nothing else was asked
         fail(sample, "NodeInfo",
              agent.node_info_outcome ? agent.node_info_outcome->reply() : MadReply{});
@@ -389,8 +418,8 @@ double to_epoch_seconds(std::chrono::system_clock::time_point time) {
 }
 
 bool PortSample::stale_topology(const PortTarget& target) const {
-  if (!node_info) return !answered && !cut;
-  return node_info->node_guid != target.node;
+  if (!answered_as) return !answered && !cut;
+  return *answered_as != target.node;
 }
 
 void sample_ports_into(mad::MadEngine& engine, const std::vector<PortTarget>& targets,

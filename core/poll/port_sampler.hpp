@@ -42,8 +42,8 @@ struct PortSample {
   mad::PmaCapabilities caps;
   double time = 0;    // epoch seconds when the counters arrived
   std::string error;  // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
-  std::optional<mad::NodeInfo> node_info;  // who answered at the LID
-  std::optional<LinkState> live;           // state/width/speed from PortInfo
+  std::optional<Guid> answered_as;  // the node GUID that answered NodeInfo at the LID
+  std::optional<LinkState> live;    // state/width/speed from PortInfo
 
   // The topology no longer describes this LID: another node answers, or nothing does.
   bool stale_topology(const PortTarget& target) const;

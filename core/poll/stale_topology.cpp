@@ -8,7 +8,7 @@ Staleness topology_staleness(const std::vector<PortResult>& results) {
   Staleness found = Staleness::current;
   for (const PortResult& r : results) {
     if (!r.sample.stale_topology(*r.target)) continue;
-    if (r.sample.node_info) return Staleness::moved;  // answered, as another node
+    if (r.sample.answered_as) return Staleness::moved;  // answered, as another node
     found = Staleness::silent;
   }
   return found;

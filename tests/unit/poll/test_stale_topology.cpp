@@ -19,8 +19,7 @@ PortResult result(Guid expected, std::optional<Guid> answered_as, bool answered,
   r.target = std::make_shared<const PortTarget>(target);
   r.sample.answered = answered;
   r.sample.cut = cut;
-  if (answered_as)
-    r.sample.node_info = mad::NodeInfo{*answered_as, *answered_as, NodeType::sw, 36, 1};
+  r.sample.answered_as = answered_as;
   return r;
 }
 
