@@ -8,7 +8,8 @@
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
 # (user + system) per port against the peer's, through a local rrdcached (unix socket), through a
 # central store (rrdcached over TCP with -R -B, as docs/operators.md deploys it, without the TLS
-# tunnel; and with --store-check-every 10) and writing the files directly, its heap allocations (with heaptrack, when installed),
+# tunnel; and with --store-check-every 10) and writing the files directly, its memory per port
+# beyond the topology, its heap allocations (with heaptrack, when installed),
 # the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
 # the state takes per RRD layout; then the analyzers' times over the history of those sweeps
@@ -103,6 +104,19 @@ for label in daemon central direct; do
   echo "$label: steady sweep: $(head -c 160 steady_$label.txt) ... max RSS $(tail -1 rss_$label.txt | cut -d" " -f3) KB, peak descriptors $peak"
   echo "$label: processor time beside that sweep: ibsim $(awk -v a="$ibsim_before" -v b="$(cpu_seconds "$ibsim_pid")" 'BEGIN { printf "%.2f", b - a }') s" \
     "$([[ -n $server ]] && awk -v a="$server_before" -v b="$(cpu_seconds "$server")" 'BEGIN { printf ", its rrdcached %.2f s", b - a }')"
+done
+# Memory beyond the topology: a steady sweep of one port in a thousand (--shard 1/1000) loads the
+# whole topology but keeps almost nothing per port; the full sweeps' max RSS less its, per port.
+for _ in first steady; do
+  ( . "$tmp/sim/env" && ulimit -n 1024 && exec /usr/bin/time -f "%U %S %M" -o rss_shard.txt \
+    ${daemon_cmd/"$disk/daemon"/"$disk/shard"} --shard 1/1000 ) >/dev/null 2>&1 || true
+done
+ports=$(sed -n 's/.* ports=\([0-9]*\).*/\1/p' steady_daemon.txt | head -1)
+shard_rss=$(tail -1 rss_shard.txt | cut -d" " -f3)
+for label in daemon central; do
+  echo "$label: memory beyond the topology: $(awk -v f="$(tail -1 rss_$label.txt | cut -d" " -f3)" \
+    -v s="$shard_rss" -v p="${ports:-1}" 'BEGIN { printf "%.0f bytes per port", (f - s) * 1024 / p }')" \
+    "(max RSS less a --shard 1/1000 sweep's, $shard_rss KB)"
 done
 # Heap allocations of one steady sweep through the central store, counted by heaptrack when it is
 # installed: all of them, and the sweep's own (the simulator's shim, libumad2sim, allocates about
