@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/rare_text.hpp"
 #include "mad/mad_engine.hpp"
 #include "poll/port_rates.hpp"
 #include "poll/port_sampler.hpp"
@@ -60,7 +61,7 @@ struct PortResult {
   // state_error, and this run's sample written over it all the same.
   bool blank_in_store = false;
   std::optional<std::uint8_t> reported;  // the state last reported (from the record)
-  std::string state_error;               // reading or writing the RRD failed: why
+  base::RareText state_error;            // reading or writing the RRD failed: why
   // The previous sample was dated this many seconds after this run's (the clock stepped back
   // since): no rate from it, this run's sample is a new baseline. 0: it was not.
   double clock_back = 0;

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "base/rare_text.hpp"
 #include "mad/mad_engine.hpp"
 #include "mad/pma.hpp"
 #include "mad/smp.hpp"
@@ -40,8 +41,8 @@ struct PortSample {
   bool extended = false;      // data/packet counters from PortCountersExtended
   bool all_extended = false;  // every counter from PortCountersExtended alone (64-bit)
   mad::PmaCapabilities caps;
-  double time = 0;    // epoch seconds when the counters arrived
-  std::string error;  // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
+  double time = 0;       // epoch seconds when the counters arrived
+  base::RareText error;  // why not, when not ("no answer after 4 tries", "MAD status 0x000c")
   std::optional<Guid> answered_as;  // the node GUID that answered NodeInfo at the LID
   std::optional<LinkState> live;    // state/width/speed from PortInfo
 
