@@ -8,7 +8,7 @@
 # sweep time (median of IBPM_BENCH_RUNS), max RSS, open descriptors, MADs per port, process CPU
 # (user + system) per port against the peer's, through a local rrdcached (unix socket), through a
 # central store (rrdcached over TCP with -R -B, as docs/operators.md deploys it, without the TLS
-# tunnel; and with --store-check-every 10) and writing the files directly, its memory per port
+# tunnel; and with --store-check-every 1) and writing the files directly, its memory per port
 # beyond the topology, its heap allocations (with heaptrack, when installed),
 # the sweep's MAD rate against the ceiling on the same
 # fabric (`ibpm-bench-mad --window 64`: every cabled port's PortCounters, nothing else), and the disk
@@ -150,8 +150,8 @@ ceiling_before=$(ceiling_runs | tr '\n' ' ')
     -n "peer: ibqueryerrors --load-cache --data" "$peer_cmd" \
     -n "daemon: check_ib_fabric --rrdcached unix:SOCKET" "$daemon_cmd" \
     -n "central: check_ib_fabric --rrdcached HOST:PORT" "$central_cmd" \
-    -n "central10: check_ib_fabric --rrdcached HOST:PORT --store-check-every 10" \
-    "$central_cmd --store-check-every 10" \
+    -n "central1: check_ib_fabric --rrdcached HOST:PORT --store-check-every 1" \
+    "$central_cmd --store-check-every 1" \
     -n "direct: check_ib_fabric" "$direct_cmd" ) >hyperfine.log 2>&1 || { cat hyperfine.log >&2; exit 1; }
 ceiling_after=$(ceiling_runs | tr '\n' ' ')
 ceiling=$(printf '%s\n' $ceiling_before $ceiling_after | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
@@ -164,9 +164,9 @@ engine_rate() {  # COMMAND...
     client "$@" -v 2>/dev/null | sed -n 's/.*the engine ran \([0-9.]*\) s (\([0-9]*\) MADs\/s).*/\2 \1/p'
   done | sort -n | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'
 }
-for label in daemon central central10; do
+for label in daemon central central1; do
   case $label in
-    central10) set -- $central_cmd --store-check-every 10 ;;
+    central1) set -- $central_cmd --store-check-every 1 ;;
     *) cmd=${label}_cmd; set -- ${!cmd} ;;
   esac
   read -r rate seconds <<<"$(engine_rate "$@")"
@@ -232,9 +232,9 @@ import json, sys
 path, ports, default, day_week, hour_week, used, ceiling, mads, central_mads = sys.argv[1], int(sys.argv[2]), *map(int, (a or 0 for a in sys.argv[3:]))
 r = {x["command"].split(": ", 1)[0]: x for x in json.load(open(path))["results"]}
 peer = r["peer"]["median"]
-for k in ("peer", "daemon", "central", "central10", "direct"):
+for k in ("peer", "daemon", "central", "central1", "direct"):
     print(f"{k:9} median {r[k]['median']:.3f} s  ({peer / r[k]['median']:.2f}x ibqueryerrors)")
-for k, n in (("daemon", mads), ("central", central_mads), ("central10", central_mads)):
+for k, n in (("daemon", mads), ("central", central_mads), ("central1", central_mads)):
     if n and ceiling:
         rate = n / r[k]["median"]
         print(f"{k}: {n} MADs ({n / ports:.2f} per port) at {rate:.0f} MADs/s: {100 * rate / ceiling:.0f} % of the ceiling ({ceiling}/s)")

@@ -201,24 +201,42 @@ void read_previous(const state::PortStore& store, const std::vector<PortTarget>&
 // still a true average). Anyone who reaches the store can update it, so what it holds is checked:
 // an update ahead of the clock, or one without a sample, is named. The check is asked on a thread
 // of its own while the MADs are in flight and applied after them (the daemon answers most files
-// from its memory, see PortStore::last_updates). With --store-check-every N each port is checked
-// at its turn, one run in N: the daemon's work (PENDING lists every update it holds for a file)
-// falls N-fold, and another writer is found within N runs.
+// from its memory, see PortStore::last_updates).
+//
+// With --store-check-every N a run asks only about the ports at their turn, one run in N each
+// (PENDING lists every update the daemon holds for a file: dozens at a sweep every few seconds,
+// and the daemon formats them all), and at least kAskAtLeast ports. A collector that had the ports
+// meanwhile wrote every one of them, and a store that lost its journal lost every file's last
+// samples: one port asked that is not as the record says makes the run ask about all the others at
+// once, after the MADs. Those are seen in the first run after them whatever N is; a forged update
+// of a single file, at that port's turn.
 class StoreCheck {
  public:
+  static constexpr std::size_t kAskAtLeast = 8;
+
   StoreCheck(const state::PortStore& store, const std::vector<PortTarget>& targets,
              const std::vector<PortResult>& results, const PreviousSamples& previous,
              const PollSettings& settings, std::uint64_t runs)
       : store_(store), targets_(targets), store_read_timeout_(settings.store_read_timeout) {
-    std::vector<PortRef> refs;
-    for (std::size_t i = 0; i < targets.size(); ++i)
-      if (previous.of[i] && results[i].state_error.empty() &&
-          port_turn(targets[i].node, targets[i].port, runs, settings.store_check_every)) {
-        from_record_.push_back(i);  // (a sample read from the store just now passes as well)
-        refs.push_back({targets[i].node, targets[i].port});
-      }
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      // (a sample read from the store just now passes as well)
+      if (!previous.of[i] || !results[i].state_error.empty()) continue;
+      const bool turn =
+          port_turn(targets[i].node, targets[i].port, runs, settings.store_check_every);
+      (turn ? asked_ : later_).push_back(i);
+    }
+    // A few ports asked every run (taking turns when fewer are at theirs), so that a hand-back is
+    // seen in the first run after it whatever N is.
+    if (asked_.size() < kAskAtLeast && !later_.empty()) {
+      std::rotate(later_.begin(),
+                  later_.begin() + static_cast<std::ptrdiff_t>(runs % later_.size()), later_.end());
+      const auto take =
+          static_cast<std::ptrdiff_t>(std::min(kAskAtLeast - asked_.size(), later_.size()));
+      asked_.insert(asked_.end(), later_.begin(), later_.begin() + take);
+      later_.erase(later_.begin(), later_.begin() + take);
+    }
     last_ = std::async(std::launch::async,
-                       [&store, refs = std::move(refs), timeout = settings.store_read_timeout] {
+                       [&store, refs = refs_of(asked_), timeout = settings.store_read_timeout] {
                          return store.last_updates(refs, timeout);
                        });
   }
@@ -228,26 +246,82 @@ class StoreCheck {
   // the record the store overtook (their samples are taken again).
   std::vector<std::size_t> apply(PollRun& run, PreviousSamples& previous,
                                  std::vector<bool>& file_known, double now) {
-    std::vector<PortResult>& results = run.results;
-    std::vector<std::optional<std::time_t>> last;
-    try {
-      last = last_.get();
-    } catch (const state::StateError& e) {
-      for (std::size_t i : from_record_) results[i].state_error = e.what();
+    Findings found;
+    run.store_checked += asked_.size();
+    const bool differs = judge(asked_, answers(last_, asked_, run), run, previous, now, found);
+    if (differs && !later_.empty()) {
+      const std::vector<std::optional<std::time_t>> last = answers(
+          [&] { return store_.last_updates(refs_of(later_), store_read_timeout_); }, later_, run);
+      judge(later_, last, run, previous, now, found);
+      run.store_checked += later_.size();
     }
-    const double ahead = now + state::kClockToleranceSeconds;
-    const std::time_t step = store_.layout().step.count();
+    if (found.loss.ports) run.notes.push_back(found.loss.describe());
+    std::vector<PortResult>& results = run.results;
+    const std::vector<std::size_t>& overtaken = found.overtaken;
+    read_previous(store_, targets_, overtaken, now, store_read_timeout_, run, previous);
+    for (std::size_t k = 0; k < overtaken.size(); ++k) {
+      const std::size_t i = overtaken[k];
+      PortResult& r = results[i];
+      file_known[i] = previous.of[i] != nullptr;
+      if (previous.of[i] || !r.state_error.empty() || !found.overtaken_last[k]) continue;
+      // The file is there and was updated after our sample, with no sample in it.
+      r.state_error = store_.rrd_name(targets_[i].node, targets_[i].port) +
+                      ": the store's last update (at " + std::to_string(*found.overtaken_last[k]) +
+                      ") holds no sample: not written by a collector";
+      r.blank_in_store = true;
+      file_known[i] = true;
+    }
+    return found.overtaken;
+  }
+
+ private:
+  using LastUpdates = std::vector<std::optional<std::time_t>>;
+  struct Findings {
     std::vector<std::size_t> overtaken;
     std::vector<std::optional<std::time_t>> overtaken_last;  // the update after ours, if any
     StoreLoss loss;
+  };
+
+  std::vector<PortRef> refs_of(const std::vector<std::size_t>& which) const {
+    std::vector<PortRef> refs;
+    refs.reserve(which.size());
+    for (std::size_t i : which) refs.push_back({targets_[i].node, targets_[i].port});
+    return refs;
+  }
+
+  // The last updates `ask` gives for `which`; none (and each port's state error) when the store
+  // could not say.
+  template <typename Ask>
+  static LastUpdates answers(Ask&& ask, const std::vector<std::size_t>& which, PollRun& run) {
+    try {
+      return ask();
+    } catch (const state::StateError& e) {
+      for (std::size_t i : which) run.results[i].state_error = e.what();
+    }
+    return {};
+  }
+  LastUpdates answers(std::future<LastUpdates>& pending, const std::vector<std::size_t>& which,
+                      PollRun& run) {
+    return answers([&pending] { return pending.get(); }, which, run);
+  }
+
+  // Each port of `which` against its store's last update. Returns whether any was not as the
+  // record says.
+  bool judge(const std::vector<std::size_t>& which, const LastUpdates& last, PollRun& run,
+             PreviousSamples& previous, double now, Findings& found) {
+    std::vector<PortResult>& results = run.results;
+    const double ahead = now + state::kClockToleranceSeconds;
+    const std::time_t step = store_.layout().step.count();
+    bool differs = false;
     for (std::size_t j = 0; j < last.size(); ++j) {
-      const std::size_t i = from_record_[j];
+      const std::size_t i = which[j];
       PortResult& r = results[i];
       // rrdcached's LAST answers the last update rounded down to the file's step.
       const auto sample = static_cast<std::time_t>(std::floor(previous.of[i]->time));
       const std::time_t recorded = sample - sample % step;
       if (last[j] && *last[j] == recorded) continue;
-      loss.add(last[j], recorded);
+      differs = true;
+      found.loss.add(last[j], recorded);
       // Another collector updated the file since (and saw the errors): the history starts again.
       // A store behind the record (a loss) leaves this collector's history as it is.
       const bool updated_since = last[j] && *last[j] > recorded;
@@ -258,32 +332,18 @@ class StoreCheck {
                                               static_cast<double>(*last[j]), now);
         continue;
       }
-      overtaken.push_back(i);
-      overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
+      found.overtaken.push_back(i);
+      found.overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
     }
-    if (loss.ports) run.notes.push_back(loss.describe());
-    read_previous(store_, targets_, overtaken, now, store_read_timeout_, run, previous);
-    for (std::size_t k = 0; k < overtaken.size(); ++k) {
-      const std::size_t i = overtaken[k];
-      PortResult& r = results[i];
-      file_known[i] = previous.of[i] != nullptr;
-      if (previous.of[i] || !r.state_error.empty() || !overtaken_last[k]) continue;
-      // The file is there and was updated after our sample, with no sample in it.
-      r.state_error = store_.rrd_name(targets_[i].node, targets_[i].port) +
-                      ": the store's last update (at " + std::to_string(*overtaken_last[k]) +
-                      ") holds no sample: not written by a collector";
-      r.blank_in_store = true;
-      file_known[i] = true;
-    }
-    return overtaken;
+    return differs;
   }
 
- private:
   const state::PortStore& store_;
   const std::vector<PortTarget>& targets_;
   std::chrono::milliseconds store_read_timeout_;
-  std::vector<std::size_t> from_record_;
-  std::future<std::vector<std::optional<std::time_t>>> last_;
+  std::vector<std::size_t> asked_;  // asked while the MADs are in flight
+  std::vector<std::size_t> later_;  // not at their turn: asked after them when asked_ differ
+  std::future<LastUpdates> last_;
 };
 
 // The ports in `which` sampled again with nothing taken from an earlier sample (no hint: every

@@ -80,6 +80,7 @@ struct PollRun {
   std::vector<PortResult> results;  // one per target, in target order
   std::vector<std::string> notes;   // the sample record ignored: why
   std::size_t from_rrd = 0;         // previous samples read from RRD files (not in the record)
+  std::size_t store_checked = 0;    // ports whose last update the central store was asked
   PendingRecord pending;
 };
 

@@ -140,9 +140,10 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       app, "--store-check-every", options.store_check_every,
       "With a central store (--rrdcached HOST:PORT): check that no one else updated "
       "a port's file since this collector's last sample only every N sweeps, spread "
-      "over the sweeps (the store's work for the check falls N-fold; another "
-      "collector's or a forged update is found within N sweeps; 1: every port, every "
-      "sweep)")
+      "over the sweeps, and for at least 8 ports a sweep; when one of them was updated "
+      "by someone else, every port is checked in that sweep (a collector that had the "
+      "ports meanwhile, or a store that lost its journal, is seen at once; a forged "
+      "update of one file within N sweeps; 1: every port, every sweep)")
       .in_range(1, 1000)
       .show_default()
       .type_name("N")
@@ -207,6 +208,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       result.results = std::move(run.results);
       result.state_notes = std::move(run.notes);
       result.from_rrd = run.from_rrd;
+      result.store_checked = run.store_checked;
       result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);

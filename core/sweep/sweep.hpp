@@ -28,10 +28,10 @@ struct SweepOptions : poll::PollOptions {
   delegation::ShardSpec shard;     // K/N; 1/1 polls everything
   std::string delegation_file;     // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
-  int rediscover_after_s = 3600;   // age of the state topology that triggers a discovery
-  bool clear_counters = false;     // clear every error counter of the polled ports
-  unsigned port_info_every = 10;   // PortInfo of a quiet port every this many sweeps
-  unsigned store_check_every = 1;  // a central store's check of a port every this many sweeps
+  int rediscover_after_s = 3600;    // age of the state topology that triggers a discovery
+  bool clear_counters = false;      // clear every error counter of the polled ports
+  unsigned port_info_every = 10;    // PortInfo of a quiet port every this many sweeps
+  unsigned store_check_every = 10;  // a central store's check of a port every this many sweeps
 };
 
 // "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record.
@@ -51,6 +51,7 @@ struct SweepResult {
   poll::PendingRecord pending;            // saved once the ports are judged
   std::vector<std::string> state_notes;   // the sample record ignored or not written
   std::size_t from_rrd = 0;               // previous samples read from RRD files
+  std::size_t store_checked = 0;          // ports checked against the central store
   std::vector<std::size_t> shard_loads;   // ports per shard (shard 1 first)
   // Nodes whose ports pins put on more than one shard, each port's shard: which shard gives
   // such a switch's passive result (products/switch_results.hpp).

@@ -354,6 +354,8 @@ std::vector<Perfdata> sweep_perfdata(const SweepResult& sweep,
     items.push_back(
         Perfdata{"read_spread", *sweep.last_read - *sweep.first_read, "s", {}, {}, 0.0, {}});
   if (counts.not_read) items.push_back(count("ports_not_read", counts.not_read));
+  // A central store's check (see --store-check-every): the ports it asked about this sweep.
+  if (sweep.store_checked) items.push_back(count("store_checked", sweep.store_checked));
   items.push_back(count("mads", sweep.mad_stats.sent));
   items.push_back(count("mad_retries", sweep.mad_stats.retries));
   return items;

@@ -315,8 +315,11 @@ TEST_CASE("A central store that lost acknowledged samples is noticed: the hole i
 TEST_CASE("Ports handed back from another collector go on from the store's later sample") {
   IBPM_REQUIRE_SIMULATOR();
   if (!fs::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed (apt-get install rrdcached)");
+  // Every port checked every sweep, or a few a sweep (--store-check-every 1000): one of those
+  // found overtaken makes the sweep check all the others.
+  const std::string every = GENERATE(std::string("1"), std::string("1000"));
   LiveFabric live = LiveFabric::start();
-  StateDir first("handback-a"), second("handback-b");
+  StateDir first("handback-a-" + every), second("handback-b-" + every);
   CentralStore store(fs::path(first.path()) / "store");
   REQUIRE(store.wait_until_listening());
   // Two collectors of the same ports, each with its own sample record, one central store.
@@ -326,14 +329,22 @@ TEST_CASE("Ports handed back from another collector go on from the store's later
     args[args.size() - 3] = store.address();
     return args;
   };
+  const auto first_args = [&] {
+    std::vector<std::string> args = args_of(first);
+    args.insert(args.end(), {"--store-check-every", every});
+    return args;
+  };
   const auto sweep = [&live](const std::vector<std::string>& args) {
     std::this_thread::sleep_for(1100ms);
     return live.run("check_ib_fabric", args);
   };
-  REQUIRE(sweep(args_of(first)).exit_code == 0);
-  const ProcessRun steady = sweep(args_of(first));
+  REQUIRE(sweep(first_args()).exit_code == 0);
+  const ProcessRun steady = sweep(first_args());
   INFO(steady.out << steady.err);
   REQUIRE(steady.exit_code == 0);
+  const double polled = perf_value(steady, "ports_polled").value_or(0);
+  REQUIRE(polled > 8);
+  CHECK(perf_value(steady, "store_checked") == (every == "1" ? polled : 8.0));
 
   // The second collector has the ports for a while (the first one's endpoint was down), and
   // sees 500 symbol errors on one port.
@@ -347,9 +358,10 @@ TEST_CASE("Ports handed back from another collector go on from the store's later
   // Handed back: the first collector's record is older than the store's files. Its rates go on
   // from the second collector's samples (the errors were seen and are not counted again), and
   // every port handed back is asked again with nothing taken from the old record.
-  const ProcessRun back = sweep(args_of(first));
+  const ProcessRun back = sweep(first_args());
   INFO(back.out << back.err);
   CHECK(back.exit_code == 0);
+  CHECK(perf_value(back, "store_checked") == polled);
   CHECK_FALSE(back.has("baseline"));
   CHECK(perf_value(back, "xmit_data").has_value());
   CHECK(perf_value(back, "mads").value_or(0) > perf_value(steady, "mads").value_or(0));
