@@ -113,8 +113,9 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   // The master first, alone, then the standby once the master has swept: OpenSM under ibsim can
   // hang in DISCOVERING for good when two SMs discover at once (each one's SMInfo query arriving
   // in the middle of the other's sweep), and priority then no longer decides. Should a start
-  // hang all the same (the check says UNKNOWN for an SM stuck DISCOVERING), the pair is started
-  // again, up to four times: what is tested is the check, not OpenSM's start.
+  // hang all the same (an SM stuck DISCOVERING, which the check says is UNKNOWN, or a master
+  // that never lists the standby: a MAD lost in the simulator is never timed out), the pair is
+  // started again, up to four times: what is tested is the check, not OpenSM's start.
   std::unique_ptr<BackgroundProcess> master;
   std::unique_ptr<BackgroundProcess> standby;
   ProcessRun up;
