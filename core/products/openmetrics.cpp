@@ -185,6 +185,9 @@ std::string openmetrics_text(const std::vector<poll::PortResult>& results, const
          std::to_string(figures.ports_read));
   figure("ibpm_sweep_ports_unreachable", "Ports whose counters the last sweep could not read",
          std::to_string(figures.ports_unreachable));
+  figure("ibpm_sweep_store_checked",
+         "Ports whose last update the last sweep checked in the central store (0 without one)",
+         std::to_string(figures.store_checked));
   return out;
 }
 

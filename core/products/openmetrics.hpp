@@ -14,7 +14,8 @@
 //   ibpm_port_link_speed_bytes_per_second       active speed: data rate of one lane
 // and the sweep's own figures, labelled scope ("fabric" or "shard-K-of-N"):
 //   ibpm_sweep_start_time_seconds, ibpm_sweep_duration_seconds, ibpm_sweep_mads_sent,
-//   ibpm_sweep_mad_retries, ibpm_sweep_ports, ibpm_sweep_ports_read, ibpm_sweep_ports_unreachable.
+//   ibpm_sweep_mad_retries, ibpm_sweep_ports, ibpm_sweep_ports_read, ibpm_sweep_ports_unreachable,
+//   ibpm_sweep_store_checked.
 //
 // No sample carries a timestamp (node_exporter refuses them). Label values are valid UTF-8 with
 // backslash, double quote and line feed escaped as the format says and every other control
@@ -44,6 +45,7 @@ struct SweepFigures {
   std::size_t ports = 0;  // ports the sweep set out to read
   std::size_t ports_read = 0;
   std::size_t ports_unreachable = 0;
+  std::size_t store_checked = 0;  // ports checked against a central store's last updates
 };
 
 // Every counter.

@@ -330,6 +330,7 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
       figures.ports = sweep.results.size();
       figures.ports_read = counts.polled;
       figures.ports_unreachable = counts.unreachable;
+      figures.store_checked = sweep.store_checked;
       write_openmetrics(outputs.openmetrics, sweep.results, sweep.topology.fabric, figures,
                         parse_counter_list(outputs.openmetrics_counters));
     } catch (const std::exception& e) {

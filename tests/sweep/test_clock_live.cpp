@@ -26,6 +26,7 @@
 #include "support/rrd_files.hpp"
 #include "support/rrdcached_daemon.hpp"
 #include "support/simulator.hpp"
+#include "support/text_files.hpp"
 
 using namespace ibpm::test;
 namespace fs = std::filesystem;
@@ -331,7 +332,8 @@ TEST_CASE("Ports handed back from another collector go on from the store's later
   };
   const auto first_args = [&] {
     std::vector<std::string> args = args_of(first);
-    args.insert(args.end(), {"--store-check-every", every});
+    args.insert(args.end(), {"--store-check-every", every, "--openmetrics",
+                             first.path() + "/fabric.prom"});
     return args;
   };
   const auto sweep = [&live](const std::vector<std::string>& args) {
@@ -362,6 +364,10 @@ TEST_CASE("Ports handed back from another collector go on from the store's later
   INFO(back.out << back.err);
   CHECK(back.exit_code == 0);
   CHECK(perf_value(back, "store_checked") == polled);
+  // The same count for Prometheus.
+  const std::string metrics = read_text(first.path() + "/fabric.prom");
+  CHECK(metrics.find("ibpm_sweep_store_checked{scope=\"fabric\"} " +
+                     std::to_string(static_cast<long>(polled)) + "\n") != std::string::npos);
   CHECK_FALSE(back.has("baseline"));
   CHECK(perf_value(back, "xmit_data").has_value());
   CHECK(perf_value(back, "mads").value_or(0) > perf_value(steady, "mads").value_or(0));

@@ -124,8 +124,8 @@ TEST_CASE("every family has HELP and TYPE once, its samples together, and no tim
   const std::string text =
       openmetrics_text({cabled(quiet_port(1)), cabled(quiet_port(2))}, fabric, {});
   const std::vector<std::string> lines = sample_lines(text);
-  // up, 17 counters raw and rate, state, width, speed: 38 per port; 7 figures of the sweep.
-  CHECK(lines.size() == 2 * 38 + 7);
+  // up, 17 counters raw and rate, state, width, speed: 38 per port; 8 figures of the sweep.
+  CHECK(lines.size() == 2 * 38 + 8);
   CHECK(count_prefix(lines, "ibpm_port_symbol_errors_total{") == 2);
   CHECK(text.find("# TYPE ibpm_port_symbol_errors_total counter\n") != std::string::npos);
   CHECK(text.find("# TYPE ibpm_port_xmit_data_bytes_per_second gauge\n") != std::string::npos);
@@ -138,6 +138,7 @@ TEST_CASE("every family has HELP and TYPE once, its samples together, and no tim
   CHECK(text.find("ibpm_port_link_width_lanes{") != std::string::npos);
   CHECK(text.find("} 4\n") != std::string::npos);
   CHECK(text.find("ibpm_sweep_ports{scope=\"fabric\"} 0\n") != std::string::npos);
+  CHECK(text.find("ibpm_sweep_store_checked{scope=\"fabric\"} 0\n") != std::string::npos);
   // Values only: one space, then the number, nothing after it.
   for (const std::string& line : lines) {
     const std::size_t close = line.rfind('}');
@@ -159,8 +160,8 @@ TEST_CASE("the allow-list bounds the series, ports without counters or baseline 
   const std::string text = openmetrics_text({base, gone}, fabric, {}, mask);
   const std::vector<std::string> lines = sample_lines(text);
   // The baseline port: up, two raw counters, link state, width and speed; no rates yet.
-  // The unanswered port: up 0 only. Then the sweep's 7 figures.
-  CHECK(lines.size() == 6 + 1 + 7);
+  // The unanswered port: up 0 only. Then the sweep's 8 figures.
+  CHECK(lines.size() == 6 + 1 + 8);
   CHECK(count_prefix(lines, "ibpm_port_symbol_errors_per_second") == 0);
   CHECK(count_prefix(lines, "ibpm_port_rcv_errors") == 0);
   CHECK(text.find("ibpm_port_up{node_guid=\"0x0002c90300001234\",port=\"2\"") != std::string::npos);
