@@ -332,8 +332,8 @@ TEST_CASE("Ports handed back from another collector go on from the store's later
   };
   const auto first_args = [&] {
     std::vector<std::string> args = args_of(first);
-    args.insert(args.end(), {"--store-check-every", every, "--openmetrics",
-                             first.path() + "/fabric.prom"});
+    args.insert(args.end(),
+                {"--store-check-every", every, "--openmetrics", first.path() + "/fabric.prom"});
     return args;
   };
   const auto sweep = [&live](const std::vector<std::string>& args) {
