@@ -62,8 +62,10 @@ start=$(date +%s.%N)
 echo "ibsim + OpenSM: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 client ibnetdiscover --cache "$tmp/fabric.cache" >/dev/null 2>&1
 
+# The local daemon as packaging/systemd/ibpm-rrdcached.service runs it: its files fall due for
+# writing spread over a minute (-z 60), not all at once 300 s after the first sweep.
 start_rrdcached "$tmp/rrdcached.sock" -l "unix:$tmp/rrdcached.sock" -b "$disk" -j "$disk" \
-  -p "$tmp/rrdcached.pid"
+  -w 300 -z 60 -f 3600 -p "$tmp/rrdcached.pid"
 # The central store as docs/operators.md runs it (files made and named through it, under its base).
 store_port=$(free_loopback_port)
 mkdir -p "$disk/store" "$disk/store-journal"
