@@ -248,9 +248,10 @@ class StoreCheck {
                                  std::vector<bool>& file_known, double now) {
     Findings found;
     run.store_checked += asked_.size();
-    const bool differs = judge(asked_, answers(last_, asked_, run), run, previous, now, found);
+    const bool differs = judge(asked_, answers([this] { return last_.get(); }, asked_, run), run,
+                               previous, now, found);
     if (differs && !later_.empty()) {
-      const std::vector<std::optional<std::time_t>> last = answers(
+      const LastUpdates last = answers(
           [&] { return store_.last_updates(refs_of(later_), store_read_timeout_); }, later_, run);
       judge(later_, last, run, previous, now, found);
       run.store_checked += later_.size();
@@ -299,10 +300,6 @@ class StoreCheck {
       for (std::size_t i : which) run.results[i].state_error = e.what();
     }
     return {};
-  }
-  LastUpdates answers(std::future<LastUpdates>& pending, const std::vector<std::size_t>& which,
-                      PollRun& run) {
-    return answers([&pending] { return pending.get(); }, which, run);
   }
 
   // Each port of `which` against its store's last update. Returns whether any was not as the
