@@ -57,7 +57,7 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
     PortResult& r = results[i];
     if (!r.sample.answered) continue;
     const counters::CounterMask mask = counters_near_max(
-        r.record.raw, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
+        r.record->raw, r.sample.extended, r.sample.all_extended, *settings.reset_fraction);
     if (!mask) continue;
     r.cleared = mask;
     // A port read from PortCountersExtended alone is cleared there too.
@@ -76,10 +76,10 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
       r.cleared = 0;
       continue;
     }
-    state::PortRecord cleared = r.record;
+    state::PortRecord cleared = *r.record;
     // Strictly after the sample: RRD refuses an update that is not later than the last.
     cleared.time = std::max(stored_time(to_epoch_seconds(replies[q].received)),
-                            stored_time(r.record.time + 0.001));
+                            stored_time(r.record->time + 0.001));
     for (const counters::CounterSpec& s : counters::counter_specs())
       if (r.cleared & counter_bit(s.id)) cleared.raw[static_cast<std::size_t>(s.id)] = 0;
     cleared.saturated &= ~r.cleared;
@@ -92,6 +92,11 @@ std::map<std::size_t, state::PortRecord> reset_counters(mad::MadEngine& engine,
 }
 
 }  // namespace
+
+const std::shared_ptr<const state::PortRecord>& no_sample() {
+  static const auto none = std::make_shared<const state::PortRecord>();
+  return none;
+}
 
 std::optional<double> live_capacity(const PortSample& sample) {
   if (!sample.live || sample.live->state != PortState::active || !sample.live->width ||
@@ -155,18 +160,20 @@ struct StoreLoss {
   }
 };
 
-// The port's error history with this run's interval added: its errors from the rates (a counter
-// not read counts none), continuous only when the rates compare with a previous sample.
+// The port's error history with this run's interval, up to its sample at `time`, added: its
+// errors from the rates (a counter not read counts none), continuous only when the rates compare
+// with a previous sample.
 state::ErrorHistory extend_errors(state::ErrorHistory history, const PortResult& r,
-                                  const state::PortRecord* previous, double keep_seconds) {
+                                  const state::PortRecord* previous, double time,
+                                  double keep_seconds) {
   const bool continuous = previous && !r.rates.baseline && r.rates.interval > 0;
   std::array<std::uint32_t, state::kHistoryCounterCount> errors{};
   for (std::size_t c = 0; c < errors.size(); ++c)
     if (const auto rate = r.rates.of(state::kHistoryCounters[c]); rate && continuous)
       errors[c] = static_cast<std::uint32_t>(
           std::min(4.0e9, std::llround(rate->per_second * r.rates.interval) * 1.0));
-  return state::extend(std::move(history), continuous, previous ? previous->time : 0, r.record.time,
-                       errors, keep_seconds);
+  return state::extend(std::move(history), continuous, previous ? previous->time : 0, time, errors,
+                       keep_seconds);
 }
 
 // The previous sample of each target (null: none) for the time of the run: pointers into the
@@ -354,12 +361,12 @@ void sample_again(mad::MadEngine& engine, const std::vector<PortTarget>& targets
   for (std::size_t i : which) {
     subset.push_back(targets[i]);
     results[i].sample = PortSample{};
-    results[i].record.raw = {};
+    results[i].readings = {};
   }
   sample_ports_into(engine, subset, known, settings.engine, settings.probe_nodes_first, {},
                     [&](std::size_t k) {
                       PortResult& r = results[which[k]];
-                      return SampleSlot{r.sample, r.record.raw};
+                      return SampleSlot{r.sample, r.readings};
                     });
 }
 
@@ -380,7 +387,8 @@ void lock_and_load_record(const state::PortStore& store, const std::vector<PortT
   if (settings.record_name.empty()) return;
   run.pending.path = state::SampleRecord::path_for(store.state_dir(), settings.record_name);
   std::string warning;
-  run.pending.previous = state::SampleRecord::load(run.pending.path, warning);
+  run.pending.record =
+      std::make_shared<state::SampleRecord>(state::SampleRecord::load(run.pending.path, warning));
   if (!warning.empty()) run.notes.push_back(warning);
 }
 
@@ -404,7 +412,7 @@ RunStart take_previous_samples(const state::PortStore& store,
                                const PollSettings& settings, double now, PollRun& run) {
   const std::vector<PortTarget>& targets = *shared_targets;
   std::vector<PortResult>& results = run.results;
-  const state::SampleRecord* record = run.pending.previous ? &*run.pending.previous : nullptr;
+  const state::SampleRecord& record = *run.pending.record;
   const double ahead = now + state::kClockToleranceSeconds;
   const double max_age = static_cast<double>(store.layout().heartbeat.count());
   RunStart start;
@@ -416,13 +424,13 @@ RunStart take_previous_samples(const state::PortStore& store,
     const PortTarget& t = targets[i];
     PortResult& r = results[i];
     r.target = std::shared_ptr<const PortTarget>(shared_targets, &t);
-    const state::PortMemory* memory = record ? record->find(t.node, t.port) : nullptr;
+    const state::PortMemory* memory = record.find(t.node, t.port);
     if (memory && memory->sample.time > ahead) r.clock_back = memory->sample.time - now;
     if (memory && !r.clock_back && now - memory->sample.time <= max_age) {
       start.previous.of[i] = &memory->sample;
       r.reported = memory->reported;
       r.errors = state::drop_after(memory->errors, ahead);
-      start.hints[i] = hint_of(*memory, t, record->runs, settings.port_info_every);
+      start.hints[i] = hint_of(*memory, t, record.runs, settings.port_info_every);
       start.file_known[i] = true;
     } else {
       from_files.push_back(i);
@@ -444,13 +452,22 @@ RunStart take_previous_samples(const state::PortStore& store,
   return start;
 }
 
-// Each answered port's record, rates and error history from its reading and previous sample.
+// Whether the run writes the port's sample to its file (the same test as write_samples').
+bool to_be_written(const PortResult& r) {
+  return r.sample.answered && (r.state_error.empty() || r.blank_in_store);
+}
+
+// Each answered port's sample, rates and error history from its reading and previous sample.
+// A sample to be written goes into the run's record in place of the previous one, which is no
+// longer needed (save_record takes it back from the record's file when the write then fails).
 void compute_port_rates(const PreviousSamples& previous, const PollSettings& settings,
+                        const std::shared_ptr<state::SampleRecord>& record,
                         std::vector<PortResult>& results) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
     if (!r.sample.answered) {
-      r.record.raw = {};  // what a port read before it failed (another node's counters) goes
+      // What a port read before it failed (another node's counters) goes.
+      r.rates = {};
       continue;
     }
     // The previous sample (never more than the tolerance ahead, see take_previous_samples) is
@@ -460,10 +477,20 @@ void compute_port_rates(const PreviousSamples& previous, const PollSettings& set
     const double taken = stored_time(r.sample.time);
     const bool stepped_back = before && taken <= before->time;
     if (stepped_back) r.clock_back = std::max(r.clock_back, before->time - taken);
-    r.record = record_of(r.sample, r.record.raw, before);
-    r.rates = compute_rates(stepped_back ? nullptr : before, r.record, live_capacity(r.sample),
+    state::PortRecord sample = record_of(r.sample, r.readings, before);
+    r.rates = compute_rates(stepped_back ? nullptr : before, sample, live_capacity(r.sample),
                             settings.xmit_wait_tick);
-    r.errors = extend_errors(std::move(r.errors), r, before, settings.error_history_seconds);
+    r.errors =
+        extend_errors(std::move(r.errors), r, before, sample.time, settings.error_history_seconds);
+    if (!to_be_written(r)) {
+      r.record = std::make_shared<const state::PortRecord>(std::move(sample));
+      continue;
+    }
+    const PortTarget& t = *r.target;
+    state::PortMemory* memory = record->find(t.node, t.port);
+    if (!memory) memory = &record->put(t.node, t.port, state::PortMemory{});
+    memory->sample = std::move(sample);
+    r.record = std::shared_ptr<const state::PortRecord>(record, &memory->sample);
   }
 }
 
@@ -472,15 +499,16 @@ void compute_port_rates(const PreviousSamples& previous, const PollSettings& set
 // someone else's. A failed write becomes the port's state error.
 void write_samples(const state::PortStore& store, const std::vector<bool>& file_known,
                    std::map<std::size_t, state::PortRecord>& after_reset,
-                   const PollSettings& settings, std::vector<PortResult>& results) {
+                   const PollSettings& settings, state::SampleRecord& record,
+                   std::vector<PortResult>& results) {
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
   writes.reserve(results.size());
   owners.reserve(results.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
-    if (!r.sample.answered || (!r.state_error.empty() && !r.blank_in_store)) continue;
-    writes.push_back({r.target->node, r.target->port, &r.record, file_known[i]});
+    if (!to_be_written(r)) continue;
+    writes.push_back({r.target->node, r.target->port, r.record.get(), file_known[i]});
     owners.push_back(i);
     if (const auto it = after_reset.find(i); it != after_reset.end()) {
       writes.push_back({r.target->node, r.target->port, &it->second, true});
@@ -500,9 +528,10 @@ void write_samples(const state::PortStore& store, const std::vector<bool>& file_
       r.blank_in_store = false;
       continue;
     }
-    if (writes[w].record != &r.record) {  // the reset went in after the sample
-      r.record.last_reset = writes[w].record->last_reset;
-      r.record.reset_mask = writes[w].record->reset_mask;
+    if (writes[w].record != r.record.get()) {  // the reset went in after the sample
+      state::PortRecord& sample = record.find(r.target->node, r.target->port)->sample;
+      sample.last_reset = writes[w].record->last_reset;
+      sample.reset_mask = writes[w].record->reset_mask;
       r.after_reset = std::make_shared<const state::PortRecord>(*writes[w].record);
     }
   }
@@ -527,57 +556,96 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   // The central store's check (see StoreCheck) is asked while the MADs are in flight.
   std::optional<StoreCheck> check;
   if (store.central_store()) {
-    const std::uint64_t runs = run.pending.previous ? run.pending.previous->runs : 0;
-    check.emplace(store, targets, results, start.previous, settings, runs);
+    check.emplace(store, targets, results, start.previous, settings, run.pending.record->runs);
   }
+  for (PortResult& r : results) r.readings = {};  // the rates' room holds the readings till then
   sample_ports_into(engine, targets, start.known, settings.engine, settings.probe_nodes_first,
                     start.hints, [&results](std::size_t i) {
-                      return SampleSlot{results[i].sample, results[i].record.raw};
+                      return SampleSlot{results[i].sample, results[i].readings};
                     });
   if (check) {
     const std::vector<std::size_t> overtaken =
         check->apply(run, start.previous, start.file_known, now);
     sample_again(engine, targets, overtaken, start.known, settings, results);
   }
-  compute_port_rates(start.previous, settings, results);
+  compute_port_rates(start.previous, settings, run.pending.record, results);
   forget_reboot_downs(results);
-  // Freed before the state is written (the record itself is updated in place by save_record).
+  // Freed before the state is written.
   std::vector<SampleHint>().swap(start.hints);
   start.previous = {};
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
-  if (settings.write_state) write_samples(store, start.file_known, after_reset, settings, results);
+  if (settings.write_state)
+    write_samples(store, start.file_known, after_reset, settings, *run.pending.record, results);
   return run;
 }
 
-std::optional<std::string> save_record(PendingRecord& pending,
-                                       const std::vector<PortResult>& results) {
+namespace {
+
+// The ports whose samples went into the run's record but not into their files (the write failed,
+// or a blank update was named): their memory as the record's file still has it, so that the next
+// run goes on from the sample their files hold, or dropped when the file has none (the next run
+// reads their files). Each of their results first gets a copy of the sample it shows.
+void restore_unwritten(state::SampleRecord& next, const std::string& path,
+                       const std::vector<PortResult*>& unwritten) {
+  if (unwritten.empty()) return;
+  std::string warning;  // a record that does not load has nothing to restore: all dropped
+  const state::SampleRecord before = state::SampleRecord::load(path, warning);
+  std::set<PortRef> dropped;
+  for (PortResult* r : unwritten) {
+    r->record = std::make_shared<const state::PortRecord>(*r->record);
+    const PortTarget& t = *r->target;
+    if (const state::PortMemory* old = before.find(t.node, t.port)) {
+      state::PortMemory& memory = *next.find(t.node, t.port);
+      memory = *old;
+      memory.reported = r->reported;
+    } else {
+      dropped.insert({t.node, t.port});
+    }
+  }
+  if (!dropped.empty()) next.retain([&](const PortRef& ref) { return !dropped.contains(ref); });
+}
+
+}  // namespace
+
+std::optional<std::string> save_record(PendingRecord& pending, std::vector<PortResult>& results) {
   std::optional<std::string> failure;
-  if (pending.previous) {
-    // The loaded record becomes the next one in place (no second copy of every port's memory):
-    // the run's ports updated, the ports it no longer has dropped.
-    state::SampleRecord& next = *pending.previous;
+  if (pending.record && !pending.path.empty()) {
+    // The run's record becomes the next one in place (no second copy of every port's memory):
+    // the written samples are in it already (compute_port_rates), the rest of each port's memory
+    // follows them, and the ports the run no longer has are dropped.
+    state::SampleRecord& next = *pending.record;
     ++next.runs;
-    for (const PortResult& r : results) {
-      state::PortMemory* old = next.find(r.target->node, r.target->port);
-      if (!r.sample.answered || !r.state_error.empty()) {
-        if (old) old->reported = r.reported;
+    std::vector<PortResult*> unwritten;
+    for (PortResult& r : results) {
+      state::PortMemory* memory = next.find(r.target->node, r.target->port);
+      const bool in_record = memory && r.record.get() == &memory->sample;
+      if (!r.sample.answered || !r.state_error.empty() || !in_record) {
+        if (in_record)
+          unwritten.push_back(&r);
+        else if (memory)
+          memory->reported = r.reported;
         continue;
       }
-      state::PortMemory memory;
-      memory.sample = r.after_reset ? *r.after_reset : r.record;
-      memory.live = r.sample.live;
-      memory.port_info_age =
-          r.sample.live_read || !old ? 0 : static_cast<std::uint16_t>(old->port_info_age + 1);
-      memory.reported = r.reported;
-      memory.errors = r.errors;
-      if (old)
-        *old = std::move(memory);
-      else
-        next.put(r.target->node, r.target->port, std::move(memory));
+      if (r.after_reset) {  // the record goes on from the sample after the reset
+        r.record = std::make_shared<const state::PortRecord>(*r.record);
+        memory->sample = *r.after_reset;
+      }
+      // (an entry that had no PortInfo yet is new: its PortInfo was asked)
+      memory->port_info_age = r.sample.live_read || !memory->live
+                                  ? 0
+                                  : static_cast<std::uint16_t>(memory->port_info_age + 1);
+      memory->live = r.sample.live;
+      memory->reported = r.reported;
+      memory->errors = r.errors;
     }
-    if (next.size() > results.size()) {
+    restore_unwritten(next, pending.path, unwritten);
+    // (the set only when the record holds other ports than the run's: rarely)
+    const auto held = std::count_if(results.begin(), results.end(), [&](const PortResult& r) {
+      return next.find(r.target->node, r.target->port) != nullptr;
+    });
+    if (next.size() > static_cast<std::size_t>(held)) {
       std::set<PortRef> kept;
       for (const PortResult& r : results) kept.insert({r.target->node, r.target->port});
       next.retain([&](const PortRef& ref) { return kept.contains(ref); });
@@ -589,7 +657,7 @@ std::optional<std::string> save_record(PendingRecord& pending,
     }
   }
   pending.locks.release();
-  pending.previous.reset();
+  pending.record.reset();
   return failure;
 }
 

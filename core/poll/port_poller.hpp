@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "base/rare_text.hpp"
@@ -44,18 +45,29 @@ struct PollSettings {
   double error_history_seconds = 7500;
 };
 
+// The sample a result shows when its port gave none (all counters unread).
+const std::shared_ptr<const state::PortRecord>& no_sample();
+
 struct PortResult {
+  PortResult() : rates() {}
+
   // The port polled: an entry of the run's targets, which every result of the run shares (a copy
   // per result would cost 112 bytes and its names).
   std::shared_ptr<const PortTarget> target;
   PortSample sample;
-  // This run's sample, as written. Its raw counters are the reading's (the sampler writes them
-  // there); all unread when the port did not answer.
-  state::PortRecord record;
+  // This run's sample, as written: the entry of the run's sample record (PendingRecord), which
+  // the results share, so that a port's sample is held once (192 bytes) and outlives the run with
+  // them; no_sample() when the port did not answer, a copy of its own when it was not written.
+  std::shared_ptr<const state::PortRecord> record = no_sample();
   // Written after it when this run cleared counters (rare: shared, so that a result without one
   // does not carry room for a whole record).
   std::shared_ptr<const state::PortRecord> after_reset;
-  PortRates rates;
+  // The counters as read, until the run computes the rates from them; the rates after that. They
+  // take turns in the same room (both for the whole run would cost 144 bytes more a port).
+  union {
+    PortRates rates;
+    mad::CounterValues readings;
+  };
   counters::CounterMask cleared = 0;  // counters this run reset
   // The store's file held an update without a sample (not one a collector writes): named in
   // state_error, and this run's sample written over it all the same.
@@ -67,12 +79,18 @@ struct PortResult {
   double clock_back = 0;
   state::ErrorHistory errors;  // physical-layer errors up to this sample
 };
+static_assert(std::is_trivially_copyable_v<PortRates> &&
+                  std::is_trivially_copyable_v<mad::CounterValues>,
+              "PortResult's union copies them as bytes");
 
 // A run's sample record, still to be saved (the caller may first set each result's `reported`),
 // with the run's node locks, which are held until then.
 struct PendingRecord {
   state::NodeLocks locks;
-  std::optional<state::SampleRecord> previous;  // as loaded; nullopt: the run keeps no record
+  // As loaded, then updated in place by the run: every written sample goes into it, and the
+  // results share their samples from it. Saved to `path`; an empty path: the run keeps no record
+  // (this one lives only as long as its results).
+  std::shared_ptr<state::SampleRecord> record = std::make_shared<state::SampleRecord>();
   std::string path;
 };
 
@@ -92,8 +110,9 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
 
 // Saves the run's record (every answered port's new sample, the others' last one, each with its
 // `reported` state) and releases the node locks. Returns why the record could not be written.
-std::optional<std::string> save_record(PendingRecord& pending,
-                                       const std::vector<PortResult>& results);
+// A result whose sample was not written, or was followed by a reset, gets a copy of its own
+// before the record changes under it.
+std::optional<std::string> save_record(PendingRecord& pending, std::vector<PortResult>& results);
 
 // The link's data rate from the live PortInfo (nullopt when the port is not active).
 std::optional<double> live_capacity(const PortSample& sample);

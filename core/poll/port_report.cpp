@@ -118,7 +118,7 @@ std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* 
   // The far node went away (powered off, or rebooted: its counters start again from zero).
   if (far && (!far->sample.answered || far->rates.reset_seen)) return std::nullopt;
   const link_quality::FlapStatus status = link_quality::flap_status(
-      near.errors, far ? &far->errors : nullptr, near.record.time, settings);
+      near.errors, far ? &far->errors : nullptr, near.record->time, settings);
   if (!status.flapping) return std::nullopt;
   const bool between_switches =
       near.target->type == NodeType::sw && near.target->remote_type == NodeType::sw;
@@ -139,7 +139,7 @@ std::vector<link_quality::BerWindow> port_ber(const PortResult& result,
                                               const link_quality::BerSettings& ber) {
   const PortSample& sample = result.sample;
   if (!sample.answered || !sample.live || sample.live->state != PortState::active) return {};
-  return link_quality::ber_windows(result.errors, result.record.time, sample.live->width,
+  return link_quality::ber_windows(result.errors, result.record->time, sample.live->width,
                                    sample.live->speed, ber);
 }
 
@@ -229,12 +229,12 @@ void add_counter_notes(Subcheck& port, const PortResult& result) {
                                          counters::describe_counters(result.cleared),
                                      {},
                                      {}});
-  else if (result.record.last_reset)
+  else if (result.record->last_reset)
     port.children.push_back(
         Subcheck{State::ok,
                  "last cleared by ibpm at " +
-                     base::format_utc(*result.record.last_reset, "%Y-%m-%dT%H:%M:%SZ") + ": " +
-                     counters::describe_counters(result.record.reset_mask),
+                     base::format_utc(*result.record->last_reset, "%Y-%m-%dT%H:%M:%SZ") + ": " +
+                     counters::describe_counters(result.record->reset_mask),
                  {},
                  {}});
 }

@@ -20,7 +20,7 @@ void forget_reboot_downs(std::vector<PortResult>& results) {
     bool reboot = near.rates.reset_seen != 0;
     if (!reboot)
       if (const PortResult* far = far_ends.of(near)) reboot = rebooted(*far);
-    if (reboot) state::forget_downs(near.errors, near.record.time);
+    if (reboot) state::forget_downs(near.errors, near.record->time);
   }
 }
 

@@ -35,7 +35,7 @@ std::string counter_name(const CounterSpec& spec) {
 // The raw reading; data counters count 4-octet words, given in bytes.
 std::optional<std::string> raw_value(const poll::PortResult& result, const CounterSpec& spec) {
   if (!result.sample.answered) return std::nullopt;
-  const auto value = result.record.raw[static_cast<std::size_t>(spec.id)];
+  const auto value = result.record->raw[static_cast<std::size_t>(spec.id)];
   if (!value) return std::nullopt;
   if (!spec.data_words) return std::to_string(*value);
   if (*value <= std::numeric_limits<std::uint64_t>::max() / 4)

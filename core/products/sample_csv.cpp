@@ -62,7 +62,7 @@ std::string row(double sweep_start, const poll::PortResult& result, const std::s
       csv_text(target.name),        csv_text(target.remote_name), sample.answered ? "1" : "0",
       csv_text(error_text(result)), sample.extended ? "1" : "0",
   };
-  for (const auto& value : result.record.raw)
+  for (const auto& value : result.record->raw)
     fields.push_back(sample.answered && value ? std::to_string(*value) : "");
   for (const Metric& metric : port_metrics()) {
     if (metric.percent()) continue;

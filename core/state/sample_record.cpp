@@ -322,8 +322,8 @@ PortMemory* SampleRecord::find(Guid node, PortNumber port) {
   return it == ports_->map.end() ? nullptr : &it->second;
 }
 
-void SampleRecord::put(Guid node, PortNumber port, PortMemory memory) {
-  ports_->map[PortRef{node, port}] = std::move(memory);
+PortMemory& SampleRecord::put(Guid node, PortNumber port, PortMemory memory) {
+  return ports_->map[PortRef{node, port}] = std::move(memory);
 }
 
 }  // namespace ibpm::state

@@ -52,7 +52,8 @@ class SampleRecord {
 
   const PortMemory* find(Guid node, PortNumber port) const;
   PortMemory* find(Guid node, PortNumber port);
-  void put(Guid node, PortNumber port, PortMemory memory);
+  // Returns the port's entry, which stays where it is until the port is dropped.
+  PortMemory& put(Guid node, PortNumber port, PortMemory memory);
   // Drops every port for which keep(const PortRef&) is false.
   template <typename Keep>
   void retain(Keep&& keep) {

@@ -21,6 +21,14 @@ inline poll::PortTarget& own_target(poll::PortResult& r) {
   return *own;
 }
 
+// The result's sample, to be changed: the result gets a copy of its own (results share their
+// samples with their run's record).
+inline state::PortRecord& own_record(poll::PortResult& r) {
+  auto own = std::make_shared<state::PortRecord>(*r.record);
+  r.record = own;
+  return *own;
+}
+
 // An answered switch port whose every rate is 0 over 10 s, utilization 0 %.
 inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
                                    std::string remote = "spine01[1]") {
@@ -34,7 +42,8 @@ inline poll::PortResult quiet_port(PortNumber port, std::string name = "leaf01",
   target.remote_name = std::move(remote);
   r.sample.answered = true;
   r.sample.time = 1714564800.25;
-  for (std::size_t i = 0; i < r.record.raw.size(); ++i) r.record.raw[i] = 1000;
+  state::PortRecord& record = own_record(r);
+  for (std::size_t i = 0; i < record.raw.size(); ++i) record.raw[i] = 1000;
   r.rates.interval = 10;
   for (std::size_t i = 0; i < r.rates.rate.size(); ++i) r.rates.rate[i] = counters::Rate{0, false};
   r.rates.xmit_util_pct = 0;
@@ -61,7 +70,7 @@ inline poll::PortResult baseline_port(PortNumber port) {
 inline poll::PortResult unanswered_port(PortNumber port) {
   poll::PortResult r = quiet_port(port);
   r.sample = poll::PortSample{};
-  r.record.raw = {};
+  r.record = poll::no_sample();
   r.sample.error = "no answer after 4 tries";
   r.rates = poll::PortRates{};
   return r;

@@ -23,7 +23,7 @@ std::vector<poll::PortResult> cable_with_downs(int earlier) {
   own_target(near).remote = PortRef{far.target->node, 1};
   own_target(far).remote = PortRef{near.target->node, 7};
   for (poll::PortResult* end : {&near, &far}) {
-    end->record.time = kNow;
+    own_record(*end).time = kNow;
     end->errors.since = kNow - 3000;
     for (int k = earlier; k >= 1; --k)
       end->errors.intervals.push_back({kNow - 600.0 * k, 10, {0, 0, 1}});
@@ -73,7 +73,7 @@ TEST_CASE("Three reboots of one node within the window do not make its cable fla
   near.errors.since = kNow - 3000;
   for (int reboot = 0; reboot < 3; ++reboot) {
     const double end = kNow - 600.0 * (2 - reboot);
-    near.record.time = end;
+    own_record(near).time = end;
     near.rates.reset_seen = counters::counter_bit(counters::Counter::link_downed);
     near.errors.intervals.push_back({end, 10, {0, 0, 1}});
     std::vector<poll::PortResult> run{near};

@@ -93,7 +93,7 @@ TEST_CASE("rates are written as perfdata reports them with the saturated mask") 
   poll::PortResult r = with_rate(quiet_port(1), counters::Counter::rcv_data, 250.5);
   r = with_rate(r, counters::Counter::symbol_errors, 7, true);
   r.rates.xmit_util_pct = 12.5;
-  r.record.raw[at(counters::Counter::vl15_dropped)].reset();
+  own_record(r).raw[at(counters::Counter::vl15_dropped)].reset();
   r.rates.rate[at(counters::Counter::vl15_dropped)].reset();
   append_samples_csv(path, 1714564800.0, {r}, "");
 
