@@ -31,8 +31,9 @@
 
 namespace ibpm::poll {
 
-// A port's reading without its counters: a sweep's result keeps those once, in the record it
-// writes (state::PortRecord::raw), not a second time here (144 bytes a port).
+// A port's reading without its counters: a sweep's result keeps those in the room of its rates
+// until they are computed (PortResult::readings), then once, in the sample it writes
+// (state::PortRecord::raw), not a second time here (144 bytes a port).
 struct PortSample {
   bool answered = false;      // counters read
   bool cut = false;           // not read because the run's deadline came first
