@@ -499,8 +499,7 @@ void compute_port_rates(const PreviousSamples& previous, const PollSettings& set
 // someone else's. A failed write becomes the port's state error.
 void write_samples(const state::PortStore& store, const std::vector<bool>& file_known,
                    std::map<std::size_t, state::PortRecord>& after_reset,
-                   const PollSettings& settings, state::SampleRecord& record,
-                   std::vector<PortResult>& results) {
+                   const PollSettings& settings, std::vector<PortResult>& results) {
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
   writes.reserve(results.size());
@@ -528,12 +527,9 @@ void write_samples(const state::PortStore& store, const std::vector<bool>& file_
       r.blank_in_store = false;
       continue;
     }
-    if (writes[w].record != r.record.get()) {  // the reset went in after the sample
-      state::PortRecord& sample = record.find(r.target->node, r.target->port)->sample;
-      sample.last_reset = writes[w].record->last_reset;
-      sample.reset_mask = writes[w].record->reset_mask;
+    // The reset went in after the sample: save_record goes on from it.
+    if (writes[w].record != r.record.get())
       r.after_reset = std::make_shared<const state::PortRecord>(*writes[w].record);
-    }
   }
 }
 
@@ -576,8 +572,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
-  if (settings.write_state)
-    write_samples(store, start.file_known, after_reset, settings, *run.pending.record, results);
+  if (settings.write_state) write_samples(store, start.file_known, after_reset, settings, results);
   return run;
 }
 
@@ -586,10 +581,11 @@ namespace {
 // The ports whose samples went into the run's record but not into their files (the write failed,
 // or a blank update was named): their memory as the record's file still has it, so that the next
 // run goes on from the sample their files hold, or dropped when the file has none (the next run
-// reads their files). Each of their results first gets a copy of the sample it shows.
-void restore_unwritten(state::SampleRecord& next, const std::string& path,
-                       const std::vector<PortResult*>& unwritten) {
-  if (unwritten.empty()) return;
+// reads their files). Each of their results first gets a copy of the sample it shows. Returns
+// how many were dropped.
+std::size_t restore_unwritten(state::SampleRecord& next, const std::string& path,
+                              const std::vector<PortResult*>& unwritten) {
+  if (unwritten.empty()) return 0;
   std::string warning;  // a record that does not load has nothing to restore: all dropped
   const state::SampleRecord before = state::SampleRecord::load(path, warning);
   std::set<PortRef> dropped;
@@ -605,6 +601,7 @@ void restore_unwritten(state::SampleRecord& next, const std::string& path,
     }
   }
   if (!dropped.empty()) next.retain([&](const PortRef& ref) { return !dropped.contains(ref); });
+  return dropped.size();
 }
 
 }  // namespace
@@ -618,8 +615,10 @@ std::optional<std::string> save_record(PendingRecord& pending, std::vector<PortR
     state::SampleRecord& next = *pending.record;
     ++next.runs;
     std::vector<PortResult*> unwritten;
+    std::size_t held = 0;  // the run's ports the record holds
     for (PortResult& r : results) {
       state::PortMemory* memory = next.find(r.target->node, r.target->port);
+      held += memory != nullptr;
       const bool in_record = memory && r.record.get() == &memory->sample;
       if (!r.sample.answered || !r.state_error.empty() || !in_record) {
         if (in_record)
@@ -640,12 +639,9 @@ std::optional<std::string> save_record(PendingRecord& pending, std::vector<PortR
       memory->reported = r.reported;
       memory->errors = r.errors;
     }
-    restore_unwritten(next, pending.path, unwritten);
+    held -= restore_unwritten(next, pending.path, unwritten);
     // (the set only when the record holds other ports than the run's: rarely)
-    const auto held = std::count_if(results.begin(), results.end(), [&](const PortResult& r) {
-      return next.find(r.target->node, r.target->port) != nullptr;
-    });
-    if (next.size() > static_cast<std::size_t>(held)) {
+    if (next.size() > held) {
       std::set<PortRef> kept;
       for (const PortResult& r : results) kept.insert({r.target->node, r.target->port});
       next.retain([&](const PortRef& ref) { return kept.contains(ref); });
