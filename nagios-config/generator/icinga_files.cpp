@@ -69,18 +69,18 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
   if (settings.passive_nodes) {
     // The sweep submits every switch's result through the API of the endpoint it runs on, as
     // the ApiUser whose only permission is actions/process-check-result (see the README).
-    out << "  vars.ibpm_icinga2_api = "
+    out << "  vars.ib_fabric_icinga2_api = "
         << (settings.icinga2_api.empty() ? "\"https://\" + NodeName + \":5665\""
                                          : icinga_string(settings.icinga2_api))
         << "\n"
-        << "  vars.ibpm_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n";
+        << "  vars.ib_fabric_icinga2_ca = " << icinga_string(settings.icinga2_ca) << "\n";
     if (settings.icinga2_api_user_cn.empty())
-      out << "  vars.ibpm_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
-          << "  vars.ibpm_icinga2_password_file = " << icinga_string(settings.icinga2_password_file)
-          << "\n";
+      out << "  vars.ib_fabric_icinga2_user = " << icinga_string(settings.icinga2_user) << "\n"
+          << "  vars.ib_fabric_icinga2_password_file = "
+          << icinga_string(settings.icinga2_password_file) << "\n";
     else
-      out << "  vars.ibpm_icinga2_cert = " << icinga_string(settings.icinga2_cert) << "\n"
-          << "  vars.ibpm_icinga2_key = " << icinga_string(settings.icinga2_key) << "\n";
+      out << "  vars.ib_fabric_icinga2_cert = " << icinga_string(settings.icinga2_cert) << "\n"
+          << "  vars.ib_fabric_icinga2_key = " << icinga_string(settings.icinga2_key) << "\n";
     // Hosts named as here.
     if (plan.fabric_host != "ib-fabric")
       out << "  vars.ib_fabric_nagios_fabric_host = " << icinga_string(plan.fabric_host) << "\n";

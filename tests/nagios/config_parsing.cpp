@@ -146,15 +146,17 @@ std::vector<IcingaArgument> arguments_of(const std::string& body) {
   std::vector<IcingaArgument> arguments;
   static const std::regex entry(R"re("([^"]+)"\s*=\s*)re");
   static const std::regex value(R"re(\bvalue\s*=\s*"([^"]*)")re");
+  static const std::regex set_if(R"re(\bset_if\s*=\s*"([^"]*)")re");
   std::size_t at = 0;
   std::smatch match;
   while (std::regex_search(body.cbegin() + at, body.cend(), match, entry)) {
-    IcingaArgument argument{match[1].str(), {}};
+    IcingaArgument argument{match[1].str(), {}, {}};
     std::size_t next = at + match.position(0) + match.length(0);
     if (body[next] == '{') {
       const std::string inner = block_at(body, next);
       std::smatch v;
       if (std::regex_search(inner, v, value)) argument.value = v[1].str();
+      if (std::regex_search(inner, v, set_if)) argument.set_if = v[1].str();
       next += inner.size() + 2;
     } else if (body[next] == '"') {
       const auto end = body.find('"', next + 1);

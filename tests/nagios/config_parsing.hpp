@@ -43,8 +43,9 @@ std::map<std::string, std::set<std::string>> check_options(const std::string& co
 std::vector<std::string> command_words(const std::string& command_line);
 
 struct IcingaArgument {
-  std::string key;    // "--node"
-  std::string value;  // "$ib_node_node$", empty for set_if flags without a value
+  std::string key;     // "--node"
+  std::string value;   // "$ib_node_node$", empty for set_if flags without a value
+  std::string set_if;  // "$ib_fabric_nagios_cas$": the flag is given when this is true
 };
 
 struct IcingaCommand {

@@ -342,8 +342,8 @@ TEST_CASE("nagios4 and icinga2 accept passive switch services with their freshne
                     {.env = {"ICINGA2_USER=" + current_user(), "ICINGA2_GROUP=" + current_group()},
                      .stderr_to = Stderr::merged});
     INFO(fabric.out);
-    CHECK(fabric.out.find("* ibpm_icinga2_api = \"https://") != std::string::npos);
-    CHECK(fabric.out.find("* ibpm_icinga2_user = \"ibpm\"") != std::string::npos);
+    CHECK(fabric.out.find("* ib_fabric_icinga2_api = \"https://") != std::string::npos);
+    CHECK(fabric.out.find("* ib_fabric_icinga2_user = \"ibpm\"") != std::string::npos);
     // And with zones (each satellite's sweep to its own endpoint).
     std::vector<std::string> zoned = passive;
     zoned.insert(zoned.end(), {"--zones", "2"});

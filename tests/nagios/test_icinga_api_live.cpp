@@ -232,8 +232,8 @@ TEST_CASE("Icinga 2 takes every switch's state from the sweep through its REST A
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   const std::string settings = read_text(fs::path(objects) / "ibpm-settings.conf");
-  CHECK(settings.find("vars.ibpm_icinga2_api = \"" + url + "\"") != std::string::npos);
-  CHECK(settings.find("vars.ibpm_icinga2_cert = \"" + (work / "ibpm-sweep.crt") + "\"") !=
+  CHECK(settings.find("vars.ib_fabric_icinga2_api = \"" + url + "\"") != std::string::npos);
+  CHECK(settings.find("vars.ib_fabric_icinga2_cert = \"" + (work / "ibpm-sweep.crt") + "\"") !=
         std::string::npos);
   CHECK(fs::exists(fs::path(objects) / "ibpm-api-user.conf"));  // the ApiUser "ibpm-cert"
 

@@ -229,29 +229,66 @@ TEST_CASE("Every option is checked against --help lists that are complete") {
   CHECK(option_names("check_ib_port").contains("-n"));
 }
 
-TEST_CASE("The Icinga 2 variables the configuration sets are ones the CheckCommands read") {
-  TempDir dir("icinga-vars");
-  const auto files = generate(dir, "icinga2", {"--zones", "2"});
-  std::string all;
-  for (const auto& [name, text] : files) all += text + "\n";
-  const auto commands = icinga_commands({all});
-  std::map<std::string, std::set<std::string>> read_by;  // variable -> commands reading it
+// variable -> the CheckCommands whose arguments or vars read it as $variable$.
+std::map<std::string, std::set<std::string>> macros_read(
+    const std::vector<IcingaCommand>& commands) {
+  std::map<std::string, std::set<std::string>> read_by;
   static const std::regex macro(R"(\$(\w+)\$)");
   for (const IcingaCommand& command : commands) {
     std::string values;
-    for (const IcingaArgument& argument : command.arguments) values += argument.value + " ";
+    for (const IcingaArgument& argument : command.arguments)
+      values += argument.value + " " + argument.set_if + " ";
     for (const auto& [var, value] : command.vars) values += value + " ";
     for (auto it = std::sregex_iterator(values.begin(), values.end(), macro);
          it != std::sregex_iterator(); ++it)
       read_by[(*it)[1].str()].insert(command.name);
   }
-  // Variables named after a command (ib_fabric_shard, ib_node_alive_state_dir, ...) must be read.
-  static const std::regex command_var(R"(^ib_(topology|port|node|fabric)_\w+$)");
-  for (const std::string& var : icinga_assigned_vars(all)) {
-    if (!std::regex_match(var, command_var)) continue;
-    INFO("vars." << var << " is set but no CheckCommand reads $" << var << "$");
-    CHECK(read_by.contains(var));
+  return read_by;
+}
+
+TEST_CASE("Every Icinga 2 variable each generated mode sets is read by a CheckCommand") {
+  // Every mode the generator writes: a variable set under a name no CheckCommand reads is an
+  // option the check never gets (the passive sweep once lost its --icinga2-* options that way).
+  // Besides: the variables of the Icinga Template Library's commands (dummy, cluster-zone),
+  // those that describe a host to people, and those the apply rules read (host.vars.NAME).
+  const std::set<std::string> others{"dummy_state", "dummy_text",     "cluster_zone",
+                                     "ib_guid",     "ib_description", "ib_level"};
+  const std::vector<std::vector<std::string>> modes{
+      {},
+      {"--zones", "2"},
+      {"--node-services", "passive"},
+      {"--node-services", "passive", "--icinga2-api-user-cn", "collector01"},
+      {"--zones", "2", "--node-services", "passive"}};
+  for (const std::vector<std::string>& mode : modes) {
+    std::string command_line = "ibpm-nagios-config --format icinga2";
+    for (const std::string& word : mode) command_line += " " + word;
+    INFO(command_line);
+    TempDir dir("icinga-vars");
+    const auto files = generate(dir, "icinga2", mode);
+    std::string all;
+    for (const auto& [name, text] : files) all += text + "\n";
+    const auto read_by = macros_read(icinga_commands({all}));
+    for (const std::string& var : icinga_assigned_vars(all)) {
+      if (others.contains(var) || all.find("host.vars." + var) != std::string::npos) continue;
+      INFO("vars." << var << " is set but no CheckCommand reads $" << var << "$");
+      CHECK(read_by.contains(var));
+    }
+    if (mode.size() > 1 && mode[1] == "passive") {
+      // The sweep's CheckCommand gets the API, its CA and a way to authenticate.
+      for (const char* option : {"api", "ca"}) {
+        INFO(option);
+        CHECK(icinga_assigned_vars(all).contains(std::string("ib_fabric_icinga2_") + option));
+      }
+    }
   }
+}
+
+TEST_CASE("The Icinga 2 settings reach every command that has the option") {
+  TempDir dir("icinga-vars");
+  const auto files = generate(dir, "icinga2", {"--zones", "2"});
+  std::string all;
+  for (const auto& [name, text] : files) all += text + "\n";
+  auto read_by = macros_read(icinga_commands({all}));
   // The settings template sets ib_<command>_<key> for every command from one dictionary.
   const std::string settings = files.at("ibpm-zones.d/ibpm-global/ibpm-settings.conf");
   const auto open = settings.find("var settings = {");

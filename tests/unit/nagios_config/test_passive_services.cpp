@@ -106,21 +106,23 @@ TEST_CASE("Icinga 2 passive: the sweep's command gets the API it submits to") {
   settings.passive_nodes = true;
   std::string text = icinga_files(plan, settings).at("ibpm-settings.conf");
   // By default the API of the endpoint running the sweep, as the ApiUser of the README.
-  CHECK(text.find("  vars.ibpm_icinga2_api = \"https://\" + NodeName + \":5665\"\n") !=
+  CHECK(text.find("  vars.ib_fabric_icinga2_api = \"https://\" + NodeName + \":5665\"\n") !=
         std::string::npos);
-  CHECK(text.find("  vars.ibpm_icinga2_ca = \"/var/lib/icinga2/certs/ca.crt\"\n") !=
+  CHECK(text.find("  vars.ib_fabric_icinga2_ca = \"/var/lib/icinga2/certs/ca.crt\"\n") !=
         std::string::npos);
-  CHECK(text.find("  vars.ibpm_icinga2_user = \"ibpm\"\n") != std::string::npos);
-  CHECK(text.find("  vars.ibpm_icinga2_password_file = \"/etc/icinga2/ibpm-api.password\"\n") !=
-        std::string::npos);
+  CHECK(text.find("  vars.ib_fabric_icinga2_user = \"ibpm\"\n") != std::string::npos);
+  CHECK(
+      text.find("  vars.ib_fabric_icinga2_password_file = \"/etc/icinga2/ibpm-api.password\"\n") !=
+      std::string::npos);
   CHECK(text.find("  vars.ib_fabric_nagios_cas = true\n") != std::string::npos);  // --cas
   settings.icinga2_api = "https://icinga.example.org:5665";
   settings.icinga2_password_file = "/etc/ibpm/\"api\".password";
   text = icinga_files(plan, settings).at("ibpm-settings.conf");
-  CHECK(text.find("  vars.ibpm_icinga2_api = \"https://icinga.example.org:5665\"\n") !=
+  CHECK(text.find("  vars.ib_fabric_icinga2_api = \"https://icinga.example.org:5665\"\n") !=
         std::string::npos);
-  CHECK(text.find("  vars.ibpm_icinga2_password_file = \"/etc/ibpm/\\\"api\\\".password\"\n") !=
-        std::string::npos);
+  CHECK(
+      text.find("  vars.ib_fabric_icinga2_password_file = \"/etc/ibpm/\\\"api\\\".password\"\n") !=
+      std::string::npos);
   // Active switch services: nothing submits.
   settings.passive_nodes = false;
   CHECK(icinga_files(plan, settings).at("ibpm-settings.conf").find("ibpm_icinga2") ==
@@ -151,12 +153,12 @@ TEST_CASE("Icinga 2 passive: the generator writes the sweep's least-privilege Ap
   CHECK(user.find("password") == std::string::npos);
   // The sweep presents the certificate that CN names, and no password.
   const std::string text = files.at("ibpm-settings.conf");
-  CHECK(text.find("  vars.ibpm_icinga2_cert = \"/etc/icinga2/ibpm-api.crt\"\n") !=
+  CHECK(text.find("  vars.ib_fabric_icinga2_cert = \"/etc/icinga2/ibpm-api.crt\"\n") !=
         std::string::npos);
-  CHECK(text.find("  vars.ibpm_icinga2_key = \"/etc/icinga2/ibpm-api.key\"\n") !=
+  CHECK(text.find("  vars.ib_fabric_icinga2_key = \"/etc/icinga2/ibpm-api.key\"\n") !=
         std::string::npos);
-  CHECK(text.find("ibpm_icinga2_user") == std::string::npos);
-  CHECK(text.find("ibpm_icinga2_password_file") == std::string::npos);
+  CHECK(text.find("ib_fabric_icinga2_user") == std::string::npos);
+  CHECK(text.find("ib_fabric_icinga2_password_file") == std::string::npos);
 
   // A CN or user name with a quote stays one string.
   settings.icinga2_api_user_cn = "evil\" }\nobject ApiUser \"root";
