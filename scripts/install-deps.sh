@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make ninja-build pkg-config xz-utils
-  libibmad-dev libibnetdisc-dev libibumad-dev
+  libibmad-dev libibnetdisc-dev libibumad-dev libopensm-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2 libxxhash-dev
   libcurl4-openssl-dev
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
