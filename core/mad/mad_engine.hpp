@@ -36,7 +36,14 @@ using MadData = std::array<std::uint8_t, kMadSize - kMadDataOffset>;
 constexpr std::size_t kMadRequestSize = 64;
 using MadRequestData = std::array<std::uint8_t, kMadRequestSize>;
 
-enum class MadMethod : std::uint8_t { get = 0x01, set = 0x02, get_table = 0x12 };
+// The method byte as sent. report_response (SubnAdmReportResp) answers a Report the SA sent us
+// (notice.hpp); it is never a query of the engine.
+enum class MadMethod : std::uint8_t {
+  get = 0x01,
+  set = 0x02,
+  get_table = 0x12,
+  report_response = 0x86,
+};
 
 // Where a class's attribute data starts in the MAD: 56 for the SA, 64 otherwise.
 std::size_t data_offset(MgmtClass mgmt_class);
