@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "check_wrappers.hpp"
 #include "config_parsing.hpp"
 #include "daemon_support.hpp"
 #include "support/check_output.hpp"
@@ -36,33 +37,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-const std::vector<std::string> kChecks{"check_ib_topology", "check_ib_port", "check_ib_node",
-                                       "check_ib_fabric"};
-
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// check_ib_* scripts that run the real checks as clients of this simulation.
-void write_wrappers(LiveFabric& live, const fs::path& dir) {
-  fs::create_directories(dir);
-  std::string env;
-  for (const std::string& entry : live.fabric.client_env_overrides()) {
-    const auto equals = entry.find('=');
-    env +=
-        "export " + entry.substr(0, equals) + "=" + shell_quoted(entry.substr(equals + 1)) + "\n";
-  }
-  for (const std::string& check : kChecks) {
-    const fs::path script = dir / check;
-    write_text(script, "#!/bin/sh\ncd " + shell_quoted(live.fabric.clients_dir().string()) +
-                           " || exit 3\n" + env + "exec " + shell_quoted(bin(check)) + " \"$@\"\n");
-    fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec);
-  }
-}
 
 struct ObjectState {
   int state = -1;
@@ -192,7 +166,7 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
   const std::string plugins = work / "plugin dir";
   const std::string objects = work / "ibpm";
   fs::create_directories(state);
-  write_wrappers(live, plugins);
+  write_check_wrappers(live, plugins);
   REQUIRE(live.run("check_ib_topology",
                    {"--write-baseline", state + "/baseline.cache", "--state-dir", state})
               .exit_code == 0);
@@ -304,7 +278,7 @@ TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results,
   const std::string objects = work / "ibpm";
   const fs::path nagios_dir = work.path() / "nagios";
   fs::create_directories(state);
-  write_wrappers(live, plugins);
+  write_check_wrappers(live, plugins);
   // Long enough for a sweep under the sanitizers to be reaped and seen before it goes stale.
   constexpr int kFreshness = 12;
   const ProcessRun generated =
