@@ -121,6 +121,20 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
     ibpm::topology::save_topology(current, options.write_baseline);
     check.subchecks.push_back(
         Subcheck{State::ok, "baseline written to " + options.write_baseline, {}, {}});
+    // The fabric as discovered is accepted: the cables the other checks kept as lost (down
+    // since a discovery stopped seeing them) are forgotten.
+    if (options.fabric.cache.empty()) {
+      try {
+        ibpm::topology::topology_source(options.fabric).accept_discovered(current.fabric);
+      } catch (const std::exception& e) {
+        check.subchecks.push_back(
+            Subcheck{State::warning,
+                     std::string("the state topology was not replaced (lost cables still kept): ") +
+                         e.what(),
+                     {},
+                     {}});
+      }
+    }
   }
   return check;
 }
@@ -149,7 +163,9 @@ int main(int argc, char** argv) {
              ibpm::plugin::add_option(
                  app, "--write-baseline", options.write_baseline,
                  "Save the current fabric as a baseline (libibnetdisc cache file when "
-                 "discovered live or read from one, ibnetdiscover dump otherwise)");
+                 "discovered live or read from one, ibnetdiscover dump otherwise); discovered "
+                 "live, it also becomes the state topology, and the cables the other checks "
+                 "kept as lost (down, no longer discovered) are forgotten");
              add_state_option(app, "--lost", options.lost, "missing nodes and lost or moved links");
              add_state_option(app, "--degraded", options.degraded, "degraded links");
              add_state_option(app, "--new", options.added, "new nodes and links");

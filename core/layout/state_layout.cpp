@@ -54,6 +54,8 @@ std::string StateLayout::sm_state(const std::string& ca, int port) const {
 
 std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
+std::string StateLayout::lost_cables() const { return in_dir("lost-cables.ibnetdiscover"); }
+
 std::string StateLayout::port_history(Guid node, PortNumber port) const {
   std::string path;
   path.reserve(dir_.size() + 1 + kPortHistoryLength);

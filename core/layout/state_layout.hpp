@@ -4,6 +4,7 @@
 // tests/layering/check_state_layout.py fails when a name below appears anywhere else.
 //
 //   topology.ibnetdiscover   the fabric as last discovered (TopologySource)
+//   lost-cables.ibnetdiscover  cables discoveries no longer see, until accepted (lost_cables)
 //   targets/NODE.ibnetdiscover  a node check's slice of it (topology_slice)
 //   cache.fabric             the --cache file's fabric, for the next run (cache_snapshot)
 //   0xGUID/portN.rrd         a port's counter history (PortStore)
@@ -28,6 +29,7 @@ class StateLayout {
   const std::string& dir() const { return dir_; }
 
   std::string topology() const;
+  std::string lost_cables() const;
   std::string slices_dir() const;
   std::string slice(const std::string& file_name) const;  // file_name: made safe by the caller
   std::string cache_snapshot() const;

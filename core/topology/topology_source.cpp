@@ -9,6 +9,7 @@
 #include "dump/ibnetdiscover_writer.hpp"
 #include "layout/state_layout.hpp"
 #include "topology/cache_snapshot.hpp"
+#include "topology/lost_cables.hpp"
 #include "topology/topology_slice.hpp"
 
 namespace ibpm::topology {
@@ -27,16 +28,44 @@ Topology TopologySource::load(TopologyRefresh refresh) const {
     return cache_given() ? load_topology_file(file_) : discover();
   if (refresh != TopologyRefresh::discover_now) {
     if (cache_given()) return load_cache_file(file_, options_.state_dir);
-    if (std::filesystem::exists(file_)) return load_topology_file(file_);
+    if (std::filesystem::exists(file_)) return with_lost_cables(load_topology_file(file_));
     if (refresh == TopologyRefresh::offline)
       throw std::runtime_error("no topology file " + file_ +
                                ": check_ib_fabric, check_ib_node or check_ib_port write it on "
                                "their first run (so does ibpm-topology --write-dump " +
                                file_ + "), or name one with --cache FILE");
   }
+  // The topology this discovery replaces, with the cables it kept: those the discovery no
+  // longer sees stay (lost_cables.hpp).
+  std::optional<Fabric> before;
+  if (!cache_given() && std::filesystem::exists(file_)) {
+    try {
+      before = with_lost_cables(load_topology_file(file_)).fabric;
+    } catch (const std::exception&) {
+      // An unreadable old topology is replaced; there is nothing to keep from it.
+    }
+  }
   Topology topology = discover();
   save(topology.fabric);
+  if (before) {
+    save_lost_cables(options_.state_dir, lost_cables(*before, topology.fabric));
+    return with_lost_cables(std::move(topology));
+  }
   return topology;
+}
+
+Topology TopologySource::with_lost_cables(Topology topology) const {
+  const Fabric lost = load_lost_cables(options_.state_dir);
+  if (const std::size_t kept = add_lost_cables(topology.fabric, lost))
+    topology.warnings.push_back(std::to_string(kept) + (kept == 1 ? " cable" : " cables") +
+                                " no longer discovered kept as cabled (lost cables; "
+                                "check_ib_topology --write-baseline accepts the fabric as it is)");
+  return topology;
+}
+
+void TopologySource::accept_discovered(const Fabric& fabric) const {
+  save(fabric);
+  save_lost_cables(options_.state_dir, Fabric{});
 }
 
 Topology TopologySource::discover() const {

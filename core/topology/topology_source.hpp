@@ -57,6 +57,9 @@ class TopologySource {
   Topology discover() const;
   // Replaces the state topology (atomically).
   void save(const Fabric& fabric) const;
+  // Replaces the state topology and forgets the lost cables (lost_cables.hpp): the operator
+  // accepts the fabric as discovered.
+  void accept_discovered(const Fabric& fabric) const;
 
   // The slice kept for NODE (as the operator wrote it) while it is still valid: cut from file()
   // as it is now, with the same node-name-map.
@@ -65,6 +68,9 @@ class TopologySource {
   void save_slice(const std::string& node_text, const Fabric& fabric, const Node& node) const;
 
  private:
+  // The state topology with the cables earlier discoveries lost added back.
+  Topology with_lost_cables(Topology topology) const;
+
   TopologySourceOptions options_;
   Discover discover_;
   std::string file_;

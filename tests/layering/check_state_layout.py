@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The state directory's map is drawn in one place: core/layout/state_layout.{hpp,cpp}
 (layout::StateLayout) names every file and folder in it. Any other source that spells one of
-those names in a string literal (topology.ibnetdiscover, targets/, samples/, sweep/, routes.lft,
+those names in a string literal (topology.ibnetdiscover, lost-cables.ibnetdiscover, targets/, samples/, sweep/, routes.lft,
 node.locks, sm/, baseline.cache, 0xGUID/portN.rrd, the .rec and .state endings) draws the map
 again. Tests, fuzzers and benches may; help texts may name a file as STATE_DIR/NAME.
 
@@ -21,7 +21,7 @@ SKIPPED = ("tests/", "fuzz/", "bench/")
 FOLDERS = r"(?:targets|samples|sweep|sm)"
 LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A string literal that is a layout file, names one after a '/', or begins with a layout folder.
-FILE_NAMES = re.compile(r"(topology\.ibnetdiscover|routes\.lft|node\.locks|baseline\.cache)")
+FILE_NAMES = re.compile(r"(topology\.ibnetdiscover|lost-cables\.ibnetdiscover|routes\.lft|node\.locks|baseline\.cache)")
 FOLDER = re.compile(r'^"(?:/' + FOLDERS + r'/?|' + FOLDERS + r'/.*|.*/' + FOLDERS + r'(?:/.*)?)"$')
 ENDINGS = re.compile(r'^"(?:[^"]*\.rrd|/port|\.rec|\.state)"$')
 # fs::path(dir) / "targets" and the like.

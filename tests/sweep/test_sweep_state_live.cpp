@@ -198,3 +198,61 @@ TEST_CASE("A sweep killed while it writes leaves every file readable and the nex
   CHECK(perf_value(next, "ports_error") == 1);
   CHECK_FALSE(next.has("sample record"));  // the record was whole
 }
+
+TEST_CASE("A cable left out stays Down on both switches across a rediscovery, until accepted") {
+  // A discovery no longer sees a cable that is out: its ports must not drop out of the checks
+  // (a false recovery) but stay Down until check_ib_topology --write-baseline accepts the fabric.
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-lost-cable");
+  const std::vector<std::string> args = state_sweep_args(state, {"--port-info-every", "1"});
+  REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
+  live.console("Unlink \"leaf06\"[9]");
+  ConsoleUndo relink(live, "ReLink \"leaf06\"[9]");
+  const std::string peer = live.peer_name("leaf06", 9);
+  const std::string peer_node = peer.substr(0, peer.find('['));
+  const auto down_on_both = [&](const std::string& what) {
+    INFO(what);
+    std::vector<std::string> rediscover = args;
+    rediscover.insert(rediscover.end(), {"--rediscover-after", "1"});
+    const ProcessRun sweep = live.run("check_ib_fabric", rediscover);
+    INFO(sweep.out);
+    CHECK(sweep.exit_code == 2);
+    CHECK((sweep.has("leaf06[9] <-> " + peer + " link Down") ||
+           sweep.has(peer + " <-> leaf06[9] link Down")));
+    for (const std::string& node : {std::string("leaf06"), peer_node}) {
+      const ProcessRun check =
+          live.run("check_ib_node", {"--state-dir", state.path(), "-n", node, "-t", "20"});
+      INFO(check.out);
+      CHECK(check.exit_code == 2);
+      CHECK(check.first_line().find("link Down") != std::string::npos);
+    }
+    const ProcessRun port = live.run(
+        "check_ib_port", {"--state-dir", state.path(), "-n", "leaf06", "--port", "9", "-t", "20"});
+    INFO(port.out);
+    CHECK(port.exit_code == 2);
+    CHECK(port.out.find("does not exist") == std::string::npos);
+  };
+  down_on_both("before the rediscovery");
+  // The saved topology grows older than --rediscover-after: discovered again (twice).
+  for (int rediscovery = 1; rediscovery <= 2; ++rediscovery) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    down_on_both("after rediscovery " + std::to_string(rediscovery));
+  }
+  CHECK(fs::exists(state.path() + "/lost-cables.ibnetdiscover"));
+
+  // The operator accepts the fabric as it is: the cable is no longer the switches' concern.
+  const ProcessRun accepted =
+      live.run("check_ib_topology",
+               {"--state-dir", state.path(), "--write-baseline", state.path() + "/baseline.cache"});
+  INFO(accepted.out);
+  CHECK(accepted.has("baseline written to "));
+  CHECK_FALSE(fs::exists(state.path() + "/lost-cables.ibnetdiscover"));
+  // The cable's two ports are no longer polled. (With no subnet manager running to route
+  // around the cable, a host behind it may stay unreachable: a WARNING of its own.)
+  const ProcessRun after = live.run("check_ib_fabric", args);
+  INFO(after.out);
+  CHECK(after.exit_code != 2);
+  CHECK_FALSE(after.has("link Down"));
+  CHECK(after.has(" ports=142;"));
+}
