@@ -37,7 +37,8 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
   std::ostringstream out;
   out << kIcingaHeader << "const IbpmPluginDir = " << icinga_string(settings.plugin_dir) << "\n"
       << "const IbpmCheckInterval = " << duration(every) << "\n"
-      << "const IbpmRetryInterval = " << duration(std::min(every, 60u)) << "\n"
+      << "const IbpmRetryInterval = " << duration(std::min(every, 60u))
+      << "\n"
       // Routes change when the subnet manager reroutes: read them a twelfth as often.
       << "const IbpmRoutesInterval = " << duration(12 * every) << "\n";
   // Passive switch services: their freshness, two intervals and a minute unless told.
