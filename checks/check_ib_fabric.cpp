@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
            [&](CLI::App& app) {
              ibpm::plugin::add_fabric_options(app, options.fabric);
              ibpm::sweep::add_sweep_options(app, options);
+             ibpm::sweep::add_repoll_option(app, options);
              ibpm::products::add_output_options(app, outputs);
              const std::string report = "Report";
              ibpm::plugin::add_option(app, "--worst", settings.worst,

@@ -386,6 +386,7 @@ void lock_and_load_record(const state::PortStore& store, const std::vector<PortT
     run.notes.push_back(std::move(warning));
   if (settings.record_name.empty()) return;
   run.pending.path = state::SampleRecord::path_for(store.state_dir(), settings.record_name);
+  run.pending.keep_other_ports = !settings.write_history;
   std::string warning;
   run.pending.record =
       std::make_shared<state::SampleRecord>(state::SampleRecord::load(run.pending.path, warning));
@@ -551,7 +552,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
 
   // The central store's check (see StoreCheck) is asked while the MADs are in flight.
   std::optional<StoreCheck> check;
-  if (store.central_store()) {
+  if (store.central_store() && settings.write_history) {
     check.emplace(store, targets, results, start.previous, settings, run.pending.record->runs);
   }
   for (PortResult& r : results) r.readings = {};  // the rates' room holds the readings till then
@@ -572,7 +573,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
 
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
-  if (settings.write_state) write_samples(store, start.file_known, after_reset, settings, results);
+  if (settings.write_state && settings.write_history)
+    write_samples(store, start.file_known, after_reset, settings, results);
   return run;
 }
 
@@ -641,7 +643,7 @@ std::optional<std::string> save_record(PendingRecord& pending, std::vector<PortR
     }
     held -= restore_unwritten(next, pending.path, unwritten);
     // (the set only when the record holds other ports than the run's: rarely)
-    if (next.size() > held) {
+    if (next.size() > held && !pending.keep_other_ports) {
       std::set<PortRef> kept;
       for (const PortResult& r : results) kept.insert({r.target->node, r.target->port});
       next.retain([&](const PortRef& ref) { return kept.contains(ref); });

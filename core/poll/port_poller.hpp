@@ -30,6 +30,9 @@ struct PollSettings {
   std::optional<double> reset_fraction;  // clear counters at or above this share of max
   std::optional<double> xmit_wait_tick;  // seconds per PortXmitWait tick (default: word time)
   bool write_state = true;
+  // false: the RRD files are not written (a re-poll of a few nodes beside the sweeps, whose
+  // history they are): the record alone keeps the samples, and keeps the ports of other runs.
+  bool write_history = true;
   bool probe_nodes_first = false;  // see sample_ports
   std::vector<Guid> known_nodes;   // the topology's nodes: lets node locks merge
   // The run's sample record (state/sample_record.hpp): STATE_DIR/samples/NAME.rec. Empty: the
@@ -92,6 +95,7 @@ struct PendingRecord {
   // (this one lives only as long as its results).
   std::shared_ptr<state::SampleRecord> record = std::make_shared<state::SampleRecord>();
   std::string path;
+  bool keep_other_ports = false;  // ports of earlier runs stay in the record (re-polls)
 };
 
 struct PollRun {

@@ -318,7 +318,8 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
       failed("CSV", e);
     }
   }
-  if (!outputs.openmetrics.empty()) {
+  // A re-poll of a few nodes replaces neither file: each stands for a whole sweep.
+  if (!outputs.openmetrics.empty() && !sweep::is_repoll(options)) {
     try {
       const sweep::SweepCounts counts = sweep::count_ports(verdicts);
       SweepFigures figures;
@@ -339,13 +340,15 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
   }
   deliver_results(options, outputs, sweep, out);
   const std::vector<Histogram> histograms = rate_histograms(sweep.results);
-  try {
-    const std::string path = summary_path(options);
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    const std::string json = summary_json(options, sweep, verdicts, histograms);
-    base::replace_file_with(path, [&](std::ostream& out) { out << json; });
-  } catch (const std::exception& e) {
-    failed("sweep summary", e);
+  if (!sweep::is_repoll(options)) {
+    try {
+      const std::string path = summary_path(options);
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+      const std::string json = summary_json(options, sweep, verdicts, histograms);
+      base::replace_file_with(path, [&](std::ostream& out) { out << json; });
+    } catch (const std::exception& e) {
+      failed("sweep summary", e);
+    }
   }
   if (outputs.histograms) {
     // One line of the long output per line of the text (each output line is a single line).

@@ -46,12 +46,21 @@ topology::Topology sweep_topology(const SweepOptions& options, SweepResult& resu
   return source.load(topology::TopologyRefresh::discover_if_missing);
 }
 
+// A re-poll's nodes (--node): one the topology does not have (a trap may name a LID the last
+// discovery did not see) is said in `unknown` and left out.
 std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
                                          const Fabric& fabric, const NodeNameMap* names,
-                                         const std::vector<std::string>& nodes) {
+                                         const std::vector<std::string>& nodes,
+                                         std::vector<std::string>& unknown) {
   if (nodes.empty()) return targets;
   std::set<Guid> wanted;
-  for (const std::string& text : nodes) wanted.insert(poll::resolve_node(fabric, names, text).guid);
+  for (const std::string& text : nodes) {
+    try {
+      wanted.insert(poll::resolve_node(fabric, names, text).guid);
+    } catch (const poll::TargetError& e) {
+      unknown.push_back(std::string("--node: ") + e.what() + ": not polled");
+    }
+  }
   std::erase_if(targets, [&](const poll::PortTarget& t) { return !wanted.contains(t.node); });
   return targets;
 }
@@ -157,7 +166,21 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       .group(group);
 }
 
+bool is_repoll(const SweepOptions& options) { return !options.nodes.empty(); }
+
+void add_repoll_option(CLI::App& app, SweepOptions& options) {
+  plugin::add_option(
+      app, "--node", options.nodes,
+      "Re-poll only this node's ports (GUID, LID or name; repeatable) beside the sweeps, as "
+      "ibpm-events does for the switch a trap names: every port's PortInfo read, the samples "
+      "kept in STATE_DIR/samples/nodes.rec, no RRD file, summary or OpenMetrics file written; "
+      "events and passive results go where the sweep's go")
+      .type_name("NODE")
+      .group("Sweep");
+}
+
 std::string sweep_scope(const SweepOptions& options) {
+  if (is_repoll(options)) return "nodes";
   if (options.shard.count == 1 && options.delegation_file.empty()) return "fabric";
   return "shard-" + std::to_string(options.shard.index) + "-of-" +
          std::to_string(options.shard.count);
@@ -174,8 +197,9 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   settings.probe_nodes_first = true;
   if (options.clear_counters) settings.reset_fraction = 0.0;
   settings.record_name = sweep_scope(options);
-  settings.port_info_every = options.port_info_every;
+  settings.port_info_every = is_repoll(options) ? 1 : options.port_info_every;
   settings.store_check_every = options.store_check_every;
+  settings.write_history = !is_repoll(options);
   const state::PortStore store(poll::store_options(options));
 
   result.topology = sweep_topology(options, result);
@@ -185,11 +209,14 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   for (int pass = 0;; ++pass) {
     const Fabric& fabric = result.topology.fabric;
     FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
-    all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options.nodes);
+    std::vector<std::string> unknown;
+    all.targets =
+        only_nodes(std::move(all.targets), fabric, result.name_map(), options.nodes, unknown);
     result.fabric_ports = all.targets.size();
     result.without_lid = std::move(all.without_lid);
     std::vector<poll::PortTarget> targets =
         shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
+    if (targets.empty() && !unknown.empty()) throw std::runtime_error(unknown.front());
     if (targets.empty())
       throw std::runtime_error(result.fabric_ports == 0
                                    ? "no cabled ports to poll in " + result.topology.origin
@@ -207,12 +234,13 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       poll::accumulate(result.mad_stats, engine.stats());
       result.results = std::move(run.results);
       result.state_notes = std::move(run.notes);
+      for (std::string& note : unknown) result.state_notes.push_back(std::move(note));
       result.from_rrd = run.from_rrd;
       result.store_checked = run.store_checked;
       result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);
-    if (pass > 0 || !options.fabric.cache.empty() ||
+    if (pass > 0 || !options.fabric.cache.empty() || is_repoll(options) ||
         poll::topology_staleness(result.results) != poll::Staleness::moved)
       break;
     // Ports answered as other nodes were not written; learn the fabric and sweep once more

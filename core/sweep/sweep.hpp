@@ -24,9 +24,10 @@ namespace ibpm::sweep {
 
 struct SweepOptions : poll::PollOptions {
   NodeFilter types = NodeFilter::all;
-  std::vector<std::string> nodes;  // only these nodes (GUID, LID or name); empty: all
-  delegation::ShardSpec shard;     // K/N; 1/1 polls everything
-  std::string delegation_file;     // pins and collectors
+  // --node: a re-poll of only these nodes (GUID, LID or name) beside the sweeps; empty: a sweep.
+  std::vector<std::string> nodes;
+  delegation::ShardSpec shard;  // K/N; 1/1 polls everything
+  std::string delegation_file;  // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
   int rediscover_after_s = 3600;    // age of the state topology that triggers a discovery
   bool clear_counters = false;      // clear every error counter of the polled ports
@@ -34,12 +35,21 @@ struct SweepOptions : poll::PollOptions {
   unsigned store_check_every = 10;  // a central store's check of a port every this many sweeps
 };
 
-// "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record.
+// "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record; "nodes" for a
+// re-poll.
 std::string sweep_scope(const SweepOptions& options);
+
+// A re-poll of a few nodes (--node), as the event listener asks for the switch a trap names:
+// every port's PortInfo read, its samples kept in its own record (samples/nodes.rec) and no
+// history written (the sweeps' files stay theirs), no summary or OpenMetrics file replaced; its
+// events and passive results go where the sweep's go.
+bool is_repoll(const SweepOptions& options);
 
 // --type, --shard, --delegation, --assign, --rediscover-after (the "Sweep" group). Call after
 // add_fabric_options; add_poll_options is separate.
 void add_sweep_options(CLI::App& app, SweepOptions& options);
+// --node (check_ib_fabric's: a re-poll, see is_repoll).
+void add_repoll_option(CLI::App& app, SweepOptions& options);
 
 struct SweepResult {
   topology::Topology topology;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "events/trap_socket.hpp"
+#include "support/opensm_daemon.hpp"
 #include "support/process.hpp"
 #include "support/simulator.hpp"
 #include "support/temp_dir.hpp"
@@ -70,34 +71,6 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-// OpenSM as a daemon (no -o: it keeps sweeping) loading the plugin from its build folder: OpenSM
-// dlopens "lib" NAME ".so" (osm_event_plugin.c), a name it never takes as a path, so the build
-// folder goes first in LD_LIBRARY_PATH.
-std::unique_ptr<BackgroundProcess> start_opensm(ibpm::sim::SimulatedFabric& fabric,
-                                                const TempDir& dir, const std::string& socket) {
-  const std::filesystem::path plugin = IBPM_EVENT_PLUGIN;
-  std::ofstream(dir / "opensm.conf") << "event_plugin_name ibpm_event_plugin\n"
-                                     << "event_plugin_options ibpm_socket=" << socket << "\n"
-                                     << "force_log_flush TRUE\n";
-  std::string command = "cd '" + dir.path().string() + "' && exec env";
-  for (const std::string& var : fabric.client_env_overrides()) command += " '" + var + "'";
-  command += " LD_LIBRARY_PATH='" + plugin.parent_path().string() + "' OSM_CACHE_DIR='" +
-             dir.path().string() + "' '" + find_program("opensm") + "' -F '" +
-             (dir / "opensm.conf") + "' -f '" + (dir / "osm.log") + "'";
-  return std::make_unique<BackgroundProcess>(std::vector<std::string>{"/bin/sh", "-c", command},
-                                             dir / "opensm.stdout");
-}
-
-// Waits up to `limit` for `text` in OpenSM's log.
-bool log_says(const std::string& log, const std::string& text, std::chrono::milliseconds limit) {
-  const auto end = Clock::now() + limit;
-  for (;;) {
-    if (read_text(log).find(text) != std::string::npos) return true;
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(50ms);
-  }
 }
 
 // The first record of trap `trap` read from `socket` within `limit` (others read are kept in
@@ -175,7 +148,7 @@ TEST_CASE("the OpenSM event plugin hands trap 128 to a local socket and never bl
   const std::string path = dir / "events.sock";
   const std::string log = dir / "osm.log";
   auto socket = std::make_unique<TrapSocket>(path);
-  auto opensm = start_opensm(fabric, dir, path);
+  auto opensm = start_opensm_with_plugin(fabric, dir.path(), path, IBPM_EVENT_PLUGIN);
 
   const bool loaded = log_says(log, "ibpm: handing traps to " + path, 30s);
   const bool up = loaded && log_says(log, "SUBNET UP", 60s);

@@ -70,7 +70,8 @@ TEST_CASE("a cable whose ports the new discovery has uncabled is lost, a moved o
   CHECK(cabled_to(host_lost, {kHost, 1}, {kLeaf, 1}));
 }
 
-TEST_CASE("a lost cable is cabled again - a gone end node without LIDs, the port's yardstick kept") {
+TEST_CASE(
+    "a lost cable is cabled again - a gone end node without LIDs, the port's yardstick kept") {
   Fabric now = fabric(false);
   now.port({kLeaf, 7}).state = PortState::down;
   const Fabric lost = lost_cables(fabric(true), now);

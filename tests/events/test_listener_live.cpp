@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// ibpm-events on a simulated fabric with OpenSM running as a daemon and loading the event plugin:
+// a cable unlinked gives, with no sweep running, a CRITICAL result for its switch naming both
+// cable ends in Nagios's spool and an event in the events file, within a second; linked again,
+// OK; the listener stops on SIGTERM. The time from the console command to the spool file is
+// printed.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "support/live_fabric.hpp"
+#include "support/opensm_daemon.hpp"
+#include "support/simulator.hpp"
+#include "support/skip.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_files.hpp"
+
+using namespace ibpm::test;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// The newest spool file for `host` written after `since`, with its return code.
+struct SpoolResult {
+  int code = -1;
+  std::string text;
+  Clock::time_point seen;
+};
+
+std::optional<SpoolResult> spool_result(const fs::path& spool, const std::string& host,
+                                        const std::set<std::string>& old) {
+  std::optional<SpoolResult> found;
+  for (const auto& entry : fs::directory_iterator(spool)) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".ok") || name.front() == '.' || old.contains(name)) continue;
+    const std::string text = read_text(entry.path());
+    if (text.find("\nhost_name=" + host + "\n") == std::string::npos) continue;
+    const auto at = text.find("\nreturn_code=");
+    if (at == std::string::npos) continue;
+    found = SpoolResult{std::stoi(text.substr(at + 13)), text, Clock::now()};
+  }
+  return found;
+}
+
+std::set<std::string> files_in(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename());
+  return names;
+}
+
+// Waits up to `limit` for a new spool result of `host` with return code `code`.
+std::optional<SpoolResult> wait_for_result(const fs::path& spool, const std::string& host, int code,
+                                           const std::set<std::string>& old,
+                                           std::chrono::seconds limit) {
+  const auto end = Clock::now() + limit;
+  while (Clock::now() < end) {
+    if (auto result = spool_result(spool, host, old); result && result->code == code) return result;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("ibpm-events delivers a switch's new state seconds after its trap, with no sweep") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (std::string(IBPM_EVENT_PLUGIN).empty())
+    IBPM_SKIP("the OpenSM event plugin was not built (apt-get install libopensm-dev)");
+  LiveFabric live = LiveFabric::start();
+  TempDir work("events-listener");
+  const std::string state = work / "state";
+  const fs::path spool = work.path() / "spool";
+  const std::string events = work / "events.log";
+  const std::string socket = work / "events.sock";
+  const std::string status = work / "listener.json";
+  fs::create_directories(spool);
+  // The sweep the timer runs: the topology and every port's first sample.
+  const std::vector<std::string> outputs{"--state-dir",   state,  "--no-syslog",
+                                         "--events-file", events, "--nagios-spool",
+                                         spool.string(),  "-t",   "20"};
+  REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
+
+  // The listener, as a client of the simulation (its re-polls are), then OpenSM with the plugin.
+  std::vector<std::string> listener{"/usr/bin/env"};
+  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
+  listener.insert(listener.end(), {bin("ibpm-events"), "--socket", socket, "--status-file", status,
+                                   "--min-interval", "200", "--", bin("check_ib_fabric")});
+  listener.insert(listener.end(), outputs.begin(), outputs.end());
+  BackgroundProcess ibpm_events(listener, work / "listener.log");
+  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
+  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
+  INFO(read_text(work / "listener.log"));
+  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // OpenSM's own start-up traps handled
+
+  const std::string peer = live.peer_name("leaf06", 9);
+  const std::string cable_a = "leaf06[9] <-> " + peer;
+  const std::string cable_b = peer + " <-> leaf06[9]";
+  std::set<std::string> old = files_in(spool);
+  const Clock::time_point unlinked = Clock::now();
+  live.console("Unlink \"leaf06\"[9]");
+  ConsoleUndo relink(live, "ReLink \"leaf06\"[9]");
+  const std::optional<SpoolResult> down =
+      wait_for_result(spool, "leaf06", 2, old, std::chrono::seconds(10));
+  INFO(read_text(work / "listener.log"));
+  REQUIRE(down);
+  const double down_s = std::chrono::duration<double>(down->seen - unlinked).count();
+  WARN("Unlink to CRITICAL in the spool: " << down_s << " s");
+  CHECK((down->text.find(cable_a) != std::string::npos ||
+         down->text.find(cable_b) != std::string::npos));
+  CHECK(down->text.find("link Down") != std::string::npos);
+  INFO("events: " << read_text(events));
+  CHECK(log_says(events, "leaf06[9]", std::chrono::seconds(2)));
+  CHECK(read_text(events).find("CRITICAL: link Down") != std::string::npos);
+  CHECK(down_s < 5.0);
+
+  // Linked again: OK, the same way.
+  old = files_in(spool);
+  const Clock::time_point relinked = Clock::now();
+  live.console("ReLink \"leaf06\"[9]");
+  const std::optional<SpoolResult> up =
+      wait_for_result(spool, "leaf06", 0, old, std::chrono::seconds(10));
+  REQUIRE(up);
+  CHECK(log_says(events, "CRITICAL -> OK", std::chrono::seconds(2)));
+  WARN("ReLink to OK in the spool: " << std::chrono::duration<double>(up->seen - relinked).count()
+                                     << " s");
+
+  // Its status says what it did; SIGTERM stops it.
+  const std::string health = read_text(status);
+  CHECK(health.find("\"repolls\":") != std::string::npos);
+  CHECK(health.find("\"repolls\":0,") == std::string::npos);
+  CHECK(health.find("\"128\":") != std::string::npos);
+  ibpm_events.stop();
+  CHECK_FALSE(ibpm_events.running());
+  CHECK(read_text(work / "listener.log").find("stopped: ") != std::string::npos);
+  opensm->stop();
+}
