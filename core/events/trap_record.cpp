@@ -31,11 +31,12 @@ std::optional<TrapRecord> decode_trap_record(std::span<const std::uint8_t> datag
   if (!std::equal(kTrapMagic.begin(), kTrapMagic.end(), datagram.begin())) return std::nullopt;
   if (get_be(datagram, 8, 2) != kTrapRecordVersion) return std::nullopt;
   if (get_be(datagram, 10, 2) != kTrapRecordSize) return std::nullopt;
-  if ((datagram[12] & ~1u) != 0 || (datagram[13] & 0x80) != 0 || datagram[16] != 0 ||
+  if ((datagram[12] & ~3u) != 0 || (datagram[13] & 0x80) != 0 || datagram[16] != 0 ||
       get_be(datagram, 110, 2) != 0)
     return std::nullopt;
   TrapRecord r;
   r.generic = datagram[12] & 1;
+  r.heartbeat = (datagram[12] & 2) != 0;
   r.type = datagram[13];
   r.trap_number = static_cast<std::uint16_t>(get_be(datagram, 14, 2));
   r.producer_type = static_cast<std::uint32_t>(get_be(datagram, 16, 4));
@@ -54,7 +55,7 @@ std::array<std::uint8_t, kTrapRecordSize> encode_trap_record(const TrapRecord& r
   std::copy(kTrapMagic.begin(), kTrapMagic.end(), out.begin());
   put_be(out, 8, 2, kTrapRecordVersion);
   put_be(out, 10, 2, kTrapRecordSize);
-  out[12] = r.generic ? 1 : 0;
+  out[12] = static_cast<std::uint8_t>((r.generic ? 1 : 0) | (r.heartbeat ? 2 : 0));
   out[13] = r.type & 0x7f;
   put_be(out, 14, 2, r.trap_number);
   put_be(out, 16, 4, r.producer_type & 0xffffff);

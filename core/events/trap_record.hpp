@@ -7,7 +7,9 @@
 //        0    8  magic "IBPMTRAP"
 //        8    2  version, 1
 //       10    2  record size, 112
-//       12    1  flags: bit 0 set for a generic notice (IsGeneric), other bits 0
+//       12    1  flags: bit 0 set for a generic notice (IsGeneric); bit 1 set for a heartbeat,
+//                which carries no trap (trap number 0) but says the plugin is loaded and its
+//                interval in seconds in details bytes 0-1; other bits 0
 //       13    1  notice type (IBA Type, 7 bits: 0 fatal, 1 urgent, 2 security, 3 subnet
 //                management, 4 informational)
 //       14    2  trap number (generic notice) or device ID (vendor notice)
@@ -44,6 +46,7 @@ inline constexpr std::size_t kTrapDetailsSize = 54;
 
 struct TrapRecord {
   bool generic = true;              // a generic notice (else vendor: trap_number is a device ID)
+  bool heartbeat = false;           // no trap: the plugin says it is there (details_u16(0): s)
   std::uint8_t type = 0;            // the notice's Type (7 bits)
   std::uint16_t trap_number = 0;    // or the vendor notice's device ID
   std::uint32_t producer_type = 0;  // or the vendor notice's vendor ID (24 bits)

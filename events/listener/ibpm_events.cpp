@@ -64,6 +64,9 @@ struct Health {
   std::uint64_t traps = 0;
   double last_trap = 0;              // epoch seconds, 0: none yet
   double last_trap_sent = 0;         // the plugin's send time of the last trap
+  double last_heard = 0;             // the last record, trap or heartbeat: the plugin is there
+  unsigned heartbeat_s = 0;          // the plugin's heartbeat interval, as it says it
+  double last_drop = 0;              // the last trap the plugin lost or the budget dropped
   std::uint32_t plugin_dropped = 0;  // traps the plugin could not hand over (its count)
   std::map<unsigned, std::uint64_t> by_trap;
   std::uint64_t ignored = 0;  // traps that name nothing to re-poll
@@ -80,10 +83,11 @@ void write_status(const Options& options, const Health& health, const events::Re
   json << "{\"pid\":" << ::getpid() << ",\"started\":" << health.started
        << ",\"updated\":" << epoch_now() << ",\"socket\":\"" << options.socket << "\""
        << ",\"traps\":" << health.traps << ",\"last_trap\":" << health.last_trap
-       << ",\"plugin_dropped\":" << health.plugin_dropped << ",\"malformed\":" << malformed
-       << ",\"ignored\":" << health.ignored << ",\"named\":" << c.named
-       << ",\"coalesced\":" << c.coalesced << ",\"dropped\":" << c.dropped
-       << ",\"repolls\":" << c.runs << ",\"repolled\":" << c.polled
+       << ",\"last_heard\":" << health.last_heard << ",\"heartbeat_s\":" << health.heartbeat_s
+       << ",\"last_drop\":" << health.last_drop << ",\"plugin_dropped\":" << health.plugin_dropped
+       << ",\"malformed\":" << malformed << ",\"ignored\":" << health.ignored
+       << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
+       << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs << ",\"repolled\":" << c.polled
        << ",\"waiting\":" << queue.waiting() << ",\"last_repoll_end\":" << health.last_repoll_end
        << ",\"last_repoll_exit\":" << health.last_repoll_exit << ",\"by_trap\":{";
   bool first = true;
@@ -183,16 +187,29 @@ class Listener {
   }
 
   void take(const events::TrapRecord& trap) {
-    ++health_.traps;
-    ++health_.by_trap[trap.trap_number];
-    health_.last_trap = epoch_now();
-    health_.last_trap_sent = static_cast<double>(trap.sent_ns) / 1e9;
+    const double now = epoch_now();
+    if (health_.heartbeat_s && now - health_.last_heard > 3.0 * health_.heartbeat_s)
+      say("the OpenSM plugin is heard again after " +
+          std::to_string(static_cast<long>(now - health_.last_heard)) + " s");
+    health_.last_heard = now;
     if (trap.dropped > health_.plugin_dropped) {
       say("the OpenSM plugin could not hand over " +
           std::to_string(trap.dropped - health_.plugin_dropped) +
           " traps (the next sweep sees what they said)");
       health_.plugin_dropped = trap.dropped;
+      health_.last_drop = now;
     }
+    if (trap.heartbeat) {
+      if (health_.heartbeat_s == 0)
+        say("the OpenSM plugin is there (a heartbeat every " + std::to_string(trap.details_u16(0)) +
+            " s)");
+      health_.heartbeat_s = trap.details_u16(0);
+      return;
+    }
+    ++health_.traps;
+    ++health_.by_trap[trap.trap_number];
+    health_.last_trap = now;
+    health_.last_trap_sent = static_cast<double>(trap.sent_ns) / 1e9;
     const std::string what =
         "trap " + std::to_string(trap.trap_number) + " from LID " + std::to_string(trap.issuer_lid);
     if (const std::optional<unsigned> lid = lid_to_repoll(trap)) {
@@ -201,10 +218,12 @@ class Listener {
         say(what + ": names no unicast LID (" + std::to_string(*lid) + "): ignored");
       } else if (queue_.add(*lid, Clock::now())) {
         say(what + ": re-poll of LID " + std::to_string(*lid) + " queued");
-      } else if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0) {
-        say(what + ": re-poll budget spent (" + std::to_string(options_.budget) + " a minute), " +
-            std::to_string(queue_.counts().dropped) +
-            " dropped so far; the next sweep is the backstop");
+      } else {
+        health_.last_drop = now;
+        if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
+          say(what + ": re-poll budget spent (" + std::to_string(options_.budget) + " a minute), " +
+              std::to_string(queue_.counts().dropped) +
+              " dropped so far; the next sweep is the backstop");
       }
       return;
     }

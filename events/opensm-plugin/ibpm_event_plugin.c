@@ -10,6 +10,11 @@
  * counted and forgotten, never retried. OpenSM's log says when drops start, how many every
  * minute while they go on, and when records are delivered again; never once per trap.
  *
+ * Every IBPM_HEARTBEAT_S seconds, and once when it is loaded, a thread of its own sends a
+ * heartbeat record (flags bit 1, trap number 0, the interval in details bytes 0-1): a quiet
+ * fabric and a plugin that is not there look alike otherwise. A heartbeat that cannot be sent
+ * is not counted: only traps are.
+ *
  * opensm.conf:
  *   event_plugin_name    ibpm_event_plugin          (OpenSM dlopens libibpm_event_plugin.so)
  *   event_plugin_options ibpm_socket=/run/ibpm/events.sock
@@ -17,6 +22,7 @@
  * "ibpm_socket=" names the socket; without one, /run/ibpm/events.sock.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +43,7 @@
 #define IBPM_RECORD_SIZE 112
 #define IBPM_RECORD_VERSION 1
 #define IBPM_DROP_LOG_INTERVAL_NS (60LL * 1000 * 1000 * 1000)
+#define IBPM_HEARTBEAT_S 30
 
 struct ibpm_plugin {
 	osm_log_t *log;
@@ -46,6 +53,11 @@ struct ibpm_plugin {
 	atomic_uint_fast32_t dropped;  /* records that could not be sent */
 	atomic_bool dropping;          /* the last send failed */
 	atomic_int_fast64_t last_drop_log_ns;
+	pthread_t heartbeat;
+	pthread_mutex_t lock;
+	pthread_cond_t stop_signal;
+	bool stopping; /* under lock */
+	bool heartbeat_started;
 };
 
 static int64_t now_ns(clockid_t clock)
@@ -91,6 +103,73 @@ static int socket_path(const char *options, struct sockaddr_un *address)
 	return 0;
 }
 
+/* A heartbeat record: no trap, the plugin's word that it is loaded (see trap_record.hpp). */
+static void send_heartbeat(struct ibpm_plugin *plugin)
+{
+	uint8_t record[IBPM_RECORD_SIZE];
+
+	memset(record, 0, sizeof(record));
+	memcpy(record, "IBPMTRAP", 8);
+	put_be(record + 8, 2, IBPM_RECORD_VERSION);
+	put_be(record + 10, 2, IBPM_RECORD_SIZE);
+	record[12] = 2;
+	put_be(record + 24, 8, (uint64_t)now_ns(CLOCK_REALTIME));
+	put_be(record + 32, 4, atomic_load(&plugin->sequence));
+	put_be(record + 36, 4, atomic_load(&plugin->dropped));
+	put_be(record + 56, 2, IBPM_HEARTBEAT_S);
+	(void)sendto(plugin->fd, record, sizeof(record), MSG_DONTWAIT | MSG_NOSIGNAL,
+		     (const struct sockaddr *)&plugin->address, sizeof(plugin->address));
+}
+
+/* The heartbeat thread: one record now, then one every IBPM_HEARTBEAT_S until delete(). */
+static void *heartbeats(void *data)
+{
+	struct ibpm_plugin *plugin = data;
+	struct timespec next;
+
+	pthread_mutex_lock(&plugin->lock);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!plugin->stopping) {
+		send_heartbeat(plugin);
+		next.tv_sec += IBPM_HEARTBEAT_S;
+		while (!plugin->stopping &&
+		       pthread_cond_timedwait(&plugin->stop_signal, &plugin->lock, &next) == 0)
+			;
+	}
+	pthread_mutex_unlock(&plugin->lock);
+	return NULL;
+}
+
+static void start_heartbeats(struct ibpm_plugin *plugin)
+{
+	pthread_condattr_t attributes;
+
+	pthread_mutex_init(&plugin->lock, NULL);
+	pthread_condattr_init(&attributes);
+	pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+	pthread_cond_init(&plugin->stop_signal, &attributes);
+	pthread_condattr_destroy(&attributes);
+	plugin->stopping = false;
+	plugin->heartbeat_started =
+		pthread_create(&plugin->heartbeat, NULL, heartbeats, plugin) == 0;
+	if (!plugin->heartbeat_started)
+		OSM_LOG(plugin->log, OSM_LOG_ERROR,
+			"ibpm: no heartbeat thread: the listener will say the plugin is gone\n");
+}
+
+static void stop_heartbeats(struct ibpm_plugin *plugin)
+{
+	if (plugin->heartbeat_started) {
+		pthread_mutex_lock(&plugin->lock);
+		plugin->stopping = true;
+		pthread_cond_signal(&plugin->stop_signal);
+		pthread_mutex_unlock(&plugin->lock);
+		pthread_join(plugin->heartbeat, NULL);
+	}
+	pthread_cond_destroy(&plugin->stop_signal);
+	pthread_mutex_destroy(&plugin->lock);
+}
+
 static void *ibpm_create(struct osm_opensm *osm)
 {
 	struct ibpm_plugin *plugin = calloc(1, sizeof(*plugin));
@@ -118,6 +197,7 @@ static void *ibpm_create(struct osm_opensm *osm)
 	atomic_init(&plugin->last_drop_log_ns, 0);
 	OSM_LOG(plugin->log, OSM_LOG_INFO, "ibpm: handing traps to %s\n",
 		plugin->address.sun_path);
+	start_heartbeats(plugin);
 	return plugin;
 }
 
@@ -127,6 +207,7 @@ static void ibpm_delete(void *data)
 
 	if (!plugin)
 		return;
+	stop_heartbeats(plugin);
 	OSM_LOG(plugin->log, OSM_LOG_INFO,
 		"ibpm: %u traps seen, %u of them not handed to %s\n",
 		(unsigned)atomic_load(&plugin->sequence),

@@ -137,6 +137,8 @@ TEST_CASE("ibpm-events delivers a switch's new state seconds after its trap, wit
   CHECK(health.find("\"repolls\":") != std::string::npos);
   CHECK(health.find("\"repolls\":0,") == std::string::npos);
   CHECK(health.find("\"128\":") != std::string::npos);
+  CHECK(health.find("\"heartbeat_s\":30,") != std::string::npos);  // the plugin said it is there
+  CHECK(read_text(work / "listener.log").find("the OpenSM plugin is there") != std::string::npos);
   ibpm_events.stop();
   CHECK_FALSE(ibpm_events.running());
   CHECK(read_text(work / "listener.log").find("stopped: ") != std::string::npos);

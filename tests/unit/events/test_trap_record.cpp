@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The OpenSM plugin's trap record: the layout of core/events/trap_record.hpp byte for byte, and
 // every datagram that is not such a record refused.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
@@ -115,7 +116,7 @@ TEST_CASE("a trap record with bytes after it is refused") {
 
 TEST_CASE("a trap record with flag or reserved bits set is refused") {
   auto bytes = trap_128_bytes();
-  bytes[12] = 3;
+  bytes[12] = 5;  // bit 2: no such flag
   CHECK_FALSE(decode_trap_record(bytes));
   bytes = trap_128_bytes();
   bytes[13] = 0x84;
@@ -126,4 +127,27 @@ TEST_CASE("a trap record with flag or reserved bits set is refused") {
   bytes = trap_128_bytes();
   bytes[111] = 1;
   CHECK_FALSE(decode_trap_record(bytes));
+}
+
+TEST_CASE("a heartbeat record is no trap: flag bit 1, the interval in the details") {
+  // As the plugin's send_heartbeat lays it out, byte by byte.
+  std::vector<std::uint8_t> bytes(112, 0);
+  const char magic[] = "IBPMTRAP";
+  std::copy(magic, magic + 8, bytes.begin());
+  bytes[9] = 1;     // version
+  bytes[11] = 112;  // size
+  bytes[12] = 2;    // heartbeat, not generic
+  bytes[35] = 7;    // sequence: traps so far
+  bytes[39] = 1;    // dropped so far
+  bytes[57] = 30;   // every 30 s
+  const auto record = decode_trap_record(bytes);
+  REQUIRE(record);
+  CHECK(record->heartbeat);
+  CHECK_FALSE(record->generic);
+  CHECK(record->trap_number == 0);
+  CHECK(record->sequence == 7);
+  CHECK(record->dropped == 1);
+  CHECK(record->details_u16(0) == 30);
+  const auto encoded = encode_trap_record(*record);
+  CHECK(std::equal(encoded.begin(), encoded.end(), bytes.begin(), bytes.end()));
 }
