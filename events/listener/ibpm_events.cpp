@@ -45,7 +45,7 @@ constexpr unsigned kLocalChanges = 144;
 
 struct Options {
   std::string socket = "/run/ibpm/events.sock";
-  std::string status_file;
+  std::string status_file = "/run/ibpm/events.json";
   unsigned min_interval_ms = 1000;
   std::size_t max_nodes = 64;
   std::size_t budget = 256;
@@ -327,7 +327,8 @@ int main(int argc, char** argv) {
                  .show_default();
              plugin::add_option(app, "--status-file", options.status_file,
                                 "Keep what the listener saw and did here (JSON, replaced at each "
-                                "event), for the check that watches it");
+                                "event and heartbeat), for check_ib_events; empty: nowhere")
+                 .show_default();
              plugin::add_option(app, "--min-interval", options.min_interval_ms,
                                 "Milliseconds between the starts of two re-polls")
                  .in_range(0u, 3600000u)

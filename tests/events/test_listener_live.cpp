@@ -5,6 +5,7 @@
 // OK; the listener stops on SIGTERM. The time from the console command to the spool file is
 // printed.
 #include <signal.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -16,6 +17,7 @@
 
 #include "support/live_fabric.hpp"
 #include "support/opensm_daemon.hpp"
+#include "support/process.hpp"
 #include "support/simulator.hpp"
 #include "support/skip.hpp"
 #include "support/temp_dir.hpp"
@@ -139,8 +141,68 @@ TEST_CASE("ibpm-events delivers a switch's new state seconds after its trap, wit
   CHECK(health.find("\"128\":") != std::string::npos);
   CHECK(health.find("\"heartbeat_s\":30,") != std::string::npos);  // the plugin said it is there
   CHECK(read_text(work / "listener.log").find("the OpenSM plugin is there") != std::string::npos);
+  // Its check: OK while it listens and hears the plugin; CRITICAL once nothing was heard for
+  // --stale seconds, and once the listener is gone.
+  const auto events_check = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), {bin("check_ib_events"), "--status-file", status});
+    return run_process(more);
+  };
+  const ProcessRun listening = events_check({});
+  INFO(listening.out);
+  CHECK(listening.exit_code == 0);
+  CHECK(listening.first_line().rfind("IB EVENTS OK - listening: the OpenSM plugin heard ", 0) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  const ProcessRun quiet = events_check({"--stale", "2"});
+  INFO(quiet.out);
+  CHECK(quiet.exit_code == 2);
+  CHECK(quiet.first_line().find("not heard from the OpenSM plugin for ") != std::string::npos);
   ibpm_events.stop();
   CHECK_FALSE(ibpm_events.running());
+  const ProcessRun gone = events_check({});
+  INFO(gone.out);
+  CHECK(gone.exit_code == 2);
+  CHECK(gone.first_line().find(") is not running: traps reach no one") != std::string::npos);
   CHECK(read_text(work / "listener.log").find("stopped: ") != std::string::npos);
   opensm->stop();
+}
+
+TEST_CASE("check_ib_events judges the listener's status file") {
+  TempDir work("events-check");
+  const std::string status = work / "listener.json";
+  const auto check = [&](const std::string& json) {
+    write_text(status, json);
+    return run_process({bin("check_ib_events"), "--status-file", status});
+  };
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::string pid = std::to_string(::getpid());  // a process that runs: this one
+  const auto status_with = [&](double heard, double drop, int exit) {
+    return "{\"pid\":" + pid + ",\"started\":" + std::to_string(now - 600) +
+           ",\"socket\":\"/run/ibpm/events.sock\",\"traps\":4,\"last_heard\":" +
+           std::to_string(heard) + ",\"heartbeat_s\":30,\"last_drop\":" + std::to_string(drop) +
+           ",\"plugin_dropped\":0,\"dropped\":2,\"repolls\":3,\"last_repoll_exit\":" +
+           std::to_string(exit) + "}\n";
+  };
+  const ProcessRun ok = check(status_with(now - 5, 0, 2));
+  INFO(ok.out);
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.first_line().find(" 4 traps, 3 re-polls | heard_age=") != std::string::npos);
+  const ProcessRun stale = check(status_with(now - 100, 0, 0));
+  CHECK(stale.exit_code == 2);
+  CHECK(stale.first_line().find("not heard from the OpenSM plugin for 100 s") != std::string::npos);
+  const ProcessRun never = check(status_with(0, 0, 0));
+  CHECK(never.exit_code == 2);
+  CHECK(never.first_line().find("never heard from the OpenSM plugin") != std::string::npos);
+  const ProcessRun dropped = check(status_with(now - 5, now - 60, 0));
+  CHECK(dropped.exit_code == 1);
+  CHECK(dropped.out.find("past the re-poll budget") != std::string::npos);
+  const ProcessRun unknown_repoll = check(status_with(now - 5, 0, 3));
+  CHECK(unknown_repoll.exit_code == 1);
+  const ProcessRun garbage = check("not json at all");
+  CHECK(garbage.exit_code == 3);
+  CHECK(garbage.first_line().find(": not a listener's status") != std::string::npos);
+  std::filesystem::remove(status);
+  const ProcessRun missing = run_process({bin("check_ib_events"), "--status-file", status});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.first_line().find("the listener is not running") != std::string::npos);
 }
