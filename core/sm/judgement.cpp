@@ -9,6 +9,7 @@
 
 #include "base/number.hpp"
 #include "base/text.hpp"
+#include "state/port_store.hpp"
 
 namespace ibpm::sm {
 
@@ -268,11 +269,34 @@ void add_sm_perfdata(plugin::Check& check, const Roles& roles, const SmSeen* mas
   if (sa_seconds) item("sa_query_time", *sa_seconds, "s");
 }
 
+// The last run's times as this run can trust them. One dated later than `now` was taken before the
+// clock stepped back: beyond the sample record's tolerance the ActCount is followed from now on
+// (returns the line that says so); within it, the time is taken as now. Either way no time ahead
+// of the clock is judged on or remembered for the next run.
+std::string distrust_future(Remembered& before, Clock::time_point now) {
+  const Clock::time_point latest = std::max(before.sampled, before.moved);
+  const auto tolerance = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(state::kClockToleranceSeconds));
+  if (latest > now + tolerance) {
+    const double ahead = std::chrono::duration<double>(latest - now).count();
+    before.sampled = now;
+    before.moved = now;
+    return "clock stepped back: the last run's state is dated " +
+           base::format_number(std::round(ahead)) +
+           " s ahead, the master's ActCount is followed from now";
+  }
+  before.sampled = std::min(before.sampled, now);
+  before.moved = std::min(before.moved, now);
+  return {};
+}
+
 }  // namespace
 
-Judgement judge(const std::vector<SmSeen>& sms, const std::optional<Remembered>& before,
+Judgement judge(const std::vector<SmSeen>& sms, const std::optional<Remembered>& remembered,
                 const Expectations& expect, Clock::time_point now,
                 std::optional<double> sa_seconds) {
+  std::optional<Remembered> before = remembered;
+  const std::string clock_back = before ? distrust_future(*before, now) : std::string();
   Judgement result;
   result.next.sms = sms;
   Problems problems;
@@ -287,6 +311,7 @@ Judgement judge(const std::vector<SmSeen>& sms, const std::optional<Remembered>&
 
   plugin::Check& check = result.check;
   for (const SmSeen& sm : sms) check.subchecks.push_back(sm_line(sm, &sm == master, rate));
+  if (!clock_back.empty()) check.subchecks.push_back({State::ok, clock_back, {}, {}});
   check.state = problems.worst();
   check.summary = sm_summary(problems, master, roles);
   add_sm_perfdata(check, roles, master, rate, expect, sa_seconds);

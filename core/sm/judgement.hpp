@@ -7,6 +7,11 @@
 //   WARNING   fewer SMs answer than --expect-sms; the master is not --expect-master; a standby has
 //             a higher priority than the master; the master changed since the last run (once)
 //   UNKNOWN   an SM reports a state outside 0..3
+//
+// A remembered time later than `now` (the clock stepped back since the last run) is not trusted,
+// as the sample record does not trust a sample ahead of the clock: beyond
+// state::kClockToleranceSeconds the master's ActCount is followed from now (one line in the long
+// output says so), and no time ahead of `now` goes into `next`.
 #pragma once
 
 #include <chrono>

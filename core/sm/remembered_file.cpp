@@ -2,11 +2,11 @@
 
 #include "sm/remembered_file.hpp"
 
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "base/atomic_file.hpp"
+#include "base/regular_file.hpp"
 #include "base/text.hpp"
 
 namespace ibpm::sm {
@@ -87,15 +87,34 @@ Remembered parse_remembered(const std::string& text) {
 }
 
 std::optional<Remembered> read_remembered(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  {
+    const base::FileDescriptor file(
+        base::open_existing_regular_file(path, base::FinalLink::refuse));
+    if (file.fd < 0) return std::nullopt;
+    // One byte more than the bound: a file that grew since it was measured is refused as well.
+    const unsigned long long size = base::file_size(file.fd);
+    if (size <= kMaxRememberedBytes)
+      text = base::read_bytes(file.fd, 0, kMaxRememberedBytes + 1, path);
+    if (size > kMaxRememberedBytes || text.size() > kMaxRememberedBytes)
+      throw std::runtime_error(path + ": larger than " + std::to_string(kMaxRememberedBytes) +
+                               " bytes, not an ibpm-sm file");
+  }
   try {
-    return parse_remembered(text.str());
+    return parse_remembered(text);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(path + ": " + e.what());
   }
+}
+
+Recalled recall_remembered(const std::string& path) {
+  Recalled recalled;
+  try {
+    recalled.remembered = read_remembered(path);
+  } catch (const std::exception& e) {
+    recalled.problem = e.what();
+  }
+  return recalled;
 }
 
 void write_remembered(const std::string& path, const Remembered& remembered) {

@@ -51,7 +51,10 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
   const layout::StateLayout state(options.state_dir);
   state::make_directories(state.sm_dir());
   const std::string path = state.sm_state(port.ca_name(), port.port_number());
-  const std::optional<Remembered> before = read_remembered(path);
+  // A state file that cannot be used (a link, a FIFO, too large, damaged) is named once: this
+  // run goes on as a first run, and its state replaces the file.
+  const Recalled recalled = recall_remembered(path);
+  const std::optional<Remembered>& before = recalled.remembered;
 
   const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.node_name_map);
   const Survey seen =
@@ -65,6 +68,11 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
   write_remembered(path, judgement.next);
 
   plugin::Check& check = judgement.check;
+  if (!recalled.problem.empty())
+    check.subchecks.push_back({plugin::State::ok,
+                               recalled.problem + " (not used: replaced by this run's state)",
+                               {},
+                               {}});
   if (!seen.sa_problem.empty())
     check.subchecks.push_back(
         {plugin::State::ok, seen.sa_problem + " (SMs asked directly)", {}, {}});

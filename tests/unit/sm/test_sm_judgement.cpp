@@ -155,3 +155,52 @@ TEST_CASE("sm judgement: a failover is a WARNING once, with the event, then OK")
   CHECK(state_of(after) == State::ok);
   CHECK(after.failover.empty());
 }
+
+TEST_CASE("sm judgement: a state dated ahead of the clock restarts the ActCount from now") {
+  Expectations expect;
+  expect.stale_after = std::chrono::seconds(60);
+  // The last run was at t0 + 1 h; the clock has since stepped back to t0.
+  const Clock::time_point ahead = t0 + std::chrono::hours(1);
+  const auto before =
+      judge({sm(1, 1, "h1", 10, SmState::master, 500)}, std::nullopt, expect, ahead, std::nullopt);
+  const auto stepped =
+      judge({sm(1, 1, "h1", 10, SmState::master, 500)}, before.next, expect, t0, std::nullopt);
+  INFO(text(stepped));
+  CHECK(state_of(stepped) == State::ok);
+  CHECK(text(stepped).find("clock stepped back: the last run's state is dated 3600 s ahead, the "
+                           "master's ActCount is followed from now") != std::string::npos);
+  CHECK(text(stepped).find("actcount_per_s") == std::string::npos);
+  // The future time is not carried on.
+  CHECK(stepped.next.sampled <= t0);
+  CHECK(stepped.next.moved <= t0);
+  // Said once: the next run trusts its state, and the silent master is named after --stale-after,
+  // not after the length of the step.
+  const auto stale = judge({sm(1, 1, "h1", 10, SmState::master, 500)}, stepped.next, expect,
+                           t0 + std::chrono::seconds(61), std::nullopt);
+  INFO(text(stale));
+  CHECK(text(stale).find("clock stepped back") == std::string::npos);
+  CHECK(state_of(stale) == State::critical);
+  CHECK(stale.check.summary.rfind(
+            "master SM h1 (0x0000000000000001, LID 1) has sent no SMP in 61 s", 0) == 0);
+
+  // With no master answering, the last master is remembered from now, not from the future.
+  const auto none = judge({sm(1, 1, "h1", 10, SmState::master, std::nullopt)}, before.next, expect,
+                          t0, std::nullopt);
+  INFO(text(none));
+  CHECK(text(none).find("clock stepped back") != std::string::npos);
+  REQUIRE(none.next.master);
+  CHECK(none.next.sampled <= t0);
+  CHECK(none.next.moved <= t0);
+  const auto silent = judge({sm(1, 1, "h1", 10, SmState::master, std::nullopt)}, none.next, expect,
+                            t0 + std::chrono::seconds(60), std::nullopt);
+  CHECK(silent.check.summary.rfind(
+            "master SM h1 (0x0000000000000001, LID 1) has sent no SMP in 60 s", 0) == 0);
+
+  // Within the sample record's tolerance (a second ahead): nothing said, nothing ahead kept.
+  const auto close = judge({sm(1, 1, "h1", 10, SmState::master, 500)}, std::nullopt, expect,
+                           t0 + std::chrono::seconds(1), std::nullopt);
+  const auto near =
+      judge({sm(1, 1, "h1", 10, SmState::master, 500)}, close.next, expect, t0, std::nullopt);
+  CHECK(text(near).find("clock stepped back") == std::string::npos);
+  CHECK(near.next.moved <= t0);
+}
