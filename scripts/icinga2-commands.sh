@@ -18,7 +18,8 @@ cat <<'HEADER'
 // directory, node-name-map, HCA and rrdcached of every command are set once in the "ibpm-settings"
 // host template (ibpm-settings.conf).
 HEADER
-for check in check_ib_topology check_ib_port check_ib_node check_ib_fabric check_ib_sm check_ib_routes; do
+for check in check_ib_topology check_ib_port check_ib_node check_ib_fabric check_ib_sm check_ib_routes \
+  check_ib_events; do
   echo
   "$bin/$check" --icinga2-check-command
 done

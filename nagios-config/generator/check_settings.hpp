@@ -38,6 +38,8 @@ struct CheckSettings {
   // Icinga 2: the CheckCommands come from the installed package (include <plugins-contrib>), so
   // ibpm-commands.conf is not written (Icinga 2 refuses a command defined twice).
   bool packaged_commands = false;
+  // The site runs ibpm-events: an ib-events service (check_ib_events) on the fabric host.
+  bool events = false;
   // Icinga 2 zones: the master's zone (the satellites' parent), the global zone that carries
   // the commands and templates to every node, and where endpoints listen ("HOST" or
   // "HOST:PORT", by endpoint name; an endpoint without one is connected to by its peers).

@@ -38,6 +38,7 @@ struct Options {
   unsigned freshness = 0;
   ibpm::nagios_config::CheckSettings icinga2;  // its icinga2_* fields: where the sweep submits
   bool packaged_commands = false;
+  bool events = false;
   std::string parent_zone = "master";
   std::string global_zone = "ibpm-global";
   std::vector<std::string> endpoint_addresses;
@@ -114,6 +115,7 @@ void run(Options options) {
   settings.ca_port = options.fabric.port;
   settings.rrdcached = options.rrdcached;
   settings.packaged_commands = options.packaged_commands;
+  settings.events = options.events;
   if (!options.no_baseline)
     settings.baseline = options.baseline.empty()
                             ? ibpm::layout::StateLayout(settings.state_dir).baseline()
@@ -198,6 +200,11 @@ int main(int argc, char** argv) {
                  app, "--packaged-commands", options.packaged_commands,
                  "Icinga 2: the CheckCommands come from the installed package (include "
                  "<plugins-contrib>), so ibpm-commands.conf is not written");
+             ibpm::plugin::add_flag(
+                 app, "--events", options.events,
+                 "The site runs ibpm-events (the subnet manager's traps re-poll a switch at "
+                 "once): the fabric host gets an ib-events service, check_ib_events, CRITICAL "
+                 "when traps cannot arrive (run it where the listener runs)");
              ibpm::plugin::add_option(
                  app, "--check-interval", options.check_interval,
                  "Icinga 2: seconds between checks (default 300; retries every minute, or as "

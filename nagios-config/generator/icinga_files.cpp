@@ -69,6 +69,7 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
       << "  }\n";
   if (!settings.baseline.empty())
     out << "  vars.ib_baseline = " << icinga_string(settings.baseline) << "\n";
+  if (settings.events) out << "  vars.ib_events = true\n";
   if (settings.passive_nodes) {
     // The sweep submits every switch's result through the API of the endpoint it runs on, as
     // the ApiUser whose only permission is actions/process-check-result (see the README).

@@ -206,6 +206,7 @@ std::string services(const MonitoringPlan& plan, const CheckSettings& settings) 
                                  : "check_ib_fabric",
           true);
   service(out, plan.fabric_host, "ib-sm", "check_ib_sm");
+  if (settings.events) service(out, plan.fabric_host, "ib-events", "check_ib_events");
   routes_service(out, plan.fabric_host);
   if (!settings.baseline.empty())
     service(out, plan.fabric_host, "ib-topology", "check_ib_topology");

@@ -111,7 +111,7 @@ std::map<std::string, int> require_icinga_accepts(const TempDir& dir, const std:
   REQUIRE(run.exit_code == 0);
   CHECK(icinga_log_lines(run.out, "critical").empty());
   static const std::regex unmatched(
-      R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard|cluster-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
+      R"re(^warning/ApplyRule: Apply rule '(ib-parent|ib-fabric|ib-fabric-shard|ib-events|cluster-)' \(in .*/ibpm-templates\.conf: [0-9:-]+\) for type '\w+' does not match anywhere!$)re");
   for (const std::string& line : icinga_log_lines(run.out, "warning")) {
     INFO(line);
     CHECK(std::regex_match(line, unmatched));

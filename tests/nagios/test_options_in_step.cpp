@@ -23,7 +23,8 @@ using namespace ibpm::test;
 namespace {
 
 const std::vector<std::string> kChecks{"check_ib_topology", "check_ib_port", "check_ib_node",
-                                       "check_ib_fabric",   "check_ib_sm",   "check_ib_routes"};
+                                       "check_ib_fabric",   "check_ib_sm",   "check_ib_routes",
+                                       "check_ib_events"};
 // The checks that read a topology (--cache and the rest of the fabric options).
 const std::vector<std::string> kTopologyChecks{
     "check_ib_topology", "check_ib_port", "check_ib_node", "check_ib_fabric", "check_ib_routes"};
@@ -191,7 +192,8 @@ TEST_CASE("Every option of each check is an argument of its Icinga 2 CheckComman
                                                       {"ib_node", "check_ib_node"},
                                                       {"ib_fabric", "check_ib_fabric"},
                                                       {"ib_sm", "check_ib_sm"},
-                                                      {"ib_routes", "check_ib_routes"}};
+                                                      {"ib_routes", "check_ib_routes"},
+                                                      {"ib_events", "check_ib_events"}};
   const auto commands = icinga_commands({source_file("nagios-config/icinga2/ibpm-commands.conf")});
   std::set<std::string> seen;
   for (const IcingaCommand& command : commands) {
@@ -258,7 +260,8 @@ TEST_CASE("Every Icinga 2 variable each generated mode sets is read by a CheckCo
       {"--zones", "2"},
       {"--node-services", "passive"},
       {"--node-services", "passive", "--icinga2-api-user-cn", "collector01"},
-      {"--zones", "2", "--node-services", "passive"}};
+      {"--zones", "2", "--node-services", "passive"},
+      {"--events"}};
   for (const std::vector<std::string>& mode : modes) {
     std::string command_line = "ibpm-nagios-config --format icinga2";
     for (const std::string& word : mode) command_line += " " + word;

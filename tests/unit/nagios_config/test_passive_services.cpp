@@ -175,3 +175,27 @@ TEST_CASE("Icinga 2 passive: the generator writes the sweep's least-privilege Ap
   settings.passive_nodes = false;
   CHECK(icinga_files(plan, settings).count("ibpm-api-user.conf") == 0);
 }
+
+TEST_CASE(
+    "the events option adds the event path's service to the fabric host, and nothing without it") {
+  const sim::FatTree tree = sim::make_fat_tree({.hosts = 16, .radix = 8, .levels = 2});
+  const Fabric fabric = delegation::test::fabric_of(tree.topology);
+  const MonitoringPlan plan = plan_monitoring(fabric, nullptr, plan_options(false));
+  CheckSettings settings = check_settings("");
+  const auto events_services = [&](const ConfigFiles& files) {
+    std::vector<std::string> found;
+    for (const std::string& block : service_blocks(files.at("ibpm-services.cfg")))
+      if (has_line(block, "service_description", "ib-events")) found.push_back(block);
+    return found;
+  };
+  CHECK(events_services(nagios_files(plan, settings)).empty());
+  CHECK(icinga_files(plan, settings).at("ibpm-settings.conf").find("vars.ib_events") ==
+        std::string::npos);
+  settings.events = true;
+  const auto found = events_services(nagios_files(plan, settings));
+  REQUIRE(found.size() == 1);
+  CHECK(has_line(found.front(), "host_name", plan.fabric_host));
+  CHECK(has_line(found.front(), "check_command", "check_ib_events"));
+  CHECK(icinga_files(plan, settings).at("ibpm-settings.conf").find("  vars.ib_events = true\n") !=
+        std::string::npos);
+}
