@@ -25,7 +25,7 @@ using ibpm::plugin::State;
 using ibpm::plugin::Subcheck;
 
 struct Options {
-  std::string status_file = "/run/ibpm/events.json";
+  std::string status_file = "/run/ibpm-events/events.json";
   unsigned stale = 0;  // 0: three heartbeat intervals, as the plugin announces them
   unsigned drop_window = 3600;
 };

@@ -44,8 +44,8 @@ constexpr unsigned kLinkStateChange = 128;
 constexpr unsigned kLocalChanges = 144;
 
 struct Options {
-  std::string socket = "/run/ibpm/events.sock";
-  std::string status_file = "/run/ibpm/events.json";
+  std::string socket = "/run/ibpm-events/events.sock";
+  std::string status_file = "/run/ibpm-events/events.json";
   unsigned min_interval_ms = 1000;
   std::size_t max_nodes = 64;
   std::size_t budget = 256;

@@ -17,9 +17,9 @@
  *
  * opensm.conf:
  *   event_plugin_name    ibpm_event_plugin          (OpenSM dlopens libibpm_event_plugin.so)
- *   event_plugin_options ibpm_socket=/run/ibpm/events.sock
+ *   event_plugin_options ibpm_socket=/run/ibpm-events/events.sock
  * The options string may hold other plugins' options too: the first token that starts with
- * "ibpm_socket=" names the socket; without one, /run/ibpm/events.sock.
+ * "ibpm_socket=" names the socket; without one, /run/ibpm-events/events.sock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,7 +38,7 @@
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_version.h>
 
-#define IBPM_DEFAULT_SOCKET "/run/ibpm/events.sock"
+#define IBPM_DEFAULT_SOCKET "/run/ibpm-events/events.sock"
 #define IBPM_OPTION "ibpm_socket="
 #define IBPM_RECORD_SIZE 112
 #define IBPM_RECORD_VERSION 1

@@ -178,7 +178,7 @@ TEST_CASE("check_ib_events judges the listener's status file") {
   const std::string pid = std::to_string(::getpid());  // a process that runs: this one
   const auto status_with = [&](double heard, double drop, int exit) {
     return "{\"pid\":" + pid + ",\"started\":" + std::to_string(now - 600) +
-           ",\"socket\":\"/run/ibpm/events.sock\",\"traps\":4,\"last_heard\":" +
+           ",\"socket\":\"/run/ibpm-events/events.sock\",\"traps\":4,\"last_heard\":" +
            std::to_string(heard) + ",\"heartbeat_s\":30,\"last_drop\":" + std::to_string(drop) +
            ",\"plugin_dropped\":0,\"dropped\":2,\"repolls\":3,\"last_repoll_exit\":" +
            std::to_string(exit) + "}\n";

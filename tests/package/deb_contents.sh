@@ -23,7 +23,8 @@ for path in /usr/lib/nagios/plugins/check_ib_{topology,port,node,fabric} \
             /usr/share/ibpm/nagios/{ibpm-commands.cfg,ibpm-templates.cfg,ibpm-example.cfg,ibpm.resource} \
             /etc/ibpm/{thresholds.conf,delegation.conf,ibpm.env} \
             /usr/lib/systemd/system/ibpm-{sweep,web,map,locality}.{service,timer} \
-            /usr/lib/systemd/system/ibpm-rrdcached.service \
+            /usr/lib/systemd/system/ibpm-{rrdcached,events}.service \
+            /usr/lib/nagios/plugins/check_ib_events /usr/bin/ibpm-events \
             /usr/share/ibpm/udev/99-ibpm-umad.rules \
             /usr/share/doc/ibpm/{copyright,changelog.gz}; do
   grep -qx "$path" <<< "$files" || fail "the DEB has no $path"
