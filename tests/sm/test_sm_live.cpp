@@ -3,9 +3,11 @@
 // (SIM_HOST), of priorities 10 and 5: master and standby, expectations, a killed master (no master,
 // then the failover once, with its event, then OK), a stopped master (stale ActCount).
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -161,6 +163,24 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   CHECK(other.exit_code == 1);
   CHECK(other.first_line().find("master is h1 (") != std::string::npos);
   CHECK(other.first_line().find("expected h2") != std::string::npos);
+
+  // A FIFO planted in place of the state file: named once, never waited on (the check's -t 10 is
+  // not reached), and replaced by this run's state.
+  std::string state_file;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "expect" / "sm"))
+    state_file = entry.path().string();
+  REQUIRE(!state_file.empty());
+  std::filesystem::remove(state_file);
+  REQUIRE(::mkfifo(state_file.c_str(), 0600) == 0);
+  const ProcessRun fifo = check(fabric, {"--state-dir", dir / "expect"});
+  INFO(fifo.out << fifo.err);
+  CHECK(fifo.exit_code == 0);
+  CHECK(fifo.has(state_file + ": not a regular file (not used: replaced by this run's state)"));
+  CHECK(std::filesystem::is_regular_file(state_file));
+  const ProcessRun replaced = check(fabric, {"--state-dir", dir / "expect"});
+  INFO(replaced.out);
+  CHECK(replaced.exit_code == 0);
+  CHECK_FALSE(replaced.has("not used"));
 
   // The master killed (by pid): CRITICAL while no master answers, the failover once, then OK.
   master->stop();  // SIGTERM, by its pid
