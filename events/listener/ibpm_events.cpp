@@ -49,6 +49,7 @@ struct Options {
   unsigned min_interval_ms = 1000;
   std::size_t max_nodes = 64;
   std::size_t budget = 256;
+  unsigned settle_ms = 2000;
   std::vector<std::string> command;
 };
 
@@ -88,7 +89,8 @@ void write_status(const Options& options, const Health& health, const events::Re
        << ",\"malformed\":" << malformed << ",\"ignored\":" << health.ignored
        << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
        << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs << ",\"repolled\":" << c.polled
-       << ",\"waiting\":" << queue.waiting() << ",\"last_repoll_end\":" << health.last_repoll_end
+       << ",\"settled\":" << c.settled << ",\"waiting\":" << queue.waiting()
+       << ",\"last_repoll_end\":" << health.last_repoll_end
        << ",\"last_repoll_exit\":" << health.last_repoll_exit << ",\"by_trap\":{";
   bool first = true;
   for (const auto& [trap, count] : health.by_trap) {
@@ -129,7 +131,8 @@ class Listener {
         queue_({.min_interval = std::chrono::milliseconds(options_.min_interval_ms),
                 .max_nodes = options_.max_nodes,
                 .budget = options_.budget,
-                .budget_window = std::chrono::seconds(60)}) {
+                .budget_window = std::chrono::seconds(60),
+                .settle = std::chrono::milliseconds(options_.settle_ms)}) {
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);
@@ -216,14 +219,21 @@ class Listener {
       if (*lid == 0 || *lid >= 0xc000) {
         ++health_.ignored;
         say(what + ": names no unicast LID (" + std::to_string(*lid) + "): ignored");
-      } else if (queue_.add(*lid, Clock::now())) {
-        say(what + ": re-poll of LID " + std::to_string(*lid) + " queued");
-      } else {
-        health_.last_drop = now;
-        if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
-          say(what + ": re-poll budget spent (" + std::to_string(options_.budget) + " a minute), " +
-              std::to_string(queue_.counts().dropped) +
-              " dropped so far; the next sweep is the backstop");
+        return;
+      }
+      switch (queue_.add(*lid, Clock::now())) {
+        case events::RepollQueue::Added::queued:
+          say(what + ": re-poll of LID " + std::to_string(*lid) + " queued");
+          break;
+        case events::RepollQueue::Added::coalesced:
+          break;  // said when it was queued
+        case events::RepollQueue::Added::dropped:
+          health_.last_drop = now;
+          if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
+            say(what + ": re-poll budget spent (" + std::to_string(options_.budget) +
+                " a minute), " + std::to_string(queue_.counts().dropped) +
+                " dropped so far; the next sweep is the backstop");
+          break;
       }
       return;
     }
@@ -341,6 +351,12 @@ int main(int argc, char** argv) {
                                 "Switches re-polled per minute at most: a storm of traps costs no "
                                 "more MADs than that many switches' ports")
                  .in_range(1ul, 1000000ul)
+                 .show_default();
+             plugin::add_option(app, "--settle", options.settle_ms,
+                                "A switch named again while it waited, or soon after its re-poll "
+                                "(a storm), is read once no trap named it for this many "
+                                "milliseconds: its result is the state the storm left")
+                 .in_range(0u, 600000u)
                  .show_default();
              plugin::add_option(app, "command", options.command,
                                 "The re-poll: check_ib_fabric and its options, after --")

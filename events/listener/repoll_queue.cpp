@@ -11,36 +11,57 @@ std::size_t RepollQueue::spent(Clock::time_point now) {
   return recent_.size();
 }
 
-bool RepollQueue::add(unsigned lid, Clock::time_point now) {
+RepollQueue::Added RepollQueue::add(unsigned lid, Clock::time_point now) {
   ++counts_.named;
+  last_named_[lid] = now;
   if (waiting_set_.contains(lid)) {
     ++counts_.coalesced;
-    return true;
+    stormy_.insert(lid);
+    return Added::coalesced;
   }
   if (spent(now) + waiting_.size() >= limits_.budget) {
     ++counts_.dropped;
-    return false;
+    return Added::dropped;
   }
   waiting_.push_back(lid);
   waiting_set_.insert(lid);
-  return true;
+  const auto polled = last_polled_.find(lid);
+  if (polled != last_polled_.end() && now - polled->second < limits_.settle) stormy_.insert(lid);
+  return Added::queued;
+}
+
+RepollQueue::Clock::time_point RepollQueue::interval_passed() const {
+  return last_start_ ? *last_start_ + limits_.min_interval : Clock::time_point::min();
+}
+
+RepollQueue::Clock::time_point RepollQueue::ready_at(unsigned lid) const {
+  if (!stormy_.contains(lid)) return interval_passed();
+  return std::max(last_named_.at(lid) + limits_.settle, interval_passed());
 }
 
 std::optional<RepollQueue::Clock::time_point> RepollQueue::next_start() const {
-  if (waiting_.empty() || in_flight_) return std::nullopt;
-  if (!last_start_) return Clock::time_point::min();
-  return *last_start_ + limits_.min_interval;
+  if (in_flight_ || waiting_.empty()) return std::nullopt;
+  Clock::time_point first = Clock::time_point::max();
+  for (unsigned lid : waiting_) first = std::min(first, ready_at(lid));
+  return first;
 }
 
 std::vector<unsigned> RepollQueue::start(Clock::time_point now) {
   const std::optional<Clock::time_point> when = next_start();
   if (!when || now < *when) return {};
-  const std::size_t n = std::min(waiting_.size(), limits_.max_nodes);
-  std::vector<unsigned> lids(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(n));
-  waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(n));
-  for (unsigned lid : lids) {
+  std::vector<unsigned> lids;
+  for (auto it = waiting_.begin(); it != waiting_.end() && lids.size() < limits_.max_nodes;) {
+    if (ready_at(*it) > now) {
+      ++it;
+      continue;
+    }
+    const unsigned lid = *it;
+    lids.push_back(lid);
+    it = waiting_.erase(it);
     waiting_set_.erase(lid);
+    counts_.settled += stormy_.erase(lid);
     recent_.push_back(now);
+    last_polled_[lid] = now;
   }
   last_start_ = now;
   in_flight_ = true;

@@ -7,12 +7,18 @@
 //   - at most max_nodes LIDs a re-poll (the rest wait for the next);
 //   - at most budget LIDs re-polled per budget_window: a storm (a rack losing power) costs no more
 //     MADs than that many switches' ports. A LID named when the budget is spent is dropped and
-//     counted; the next sweep is the backstop.
+//     counted; the next sweep is the backstop;
+//   - a LID named again while it waited, or within `settle` of its last re-poll, is in a storm:
+//     its links are still changing, and the subnet manager still rerouting. It waits until no
+//     trap has named it for `settle`, and is read then, once: the result it gets is the state the
+//     storm left, and a storm costs one read a switch after the first. A single change (one trap
+//     from each end of a cable) is read at once.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -24,6 +30,7 @@ struct RepollLimits {
   std::size_t max_nodes = 64;
   std::size_t budget = 256;  // LIDs re-polled per window
   std::chrono::seconds budget_window{60};
+  std::chrono::milliseconds settle{2000};
 };
 
 struct RepollCounts {
@@ -32,6 +39,7 @@ struct RepollCounts {
   std::uint64_t dropped = 0;    // named when the budget was spent
   std::uint64_t runs = 0;       // re-polls started
   std::uint64_t polled = 0;     // LIDs re-polled
+  std::uint64_t settled = 0;    // of them, held until their storm settled
 };
 
 class RepollQueue {
@@ -40,8 +48,10 @@ class RepollQueue {
 
   explicit RepollQueue(RepollLimits limits) : limits_(limits) {}
 
-  // A trap names `lid`. false when it was dropped (the budget is spent).
-  bool add(unsigned lid, Clock::time_point now);
+  enum class Added { queued, coalesced, dropped };
+  // A trap names `lid`: queued, coalesced with the same LID waiting already, or dropped (the
+  // budget is spent).
+  Added add(unsigned lid, Clock::time_point now);
   // When the next re-poll may start: nullopt when nothing waits or one is in flight (the loop
   // then waits for a trap or for the re-poll to end, and nothing else).
   std::optional<Clock::time_point> next_start() const;
@@ -58,9 +68,17 @@ class RepollQueue {
   // LIDs re-polled within the window that ends now.
   std::size_t spent(Clock::time_point now);
 
+  // When the next re-poll may start by the interval alone.
+  Clock::time_point interval_passed() const;
+  // When a waiting LID may be read: at once, or once its storm settled.
+  Clock::time_point ready_at(unsigned lid) const;
+
   RepollLimits limits_;
   std::deque<unsigned> waiting_;
   std::set<unsigned> waiting_set_;
+  std::set<unsigned> stormy_;  // waiting LIDs named in a storm
+  std::map<unsigned, Clock::time_point> last_named_;
+  std::map<unsigned, Clock::time_point> last_polled_;
   std::deque<Clock::time_point> recent_;  // one entry per LID re-polled, oldest first
   std::optional<Clock::time_point> last_start_;
   bool in_flight_ = false;

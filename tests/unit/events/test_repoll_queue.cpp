@@ -18,10 +18,11 @@ const RepollQueue::Clock::time_point t0 = RepollQueue::Clock::time_point() + 100
 }  // namespace
 
 TEST_CASE("repoll queue: traps naming the same LID wait as one") {
-  RepollQueue queue(RepollLimits{});
-  CHECK_FALSE(queue.next_start());  // nothing waits: the loop sleeps until a trap
-  for (int i = 0; i < 20; ++i) CHECK(queue.add(5, t0));
-  CHECK(queue.add(7, t0));
+  RepollQueue queue(RepollLimits{.settle = 0ms});  // storms apart (below)
+  CHECK_FALSE(queue.next_start());                 // nothing waits: the loop sleeps until a trap
+  CHECK(queue.add(5, t0) == RepollQueue::Added::queued);
+  for (int i = 0; i < 19; ++i) CHECK(queue.add(5, t0) == RepollQueue::Added::coalesced);
+  CHECK(queue.add(7, t0) == RepollQueue::Added::queued);
   CHECK(queue.waiting() == 2);
   CHECK(queue.counts().coalesced == 19);
   CHECK(queue.start(t0) == std::vector<unsigned>{5, 7});
@@ -30,7 +31,7 @@ TEST_CASE("repoll queue: traps naming the same LID wait as one") {
 }
 
 TEST_CASE("repoll queue: one re-poll in flight, the next a minimum interval after the last start") {
-  RepollQueue queue(RepollLimits{.min_interval = 1000ms});
+  RepollQueue queue(RepollLimits{.min_interval = 1000ms, .settle = 0ms});
   queue.add(5, t0);
   REQUIRE(queue.start(t0) == std::vector<unsigned>{5});
   queue.add(5, t0 + 10ms);          // the switch trapped again while it is re-polled
@@ -56,17 +57,45 @@ TEST_CASE("repoll queue: at most max_nodes a re-poll, the rest in the order name
 }
 
 TEST_CASE("repoll queue: a storm past the budget is dropped and counted, the window moves on") {
-  RepollQueue queue(
-      RepollLimits{.min_interval = 0ms, .max_nodes = 100, .budget = 3, .budget_window = 60s});
-  CHECK(queue.add(1, t0));
-  CHECK(queue.add(2, t0));
-  CHECK(queue.add(3, t0));
-  CHECK_FALSE(queue.add(4, t0));  // 3 waiting: the budget is spoken for
-  CHECK(queue.add(2, t0));        // one already waiting costs nothing more
+  RepollQueue queue(RepollLimits{
+      .min_interval = 0ms, .max_nodes = 100, .budget = 3, .budget_window = 60s, .settle = 0ms});
+  using Added = RepollQueue::Added;
+  CHECK(queue.add(1, t0) == Added::queued);
+  CHECK(queue.add(2, t0) == Added::queued);
+  CHECK(queue.add(3, t0) == Added::queued);
+  CHECK(queue.add(4, t0) == Added::dropped);    // 3 waiting: the budget is spoken for
+  CHECK(queue.add(2, t0) == Added::coalesced);  // one already waiting costs nothing more
   REQUIRE(queue.start(t0).size() == 3);
   queue.finished();
-  CHECK_FALSE(queue.add(4, t0 + 30s));  // 3 re-polled within the minute
+  CHECK(queue.add(4, t0 + 30s) == Added::dropped);  // 3 re-polled within the minute
   CHECK(queue.counts().dropped == 2);
-  CHECK(queue.add(4, t0 + 61s));  // the window has moved past them
+  CHECK(queue.add(4, t0 + 61s) == Added::queued);  // the window has moved past them
   CHECK(queue.start(t0 + 61s) == std::vector<unsigned>{4});
+}
+
+TEST_CASE("repoll queue: a switch in a storm is read once, when no trap named it for a while") {
+  using Added = RepollQueue::Added;
+  RepollQueue queue(RepollLimits{.min_interval = 1000ms, .settle = 2000ms});
+  // One change: one trap, read at once.
+  CHECK(queue.add(5, t0) == Added::queued);
+  REQUIRE(queue.start(t0) == std::vector<unsigned>{5});
+  queue.finished();
+  CHECK_FALSE(queue.next_start());
+  // A storm: named again while waiting: held until 2 s after its last trap.
+  CHECK(queue.add(7, t0 + 10s) == Added::queued);
+  CHECK(queue.add(9, t0 + 10s) == Added::queued);
+  CHECK(queue.add(7, t0 + 10s + 500ms) == Added::coalesced);
+  CHECK(queue.start(t0 + 10s + 600ms) == std::vector<unsigned>{9});  // 9 is not in a storm
+  queue.finished();
+  CHECK(queue.next_start() == t0 + 12s + 500ms);
+  CHECK(queue.start(t0 + 12s).empty());
+  CHECK(queue.add(7, t0 + 12s + 100ms) == Added::coalesced);  // still storming: held on
+  CHECK(queue.start(t0 + 12s + 500ms).empty());
+  CHECK(queue.start(t0 + 14s + 100ms) == std::vector<unsigned>{7});
+  queue.finished();
+  CHECK_FALSE(queue.next_start());
+  CHECK(queue.counts().settled == 1);
+  // Named again soon after its re-poll: a storm too.
+  CHECK(queue.add(7, t0 + 15s) == Added::queued);
+  CHECK(queue.next_start() == t0 + 17s);
 }
