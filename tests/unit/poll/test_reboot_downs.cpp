@@ -90,3 +90,103 @@ TEST_CASE("A far end not polled in this run (another shard) leaves the near end'
   poll::forget_reboot_downs(near_only);
   CHECK(downs(near_only[0]) == 1);
 }
+
+namespace {
+
+// A host's cable, leaf01[1] <-> cn0001[1], swept every minute: each run extends both ends'
+// histories as the poller does, then applies the reboot rule.
+struct HostCable {
+  poll::PortResult leaf = quiet_port(1, "leaf01", "cn0001[1]");
+  poll::PortResult host = quiet_port(1, "cn0001", "leaf01[1]");
+  double last = kNow;
+
+  HostCable() {
+    own_target(host).node = 0x0002c90300000010;
+    own_target(host).type = NodeType::ca;
+    own_target(leaf).remote = PortRef{host.target->node, 1};
+    own_target(leaf).remote_type = NodeType::ca;
+    own_target(host).remote = PortRef{leaf.target->node, 1};
+    for (poll::PortResult* end : {&leaf, &host}) {
+      own_record(*end).time = kNow;
+      end->errors.since = kNow;
+    }
+  }
+
+  // One sweep a minute after the last: `downs` seen on the leaf port, the host's counters from
+  // zero (its data and packet counters lower than in the last sweep) or not.
+  void sweep(std::uint32_t downs, bool host_reset) {
+    const double now = last + 60;
+    for (poll::PortResult* end : {&leaf, &host}) {
+      own_record(*end).time = now;
+      end->rates.interval = now - last;
+      end->rates.reset_seen = 0;
+    }
+    if (host_reset)
+      host.rates.reset_seen = counters::counter_bit(counters::Counter::xmit_data) |
+                              counters::counter_bit(counters::Counter::rcv_data);
+    leaf.errors = state::extend(leaf.errors, true, last, now, {0, 0, downs}, 7200);
+    host.errors = state::extend(host.errors, true, last, now, {0, 0, 0}, 7200);
+    std::vector<poll::PortResult> run{leaf, host};
+    poll::forget_reboot_downs(run);
+    leaf = run[0];
+    host = run[1];
+    last = now;
+  }
+
+  // As the sweep judges the cable (the host's end, the lower GUID, speaks for it).
+  bool flapping() const {
+    return link_quality::flap_status(host.errors, &leaf.errors, last, {}).flapping;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A host rebooted three times with traffic between never makes its cable flap") {
+  // Each reboot: the leaf port's link went down while the host still answered with its old
+  // counters (its driver going away), and the next sweep found its counters back at zero.
+  HostCable cable;
+  for (int reboot = 1; reboot <= 3; ++reboot) {
+    INFO("reboot " << reboot);
+    cable.sweep(0, false);  // traffic
+    CHECK_FALSE(cable.flapping());
+    cable.sweep(1, false);  // the link goes down as the host goes away
+    cable.sweep(0, true);   // the host back, its counters from zero
+    CHECK_FALSE(cable.flapping());
+    cable.sweep(0, false);  // traffic again
+    CHECK_FALSE(cable.flapping());
+  }
+  for (int later = 1; later <= 5; ++later) {
+    INFO(later << " sweeps after the third reboot");
+    cable.sweep(0, false);
+    CHECK_FALSE(cable.flapping());
+  }
+  CHECK(state::errors_within(cable.leaf.errors, state::kLinkDownedIndex, kNow, cable.last) == 0);
+}
+
+TEST_CASE("A host rebooted three times, each down seen with its reset, never flaps later") {
+  HostCable cable;
+  for (int reboot = 1; reboot <= 3; ++reboot) {
+    cable.sweep(0, false);
+    cable.sweep(1, true);
+    CHECK_FALSE(cable.flapping());
+  }
+  for (int later = 1; later <= 5; ++later) {
+    cable.sweep(0, false);
+    CHECK_FALSE(cable.flapping());
+  }
+}
+
+TEST_CASE("Downs of a host's cable with its counters never reset are a flap, reboot or not") {
+  HostCable cable;
+  cable.sweep(1, true);  // a reboot first: not counted
+  for (int down = 1; down <= 3; ++down) {
+    cable.sweep(0, false);
+    cable.sweep(1, false);
+  }
+  CHECK(cable.flapping());
+  // Held through later sweeps.
+  for (int later = 1; later <= 3; ++later) {
+    cable.sweep(0, false);
+    CHECK(cable.flapping());
+  }
+}
