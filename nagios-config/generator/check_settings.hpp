@@ -15,6 +15,7 @@ struct CheckSettings {
   std::string ca;               // -C, empty: the first HCA
   int ca_port = 0;              // -P, 0: the first active port
   std::string rrdcached;        // --rrdcached of the polling checks, empty: none
+  std::string thresholds;       // --thresholds of the polling checks, empty: none
   std::string baseline;         // check_ib_topology --baseline, empty: no topology service
   std::string delegation_file;  // check_ib_fabric --delegation (with zones)
   bool nearest = false;         // check_ib_fabric --assign nearest (with zones)

@@ -18,6 +18,7 @@
 #include "output_dir.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "thresholds/rate_thresholds.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 
@@ -31,6 +32,7 @@ struct Options {
   std::string baseline;
   bool no_baseline = false;
   std::string rrdcached;
+  std::optional<std::string> thresholds;  // unset: the installed file when it exists
   std::string assign = "even";
   unsigned check_interval = 0;
   std::string node_services = "active";
@@ -73,6 +75,25 @@ std::string default_plugin_dir() {
   return IBPM_INSTALLED_PLUGIN_DIR;
 }
 
+// The thresholds file the polling checks read: the one given ("" for none), else the installed
+// conffile (IBPM_INSTALLED_THRESHOLDS, from the build) when it is there. Read here once, so a
+// typing error in it stops the generator, not every check Nagios runs.
+std::string thresholds_file(const std::optional<std::string>& given) {
+  std::error_code ec;
+  const std::string file = given ? *given
+                           : std::filesystem::exists(IBPM_INSTALLED_THRESHOLDS, ec)
+                               ? IBPM_INSTALLED_THRESHOLDS
+                               : "";
+  if (file.empty()) return file;
+  try {
+    ibpm::thresholds::RateThresholds::defaults().load_file(file);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("--thresholds: ") + e.what() +
+                             " (--thresholds \"\" for none)");
+  }
+  return file;
+}
+
 void run(Options options) {
   if (options.format == "nagios" && options.plan.zones.count > 0)
     throw std::runtime_error("--zones: satellite zones are an Icinga 2 feature (--format icinga2)");
@@ -98,6 +119,7 @@ void run(Options options) {
         "--icinga2-api-user-cn: for the sweep's results (--format icinga2 --node-services "
         "passive)");
   options.plan.zones.nearest = options.assign == "nearest";
+  const std::string thresholds = thresholds_file(options.thresholds);
 
   const ibpm::topology::Topology topology =
       ibpm::topology::topology_source(options.fabric)
@@ -114,6 +136,7 @@ void run(Options options) {
   settings.ca = options.fabric.ca;
   settings.ca_port = options.fabric.port;
   settings.rrdcached = options.rrdcached;
+  settings.thresholds = thresholds;
   settings.packaged_commands = options.packaged_commands;
   settings.events = options.events;
   if (!options.no_baseline)
@@ -196,6 +219,17 @@ int main(int argc, char** argv) {
                  app, options.rrdcached,
                  "the generated polling checks write their RRD files through it (e.g. "
                  "unix:/run/rrdcached.sock)");
+             ibpm::plugin::add_option_function(
+                 app, "--thresholds", [&](const std::string& file) { options.thresholds = file; },
+                 "The thresholds file of every generated polling check (check_ib_port, "
+                 "check_ib_node, check_ib_fabric: --thresholds FILE), so that the checks Nagios "
+                 "or Icinga runs and the packaged sweep read the same one. "
+                 "Default: " IBPM_INSTALLED_THRESHOLDS
+                 " when it exists where this command runs (installed "
+                 "with every line commented out: the built-in thresholds until edited); \"\": "
+                 "none, the checks' "
+                 "built-in thresholds")
+                 .type_name("FILE");
              ibpm::plugin::add_flag(
                  app, "--packaged-commands", options.packaged_commands,
                  "Icinga 2: the CheckCommands come from the installed package (include "

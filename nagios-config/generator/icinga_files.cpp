@@ -55,6 +55,8 @@ std::string settings_file(const MonitoringPlan& plan, const CheckSettings& setti
   if (settings.ca_port) out << "    ca_port = " << settings.ca_port << "\n";
   if (!settings.rrdcached.empty())
     out << "    rrdcached = " << icinga_string(settings.rrdcached) << "\n";
+  if (!settings.thresholds.empty())
+    out << "    thresholds = " << icinga_string(settings.thresholds) << "\n";
   out << "  }\n"
       << "  // A node keeps its own state (sample records, locks) elsewhere with\n"
       << "  // const IbpmStateDir = \"DIR\" in its constants.conf.\n"

@@ -65,7 +65,8 @@ std::string commands(const CheckSettings& settings) {
       join_options({{"--node-name-map", settings.node_name_map},
                     {"-C", settings.ca},
                     {"-P", settings.ca_port ? std::to_string(settings.ca_port) : ""}});
-  const std::string poll = join_options({{"--rrdcached", settings.rrdcached}});
+  const std::string poll =
+      join_options({{"--rrdcached", settings.rrdcached}, {"--thresholds", settings.thresholds}});
   // Said before the macros are replaced, or the comment would name the plugin folder.
   replace_all(text, "$USER10$..$USER13$ are set in\n# ibpm.resource",
               "The plugin folder, state folder and\n# fabric options are set in ibpm.resource");

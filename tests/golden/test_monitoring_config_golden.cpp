@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Nagios 4 and Icinga 2 configuration ibpm-nagios-config generates for a small generated fat
 // tree (16 hosts, radix 8), every file of the output folder in one text, the temporary folder's
-// path replaced by @TMP@.
+// path replaced by @TMP@ (the thresholds file's is in it).
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -32,9 +32,13 @@ std::string generated_files(const TempDir& dir, const std::string& format) {
     REQUIRE(generated.exit_code == 0);
   }
   const std::string out = dir / ("out-" + format);
-  const ProcessRun run =
-      run_process({bin("ibpm-nagios-config"), "--format", format, "-o", out, "--cache", dump,
-                   "--state-dir", "/var/lib/ibpm", "--plugin-dir", "/usr/lib/nagios/plugins"});
+  // The site's thresholds file (the default, /etc/ibpm/thresholds.conf, is there only where the
+  // package is installed).
+  const std::string thresholds = dir / "thresholds.conf";
+  write_text(thresholds, "symbol_errors 5/h 50/h\n");
+  const ProcessRun run = run_process(
+      {bin("ibpm-nagios-config"), "--format", format, "-o", out, "--cache", dump, "--state-dir",
+       "/var/lib/ibpm", "--plugin-dir", "/usr/lib/nagios/plugins", "--thresholds", thresholds});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, std::string> files;

@@ -4,8 +4,9 @@
 // that make them clients of the simulation: Nagios gives plugins a clean environment), and the
 // states it records in status.dat follow what happens on the fabric: all OK on a healthy fabric,
 // symbol errors on one leaf port make that leaf's service and the fabric service CRITICAL and
-// nothing else, a lost uplink makes the topology service CRITICAL naming the cable. Checks run
-// only when the test forces them (external commands), so every result is the one expected.
+// nothing else, a lost uplink makes the topology service CRITICAL naming the cable, a threshold
+// lowered in the site's thresholds file turns a switch WARNING. Checks run only when the test
+// forces them (external commands), so every result is the one expected.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -165,14 +166,19 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
   const std::string state = work / "state dir";
   const std::string plugins = work / "plugin dir";
   const std::string objects = work / "ibpm";
+  // The site's thresholds file: the packaged one, all defaults until edited.
+  const std::string thresholds = work / "etc ibpm/thresholds.conf";
   fs::create_directories(state);
+  fs::create_directories(work / "etc ibpm");
+  write_text(thresholds,
+             read_text(std::string(IBPM_SOURCE_DIR) + "/packaging/etc/thresholds.conf"));
   write_check_wrappers(live, plugins);
   REQUIRE(live.run("check_ib_topology",
                    {"--write-baseline", state + "/baseline.cache", "--state-dir", state})
               .exit_code == 0);
-  const ProcessRun generated = live.run(
-      "ibpm-nagios-config",
-      {"--format", "nagios", "-o", objects, "--state-dir", state, "--plugin-dir", plugins});
+  const ProcessRun generated =
+      live.run("ibpm-nagios-config", {"--format", "nagios", "-o", objects, "--state-dir", state,
+                                      "--plugin-dir", plugins, "--thresholds", thresholds});
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
   CHECK(generated.out.find("9 switches") != std::string::npos);
@@ -194,8 +200,11 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
   all_services.push_back("ib-fabric;ib-fabric");
   all_services.push_back("ib-fabric;ib-topology");
 
-  // A healthy fabric: every service OK (the first runs collect the baseline), every switch UP.
-  nagios.force(all_services, switches);
+  // A healthy fabric: every service OK (the first runs collect the baseline), every switch UP,
+  // and the fabric's host UP (its check always says so).
+  std::vector<std::string> all_hosts = switches;
+  all_hosts.push_back("ib-fabric");
+  nagios.force(all_services, all_hosts);
   {
     const auto services = nagios.services();
     INFO(describe(services) << nagios.log());
@@ -210,10 +219,11 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
     }
     const auto hosts = nagios.hosts();
     INFO(describe(hosts));
-    for (const std::string& h : switches) {
+    for (const std::string& h : all_hosts) {
       INFO(h);
       CHECK(hosts.at(h).state == 0);
     }
+    CHECK(hosts.at("ib-fabric").output.rfind("OK: InfiniBand fabric", 0) == 0);
   }
 
   // Symbol errors on one leaf port: that leaf's service goes CRITICAL naming the cable, the other
@@ -262,6 +272,33 @@ TEST_CASE("Nagios 4 runs the generated configuration on a simulated fabric and s
            topology.output.find("link lost: " + peer + " <-> leaf03[8]") != std::string::npos));
     CHECK(services.at("leaf03;ib-node").state == 2);
     CHECK(nagios.hosts().at("leaf03").state == 0);
+  }
+
+  // The site's thresholds file reaches the checks Nagios runs: a billion packets sent by a port
+  // are no fault by the defaults (xmit_pkts has no threshold), until the operator lowers the
+  // threshold in the file; no reload, no new configuration.
+  const auto send_packets = [&](std::uint64_t count) {
+    for (const char* counter : {"PortCounters.PortXmitPkts", "PortCountersExtended.PortXmitPkts"})
+      live.console("PerformanceSet \"leaf01\"[3] " + std::string(counter) + "=" +
+                   std::to_string(count));
+  };
+  ConsoleUndo no_packets(live, "PerformanceSet \"leaf01\"[3] PortCountersExtended.PortXmitPkts=0");
+  send_packets(1'000'000'000);
+  nagios.force({"leaf01;ib-node"});
+  {
+    const ObjectState leaf = nagios.services().at("leaf01;ib-node");
+    INFO(leaf.output);
+    CHECK(leaf.state == 0);
+  }
+  write_text(thresholds, read_text(thresholds) + "xmit_pkts         100000/s  -\n");
+  send_packets(2'000'000'000);
+  nagios.force({"leaf01;ib-node"});
+  {
+    const ObjectState leaf = nagios.services().at("leaf01;ib-node");
+    INFO(leaf.output);
+    CHECK(leaf.state == 1);
+    CHECK(leaf.output.rfind("IB NODE WARNING - leaf01: ", 0) == 0);
+    CHECK(leaf.output.find("xmit_pkts") != std::string::npos);
   }
 }
 

@@ -90,9 +90,20 @@ std::map<std::string, std::string> generate(const TempDir& dir, const std::strin
                                             const std::vector<std::string>& more) {
   const std::string out = dir / ("out-" + format);
   write_text(dir / "names.map", "# no names\n");
-  std::vector<std::string> options{
-      "--node-name-map", dir / "names.map",          "-C",         "mlx5_0",           "-P",   "1",
-      "--rrdcached",     "unix:/run/rrdcached.sock", "--baseline", baseline_path(dir), "--cas"};
+  write_text(dir / "thresholds.conf", "symbol_errors 5/h 50/h\n");
+  std::vector<std::string> options{"--node-name-map",
+                                   dir / "names.map",
+                                   "-C",
+                                   "mlx5_0",
+                                   "-P",
+                                   "1",
+                                   "--rrdcached",
+                                   "unix:/run/rrdcached.sock",
+                                   "--baseline",
+                                   baseline_path(dir),
+                                   "--thresholds",
+                                   dir / "thresholds.conf",
+                                   "--cas"};
   options.insert(options.end(), more.begin(), more.end());
   run_config_generator(dir, format, out, small_dump(dir), options);
   std::map<std::string, std::string> files;
@@ -139,6 +150,15 @@ TEST_CASE("The static Nagios commands pass each check only options it has") {
   macros["$USER1$"] = "/usr/lib/nagios/plugins";
   // The resource file's example values and the documented alternatives of $USER12$/$USER13$.
   require_known_options(nagios_command_lines(objects, macros), {kChecks.begin(), kChecks.end()});
+  // The packaged thresholds file reaches every polling check, as the packaged sweep reads it.
+  for (const std::string& line : nagios_command_lines(objects, macros)) {
+    const auto checks = check_options(line);
+    for (const char* polling : {"check_ib_port", "check_ib_node", "check_ib_fabric"})
+      if (checks.contains(polling) && !checks.at(polling).contains("--no-default-thresholds")) {
+        INFO(line);
+        CHECK(line.find(" --thresholds /etc/ibpm/thresholds.conf") != std::string::npos);
+      }
+  }
   macros["$USER12$"] = "--node-name-map /etc/names.map -C mlx5_0 -P 1";
   macros["$USER13$"] = "--rrdcached unix:/run/rrdcached.sock --rrd-step 60";
   require_known_options(nagios_command_lines(objects, macros), {kChecks.begin(), kChecks.end()});
@@ -154,7 +174,8 @@ TEST_CASE("The generated Nagios configuration passes each check only options it 
   // Every setting given to the generator reached the command lines.
   std::string all;
   for (const std::string& line : lines) all += line + "\n";
-  for (const char* setting : {"--node-name-map", "-C mlx5_0", "-P 1", "--rrdcached", "--baseline"})
+  for (const char* setting :
+       {"--node-name-map", "-C mlx5_0", "-P 1", "--rrdcached", "--baseline", "--thresholds"})
     CHECK(all.find(setting) != std::string::npos);
   require_known_options(lines, {kChecks.begin(), kChecks.end()});
   // The baseline reaches check_ib_topology as one word, exactly.
@@ -170,6 +191,21 @@ TEST_CASE("The generated Nagios configuration passes each check only options it 
     CHECK(*(at + 1) == baseline_path(dir));
   }
   CHECK(topology_lines >= 1);
+  // The thresholds file reaches every polling check (not the host check, which counts no rates).
+  std::set<std::string> with_thresholds;
+  for (const std::string& line : lines)
+    for (const auto& [check, options] : check_options(line))
+      if (options.contains("--thresholds")) {
+        const auto words = command_words(line);
+        const auto at = std::find(words.begin(), words.end(), "--thresholds");
+        INFO(line);
+        REQUIRE(at + 1 < words.end());
+        CHECK(*(at + 1) == dir / "thresholds.conf");
+        CHECK(!options.contains("--no-default-thresholds"));
+        with_thresholds.insert(check);
+      }
+  CHECK(with_thresholds ==
+        std::set<std::string>{"check_ib_port", "check_ib_node", "check_ib_fabric"});
 }
 
 TEST_CASE("Every argument of the Icinga 2 CheckCommands is an option of its check") {
@@ -302,13 +338,15 @@ TEST_CASE("The Icinga 2 settings reach every command that has the option") {
   for (auto it = std::sregex_iterator(block.begin(), block.end(), key);
        it != std::sregex_iterator(); ++it)
     keys.insert((*it)[1].str());
-  CHECK(keys == std::set<std::string>{"state_dir", "node_name_map", "ca", "ca_port", "rrdcached"});
+  CHECK(keys == std::set<std::string>{"state_dir", "node_name_map", "ca", "ca_port", "rrdcached",
+                                      "thresholds"});
   const std::map<std::string, std::set<std::string>> readers{
       {"state_dir", {"ib_topology", "ib_port", "ib_node", "ib_fabric", "ib_node_alive"}},
       {"node_name_map", {"ib_topology", "ib_port", "ib_node", "ib_fabric", "ib_node_alive"}},
       {"ca", {"ib_topology", "ib_port", "ib_node", "ib_fabric", "ib_node_alive"}},
       {"ca_port", {"ib_topology", "ib_port", "ib_node", "ib_fabric", "ib_node_alive"}},
-      {"rrdcached", {"ib_port", "ib_node", "ib_fabric"}}};
+      {"rrdcached", {"ib_port", "ib_node", "ib_fabric"}},
+      {"thresholds", {"ib_port", "ib_node", "ib_fabric"}}};
   for (const std::string& k : keys) {
     std::set<std::string> readers_found;
     for (const char* command : {"ib_topology", "ib_port", "ib_node", "ib_fabric"})
@@ -334,4 +372,21 @@ TEST_CASE("The Icinga 2 commands file is what the checks' own options write") {
   // The retired --window is gone with its option table entry.
   CHECK(file.find("\"--window\"") == std::string::npos);
   CHECK(file.find("\"--mads-in-flight\"") != std::string::npos);
+}
+
+TEST_CASE("The generator stops at a thresholds file the checks could not use") {
+  // Else every polling check Nagios runs would be UNKNOWN; the message names the file and line.
+  TempDir dir("nagios-thresholds");
+  const std::string dump = small_dump(dir);
+  write_text(dir / "bad.conf", "symbol_errors 5/h\n");
+  for (const auto& [file, reason] : std::vector<std::pair<std::string, std::string>>{
+           {dir / "bad.conf", "bad.conf:1: "}, {dir / "missing.conf", "missing.conf"}}) {
+    const ProcessRun run = run_process({bin("ibpm-nagios-config"), "--format", "nagios", "-o",
+                                        dir / "out", "--cache", dump, "--thresholds", file},
+                                       {{}, Stderr::merged});
+    INFO(run.out);
+    CHECK(run.exit_code != 0);
+    CHECK(run.out.find("--thresholds: " + dir.path().string() + "/" + reason) != std::string::npos);
+    CHECK(!std::filesystem::exists(dir / "out"));
+  }
 }
