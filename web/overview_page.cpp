@@ -32,6 +32,11 @@ std::string age(double seconds) {
   return base::format_fixed(seconds / 3600, 1) + " h ago";
 }
 
+// "1 port", "2 ports", "0 ports".
+std::string counted(long count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::string summary_section(const SiteContext& site) {
   const SiteData& data = site.data;
   const Fabric& fabric = data.fabric();
@@ -48,10 +53,10 @@ std::string summary_section(const SiteContext& site) {
                  count_css(sweep->in_error, "critical"));
     html += card("ports saturated", std::to_string(sweep->saturated),
                  count_css(sweep->saturated, "warning"));
-    html += card("unreachable",
-                 std::to_string(sweep->unreachable) + " ports, " +
-                     std::to_string(sweep->unreachable_nodes) + " nodes",
-                 count_css(sweep->unreachable, "warning"));
+    html +=
+        card("unreachable",
+             counted(sweep->unreachable, "port") + ", " + counted(sweep->unreachable_nodes, "node"),
+             count_css(sweep->unreachable, "warning"));
     html += card("sent, all ports", base::format_rate(sweep->xmit_octets_s));
   } else {
     html += card("last sweep", data.sweep_error ? "unreadable" : "none", "warning",

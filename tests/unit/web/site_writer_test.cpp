@@ -99,6 +99,22 @@ TEST_CASE("the overview lists the subnet managers check_ib_sm saw, the master fi
   CHECK(page.find("<b>") == std::string::npos);
 }
 
+TEST_CASE("the overview's unreachable card counts in singular and plural") {
+  Workspace ws;
+  web::SiteData data = hostile_site(ws);
+  const web::SiteGraphs graphs;
+  const web::SiteContext site{data, graphs, "now"};
+  products::SweepSummary sweep;
+  sweep.started = static_cast<double>(data.generated);
+  sweep.unreachable = 1;
+  sweep.unreachable_nodes = 1;
+  data.sweep = sweep;
+  CHECK(web::overview_page(site, "").find(">1 port, 1 node<") != std::string::npos);
+  data.sweep->unreachable = 2;
+  data.sweep->unreachable_nodes = 0;
+  CHECK(web::overview_page(site, "").find(">2 ports, 0 nodes<") != std::string::npos);
+}
+
 TEST_CASE("the site has a page for every node and cable, and every map URL leads to one") {
   Workspace ws;
   const web::SiteData data = hostile_site(ws);
