@@ -4,7 +4,8 @@
 # ExecStart runs as ibpm (its /run/ibpm made as systemd would), and through it ibpm-sweep's
 # ExecStart (as ibpm, with /etc/ibpm/ibpm.env and its RRDCACHED_ADDRESS) sweeps a simulated fabric
 # twice into /var/lib/ibpm, then ibpm-web's, ibpm-map's and ibpm-locality's write the dashboard, the
-# map and the locality report into /var/lib/ibpm/reports. No systemd runs here: each ExecStart line
+# map and the locality report into /var/lib/ibpm/reports, without a baseline and then with the one
+# README's set-up writes (/var/lib/ibpm/baseline.cache). No systemd runs here: each ExecStart line
 # is run by sh as systemd would run it ($VAR split into words, $$ for a literal $). What it wrote is
 # removed again; a /var/lib/ibpm that holds anything else is left alone (not run, said so).
 # Usage: units_run.sh BUILD_DIR (for ibpm-sim; after the package is installed)
@@ -47,15 +48,17 @@ daemon=$(cat /run/ibpm/rrdcached.pid 2>/dev/null || true)
   { cat "$work/ibpm-rrdcached.out"; fail "ibpm-rrdcached does not listen"; }
 echo "ibpm-rrdcached as ibpm: $(stat -c '%U:%G %a' /run/ibpm/rrdcached.sock) /run/ibpm/rrdcached.sock"
 
-# run_unit NAME [prefix command...]: the unit's ExecStart as its User, with its EnvironmentFile;
-# output in $work/NAME.out.
+# run_unit NAME [prefix command...]: the unit's ExecStart as its User, with its Environment= and
+# then its EnvironmentFile (which wins, as in systemd); output in $work/NAME.out.
 run_unit() {
   local name=$1; shift
-  local unit=/usr/lib/systemd/system/$name.service user line
+  local unit=/usr/lib/systemd/system/$name.service user line environment
   user=$(sed -n 's/^User=//p' "$unit")
   line=$(sed -n 's/^ExecStart=//p' "$unit" | sed 's/\$\$/$/g')
+  environment=$(sed -n 's/^Environment=//p' "$unit" | sed 's/^/export /')
   (cd "$work/clients" && "$@" runuser -u "$user" -- sh -c \
-    "set -a; . /etc/ibpm/ibpm.env; set +a; umask 0002; $line") > "$work/$name.out" 2>&1
+    "$environment
+     set -a; . /etc/ibpm/ibpm.env; set +a; umask 0002; $line") > "$work/$name.out" 2>&1
 }
 for _ in 1 2; do
   rc=0; run_unit ibpm-sweep "$sim_tool" exec --dir "$work/sim" -- || rc=$?
@@ -70,6 +73,18 @@ for report in web map locality; do
   run_unit "ibpm-$report" || { cat "$work/ibpm-$report.out"; fail "ibpm-$report's command failed"; }
 done
 [ -s "$state/reports/site/index.html" ] || fail "ibpm-web wrote no reports/site/index.html"
+# No baseline yet (a fresh install): the dashboard says so. Then README's set-up writes it, and
+# the next runs of the same commands compare the fabric with it.
+grep -q '>no baseline<' "$state/reports/site/index.html" || fail "ibpm-web: no 'no baseline' card"
+"$sim_tool" exec --dir "$work/sim" -- /usr/lib/nagios/plugins/check_ib_topology \
+  --write-baseline "$state/baseline.cache" > "$work/baseline.out" 2>&1 ||
+  { cat "$work/baseline.out"; fail "check_ib_topology --write-baseline failed"; }
+for report in web map; do
+  run_unit "ibpm-$report" || { cat "$work/ibpm-$report.out"; fail "ibpm-$report's command failed"; }
+done
+grep -q 'title="against the baseline"' "$state/reports/site/index.html" ||
+  fail "ibpm-web does not compare with the baseline README writes"
+echo "ibpm-web, ibpm-map: run without a baseline, then compare with $state/baseline.cache"
 grep -q '<svg' "$state/reports/fabric.svg" || fail "ibpm-map wrote no reports/fabric.svg"
 grep -q 'Traffic locality' "$state/reports/locality.txt" || fail "ibpm-locality wrote no reports/locality.txt"
 echo "ibpm-web, ibpm-map, ibpm-locality as ibpm: $(cd "$state/reports" && ls | tr '\n' ' ')"
