@@ -2,6 +2,7 @@
 
 #include "poll/port_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -117,8 +118,11 @@ std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* 
   if (near.errors.intervals.empty() && (!far || far->errors.intervals.empty())) return std::nullopt;
   // The far node went away (powered off, or rebooted: its counters start again from zero).
   if (far && (!far->sample.answered || far->rates.reset_seen)) return std::nullopt;
-  const link_quality::FlapStatus status = link_quality::flap_status(
-      near.errors, far ? &far->errors : nullptr, near.record->time, settings);
+  // Judged at the later of the two samples: the far end, read a moment after this one in the same
+  // run, may have seen a down that this run must count already.
+  const double now = far ? std::max(near.record->time, far->record->time) : near.record->time;
+  const link_quality::FlapStatus status =
+      link_quality::flap_status(near.errors, far ? &far->errors : nullptr, now, settings);
   if (!status.flapping) return std::nullopt;
   const bool between_switches =
       near.target->type == NodeType::sw && near.target->remote_type == NodeType::sw;

@@ -201,3 +201,30 @@ TEST_CASE("sweep report: a state error many ports share is one line with their c
                                    "port5.rrd: not an ibpm port RRD"));
   CHECK_THAT(text, Catch::Contains("leaf01[6] <-> spine01[1]"));
 }
+
+TEST_CASE(
+    "sweep report: a flap seen by the far end read a moment later is reported in that sweep") {
+  // cn0001[1] <-> leaf01[1]: the host's end (the lower GUID) speaks for the cable; the leaf port,
+  // read 5 ms after it, saw the third down of the last two minutes.
+  constexpr double kNow = 1714564800.25;
+  poll::PortResult leaf = quiet_port(1, "leaf01", "cn0001[1]");
+  poll::PortResult host = quiet_port(1, "cn0001", "leaf01[1]");
+  own_target(host).node = 0x0002c90300000010;
+  own_target(host).type = NodeType::ca;
+  own_target(leaf).remote = PortRef{host.target->node, 1};
+  own_target(leaf).remote_type = NodeType::ca;
+  own_target(host).remote = PortRef{leaf.target->node, 1};
+  test::own_record(host).time = kNow;
+  test::own_record(leaf).time = kNow + 0.005;
+  leaf.errors.since = kNow - 600;
+  for (double end : {kNow - 120, kNow - 60, kNow + 0.005})
+    leaf.errors.intervals.push_back({end, 10, {0, 0, 1}});
+  SweepResult sweep;
+  sweep.results = {host, leaf};
+  const thresholds::RateThresholds thresholds = thresholds::RateThresholds::defaults();
+  const std::vector<PortVerdict> verdicts = judge_ports(sweep, settings_with(thresholds));
+  REQUIRE(verdicts.size() == 2);
+  CHECK(verdicts[0].state == State::warning);  // to a host: WARNING by default
+  CHECK_THAT(verdicts[0].reason(), Catch::Contains("flapping: went down 3 times"));
+  CHECK(verdicts[1].state == State::ok);  // one alert for the cable
+}
