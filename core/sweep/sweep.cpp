@@ -46,18 +46,19 @@ topology::Topology sweep_topology(const SweepOptions& options, SweepResult& resu
   return source.load(topology::TopologyRefresh::discover_if_missing);
 }
 
-// A re-poll's nodes (--node): one the topology does not have (a trap may name a LID the last
-// discovery did not see) is said in `unknown` and left out.
+// The nodes asked for. In a re-poll, one the topology does not have (a trap may name a LID the
+// last discovery did not see) is said in `unknown` and left out; elsewhere it is an error.
 std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
                                          const Fabric& fabric, const NodeNameMap* names,
-                                         const std::vector<std::string>& nodes,
+                                         const SweepOptions& options,
                                          std::vector<std::string>& unknown) {
-  if (nodes.empty()) return targets;
+  if (options.nodes.empty()) return targets;
   std::set<Guid> wanted;
-  for (const std::string& text : nodes) {
+  for (const std::string& text : options.nodes) {
     try {
       wanted.insert(poll::resolve_node(fabric, names, text).guid);
     } catch (const poll::TargetError& e) {
+      if (!is_repoll(options)) throw;
       unknown.push_back(std::string("--node: ") + e.what() + ": not polled");
     }
   }
@@ -166,9 +167,10 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       .group(group);
 }
 
-bool is_repoll(const SweepOptions& options) { return !options.nodes.empty(); }
+bool is_repoll(const SweepOptions& options) { return options.repoll && !options.nodes.empty(); }
 
 void add_repoll_option(CLI::App& app, SweepOptions& options) {
+  options.repoll = true;  // the nodes of this command are re-polls (ibpm-rates' are not)
   plugin::add_option(
       app, "--node", options.nodes,
       "Re-poll only this node's ports (GUID, LID or name; repeatable) beside the sweeps, as "
@@ -210,8 +212,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     const Fabric& fabric = result.topology.fabric;
     FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
     std::vector<std::string> unknown;
-    all.targets =
-        only_nodes(std::move(all.targets), fabric, result.name_map(), options.nodes, unknown);
+    all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options, unknown);
     result.fabric_ports = all.targets.size();
     result.without_lid = std::move(all.without_lid);
     std::vector<poll::PortTarget> targets =

@@ -24,8 +24,10 @@ namespace ibpm::sweep {
 
 struct SweepOptions : poll::PollOptions {
   NodeFilter types = NodeFilter::all;
-  // --node: a re-poll of only these nodes (GUID, LID or name) beside the sweeps; empty: a sweep.
-  std::vector<std::string> nodes;
+  std::vector<std::string> nodes;  // only these nodes (GUID, LID or name); empty: all
+  // The nodes are a re-poll beside the sweeps (see is_repoll): check_ib_fabric's --node, set by
+  // add_repoll_option.
+  bool repoll = false;
   delegation::ShardSpec shard;  // K/N; 1/1 polls everything
   std::string delegation_file;  // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
