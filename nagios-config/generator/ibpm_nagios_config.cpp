@@ -109,7 +109,8 @@ void run(Options options) {
       throw std::runtime_error("zone name \"" + *name + "\": empty, or a '/' or leading '.'");
   if (options.format == "nagios" && options.check_interval)
     throw std::runtime_error(
-        "--check-interval: Nagios takes its intervals from ibpm-templates.cfg");
+        "--check-interval: Icinga 2 only; Nagios takes its intervals from ibpm-templates.cfg "
+        "(check_interval, retry_interval)");
   if (options.format == "nagios" && options.packaged_commands)
     throw std::runtime_error(
         "--packaged-commands: for Icinga 2; with Nagios use either the packaged files or these");
@@ -185,8 +186,11 @@ int main(int argc, char** argv) {
            "Writes Nagios 4 or Icinga 2 configuration for an InfiniBand fabric (live "
            "discovery or --cache FILE) into a folder of its own: a host per switch (and per "
            "host CA with --cas) with its parents one level closer to the core, host groups "
-           "per fabric level and per leaf, a check_ib_node service per switch and the "
-           "fabric-wide check_ib_fabric and check_ib_topology services. Running it again "
+           "per fabric level and per leaf, a check_ib_node service per switch (ib-node) and "
+           "the fabric host's services: ib-fabric (check_ib_fabric), ib-sm (check_ib_sm), "
+           "ib-routes (check_ib_routes --refresh, hourly), ib-topology (check_ib_topology, "
+           "unless --no-baseline) and with --events ib-events (check_ib_events). The polling "
+           "checks get --thresholds. Running it again "
            "after a topology change changes only the objects of what changed.",
        .add_options =
            [&](CLI::App& app) {
@@ -241,8 +245,9 @@ int main(int argc, char** argv) {
                  "when traps cannot arrive (run it where the listener runs)");
              ibpm::plugin::add_option(
                  app, "--check-interval", options.check_interval,
-                 "Icinga 2: seconds between checks (default 300; retries every minute, or as "
-                 "often when shorter)")
+                 "Icinga 2 only: seconds between checks (default 300; retries every minute, or "
+                 "as often when shorter). Nagios takes its intervals from ibpm-templates.cfg "
+                 "(check_interval, retry_interval, in minutes)")
                  .in_range(1u, 86400u);
              ibpm::plugin::add_option(
                  app, "--node-services", options.node_services,

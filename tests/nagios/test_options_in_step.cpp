@@ -390,3 +390,21 @@ TEST_CASE("The generator stops at a thresholds file the checks could not use") {
     CHECK(!std::filesystem::exists(dir / "out"));
   }
 }
+
+TEST_CASE("The generator's --help names every service it writes") {
+  TempDir dir("nagios-help");
+  const auto files = generate(dir, "nagios", {"--events"});
+  std::set<std::string> services;
+  for (const auto& [name, text] : files)
+    for (const NagiosObject& object : parse_nagios_objects(text))
+      if (object.type == "service" && !object.get("service_description").empty())
+        services.insert(object.get("service_description"));  // not the template
+  CHECK(services.size() == 6);
+  const ProcessRun help = run_process({bin("ibpm-nagios-config"), "--help"}, {{}, Stderr::merged});
+  for (const std::string& service : services) {
+    INFO(service);
+    CHECK(help.out.find(service) != std::string::npos);
+  }
+  // --check-interval says it is Icinga 2's, and the generator refuses it for Nagios.
+  CHECK(help.out.find("Icinga 2 only: seconds between checks") != std::string::npos);
+}
