@@ -19,7 +19,7 @@
 #   IBPM_BENCH_HOSTS  hosts of the fat tree (default 648; 3888 with radix 36 is three levels)
 #   IBPM_BENCH_CABLES cables unlinked (default 20)
 #   IBPM_BENCH_INTERVAL the sweep interval to compare with, seconds (default 300, the timer's)
-#   IBPM_BENCH_OUT    folder for the summary (default out/bench)
+#   IBPM_BENCH_OUT    folder for the summary and the listener's log (default out/bench)
 set -euo pipefail
 
 source "$(dirname "$0")/common.sh" "${1:-}"
@@ -34,6 +34,7 @@ interval=${IBPM_BENCH_INTERVAL:-300}
 tmp=$(mktemp -d /dev/shm/ibpm-bench.XXXXXX)
 pids=()
 cleanup() {
+  cp "$tmp/listener.log" "$out/events-listener.log" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   "$bin/ibpm-sim" stop --dir "$tmp/sim" >/dev/null 2>&1 || true

@@ -326,7 +326,8 @@ int main(int argc, char** argv) {
            "description or enabled width/speed change) names: COMMAND (check_ib_fabric and the "
            "sweep's own options, after --) is run with --node LID added, so the switch's ports "
            "are judged by the sweep's rules and its result goes wherever the sweep's goes. "
-           "Traps are coalesced: one re-poll at a time, --min-interval apart, at most --max-nodes "
+           "Traps are coalesced: one re-poll at a time, a switch --min-interval apart, at most "
+           "--max-nodes "
            "switches each, --budget switches a minute (what is past it is dropped and counted: "
            "the next sweep sees it).",
        .add_options =
@@ -340,7 +341,8 @@ int main(int argc, char** argv) {
                                 "event and heartbeat), for check_ib_events; empty: nowhere")
                  .show_default();
              plugin::add_option(app, "--min-interval", options.min_interval_ms,
-                                "Milliseconds between the starts of two re-polls")
+                                "Milliseconds before a switch re-polled is read again (one re-poll "
+                                "runs at a time)")
                  .in_range(0u, 3600000u)
                  .show_default();
              plugin::add_option(app, "--max-nodes", options.max_nodes,
@@ -353,9 +355,9 @@ int main(int argc, char** argv) {
                  .in_range(1ul, 1000000ul)
                  .show_default();
              plugin::add_option(app, "--settle", options.settle_ms,
-                                "A switch named again while it waited, or soon after its re-poll "
-                                "(a storm), is read once no trap named it for this many "
-                                "milliseconds: its result is the state the storm left")
+                                "A switch named by 3 traps within this many milliseconds is in a "
+                                "storm: it is read once no trap named it for as long, so that its "
+                                "result is the state the storm left")
                  .in_range(0u, 600000u)
                  .show_default();
              plugin::add_option(app, "command", options.command,

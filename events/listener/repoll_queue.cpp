@@ -13,10 +13,11 @@ std::size_t RepollQueue::spent(Clock::time_point now) {
 
 RepollQueue::Added RepollQueue::add(unsigned lid, Clock::time_point now) {
   ++counts_.named;
-  last_named_[lid] = now;
+  std::deque<Clock::time_point>& named = named_[lid];
+  while (!named.empty() && now - named.front() >= limits_.settle) named.pop_front();
+  named.push_back(now);
   if (waiting_set_.contains(lid)) {
     ++counts_.coalesced;
-    stormy_.insert(lid);
     return Added::coalesced;
   }
   if (spent(now) + waiting_.size() >= limits_.budget) {
@@ -25,18 +26,20 @@ RepollQueue::Added RepollQueue::add(unsigned lid, Clock::time_point now) {
   }
   waiting_.push_back(lid);
   waiting_set_.insert(lid);
-  const auto polled = last_polled_.find(lid);
-  if (polled != last_polled_.end() && now - polled->second < limits_.settle) stormy_.insert(lid);
   return Added::queued;
 }
 
-RepollQueue::Clock::time_point RepollQueue::interval_passed() const {
-  return last_start_ ? *last_start_ + limits_.min_interval : Clock::time_point::min();
+bool RepollQueue::stormy(unsigned lid) const {
+  const auto named = named_.find(lid);
+  return named != named_.end() && named->second.size() >= limits_.storm_names;
 }
 
 RepollQueue::Clock::time_point RepollQueue::ready_at(unsigned lid) const {
-  if (!stormy_.contains(lid)) return interval_passed();
-  return std::max(last_named_.at(lid) + limits_.settle, interval_passed());
+  Clock::time_point ready = Clock::time_point::min();
+  if (const auto polled = last_polled_.find(lid); polled != last_polled_.end())
+    ready = polled->second + limits_.min_interval;
+  if (stormy(lid)) ready = std::max(ready, named_.at(lid).back() + limits_.settle);
+  return ready;
 }
 
 std::optional<RepollQueue::Clock::time_point> RepollQueue::next_start() const {
@@ -59,11 +62,11 @@ std::vector<unsigned> RepollQueue::start(Clock::time_point now) {
     lids.push_back(lid);
     it = waiting_.erase(it);
     waiting_set_.erase(lid);
-    counts_.settled += stormy_.erase(lid);
+    counts_.settled += stormy(lid);
+    named_.erase(lid);  // a storm after this read is a new one
     recent_.push_back(now);
     last_polled_[lid] = now;
   }
-  last_start_ = now;
   in_flight_ = true;
   ++counts_.runs;
   counts_.polled += lids.size();

@@ -2,17 +2,17 @@
 // Which switches the listener re-polls, and when. A trap names a LID; the LIDs named since the
 // last re-poll wait here, each once however many traps name it (a switch rebooting sends dozens),
 // and leave together in one re-poll (one process, one MAD window) when it may start:
-//   - one re-poll in flight at a time, and one started per min_interval at most (so one re-read of
-//     a switch a second at most, whatever it sends);
+//   - one re-poll in flight at a time; a LID is read again min_interval after its last read at
+//     the soonest (one re-read of a switch a second at most, whatever it sends), while the other
+//     end of the same cable, named a moment later, goes as soon as the re-poll in flight ends;
 //   - at most max_nodes LIDs a re-poll (the rest wait for the next);
 //   - at most budget LIDs re-polled per budget_window: a storm (a rack losing power) costs no more
 //     MADs than that many switches' ports. A LID named when the budget is spent is dropped and
 //     counted; the next sweep is the backstop;
-//   - a LID named again while it waited, or within `settle` of its last re-poll, is in a storm:
-//     its links are still changing, and the subnet manager still rerouting. It waits until no
-//     trap has named it for `settle`, and is read then, once: the result it gets is the state the
-//     storm left, and a storm costs one read a switch after the first. A single change (one trap
-//     from each end of a cable) is read at once.
+//   - a LID named storm_names times within `settle` is in a storm: its links are still changing,
+//     and the subnet manager still rerouting. It waits until no trap has named it for `settle`,
+//     and is read then, once: the result it gets is the state the storm left. A single change
+//     (a trap or two from each end of a cable) is read at once.
 #pragma once
 
 #include <chrono>
@@ -31,6 +31,7 @@ struct RepollLimits {
   std::size_t budget = 256;  // LIDs re-polled per window
   std::chrono::seconds budget_window{60};
   std::chrono::milliseconds settle{2000};
+  std::size_t storm_names = 3;
 };
 
 struct RepollCounts {
@@ -67,20 +68,16 @@ class RepollQueue {
  private:
   // LIDs re-polled within the window that ends now.
   std::size_t spent(Clock::time_point now);
-
-  // When the next re-poll may start by the interval alone.
-  Clock::time_point interval_passed() const;
-  // When a waiting LID may be read: at once, or once its storm settled.
+  // When a waiting LID may be read: min_interval after its last read, and once its storm settled.
   Clock::time_point ready_at(unsigned lid) const;
+  bool stormy(unsigned lid) const;
 
   RepollLimits limits_;
   std::deque<unsigned> waiting_;
   std::set<unsigned> waiting_set_;
-  std::set<unsigned> stormy_;  // waiting LIDs named in a storm
-  std::map<unsigned, Clock::time_point> last_named_;
+  std::map<unsigned, std::deque<Clock::time_point>> named_;  // within `settle`, oldest first
   std::map<unsigned, Clock::time_point> last_polled_;
   std::deque<Clock::time_point> recent_;  // one entry per LID re-polled, oldest first
-  std::optional<Clock::time_point> last_start_;
   bool in_flight_ = false;
   RepollCounts counts_;
 };

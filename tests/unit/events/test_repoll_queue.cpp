@@ -30,7 +30,7 @@ TEST_CASE("repoll queue: traps naming the same LID wait as one") {
   CHECK(queue.counts().polled == 2);
 }
 
-TEST_CASE("repoll queue: one re-poll in flight, the next a minimum interval after the last start") {
+TEST_CASE("repoll queue: one re-poll in flight, a switch read again a minimum interval later") {
   RepollQueue queue(RepollLimits{.min_interval = 1000ms, .settle = 0ms});
   queue.add(5, t0);
   REQUIRE(queue.start(t0) == std::vector<unsigned>{5});
@@ -73,17 +73,29 @@ TEST_CASE("repoll queue: a storm past the budget is dropped and counted, the win
   CHECK(queue.start(t0 + 61s) == std::vector<unsigned>{4});
 }
 
+TEST_CASE("repoll queue: the other end of a cable goes as soon as the re-poll in flight ends") {
+  RepollQueue queue(RepollLimits{.min_interval = 1000ms});
+  queue.add(2, t0);
+  REQUIRE(queue.start(t0) == std::vector<unsigned>{2});
+  queue.add(12, t0 + 5ms);  // the far end's trap, a moment later
+  CHECK_FALSE(queue.next_start());
+  queue.finished();
+  CHECK(queue.start(t0 + 20ms) == std::vector<unsigned>{12});
+}
+
 TEST_CASE("repoll queue: a switch in a storm is read once, when no trap named it for a while") {
   using Added = RepollQueue::Added;
-  RepollQueue queue(RepollLimits{.min_interval = 1000ms, .settle = 2000ms});
-  // One change: one trap, read at once.
+  RepollQueue queue(RepollLimits{.min_interval = 1000ms, .settle = 2000ms, .storm_names = 3});
+  // One change: a trap or two, read at once.
   CHECK(queue.add(5, t0) == Added::queued);
-  REQUIRE(queue.start(t0) == std::vector<unsigned>{5});
+  CHECK(queue.add(5, t0 + 1ms) == Added::coalesced);
+  REQUIRE(queue.start(t0 + 2ms) == std::vector<unsigned>{5});
   queue.finished();
   CHECK_FALSE(queue.next_start());
-  // A storm: named again while waiting: held until 2 s after its last trap.
+  // A storm: named three times within 2 s: held until 2 s after its last trap.
   CHECK(queue.add(7, t0 + 10s) == Added::queued);
   CHECK(queue.add(9, t0 + 10s) == Added::queued);
+  CHECK(queue.add(7, t0 + 10s + 200ms) == Added::coalesced);
   CHECK(queue.add(7, t0 + 10s + 500ms) == Added::coalesced);
   CHECK(queue.start(t0 + 10s + 600ms) == std::vector<unsigned>{9});  // 9 is not in a storm
   queue.finished();
@@ -95,7 +107,7 @@ TEST_CASE("repoll queue: a switch in a storm is read once, when no trap named it
   queue.finished();
   CHECK_FALSE(queue.next_start());
   CHECK(queue.counts().settled == 1);
-  // Named again soon after its re-poll: a storm too.
-  CHECK(queue.add(7, t0 + 15s) == Added::queued);
-  CHECK(queue.next_start() == t0 + 17s);
+  // Named again after its read: read again a second after it at the soonest.
+  CHECK(queue.add(7, t0 + 14s + 300ms) == Added::queued);
+  CHECK(queue.next_start() == t0 + 15s + 100ms);
 }
