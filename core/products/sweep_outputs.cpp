@@ -21,6 +21,7 @@
 #include "products/sample_csv.hpp"
 #include "products/sweep_summary.hpp"
 #include "products/switch_results.hpp"
+#include "state/directories.hpp"
 
 namespace ibpm::products {
 
@@ -343,7 +344,8 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
   if (!sweep::is_repoll(options)) {
     try {
       const std::string path = summary_path(options);
-      std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+      // 0755 before the umask, as every state folder (not 0777: group-writable under umask 002).
+      state::make_directories(std::filesystem::path(path).parent_path().string());
       const std::string json = summary_json(options, sweep, verdicts, histograms);
       base::replace_file_with(path, [&](std::ostream& out) { out << json; });
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 // and logs nothing for what it did not read; a Down port is named by its link state; a sweep
 // killed in the middle of its writes leaves every file readable and the next sweep's rates right.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -255,4 +256,22 @@ TEST_CASE("A cable left out stays Down on both switches across a rediscovery, un
   CHECK(after.exit_code != 2);
   CHECK_FALSE(after.has("link Down"));
   CHECK(after.has(" ports=142;"));
+}
+
+TEST_CASE("Under umask 002 the sweep's folders are not group-writable, sweep/ included") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-umask");
+  const mode_t before = ::umask(0002);
+  const ProcessRun run = live.run("check_ib_fabric", state_sweep_args(state));
+  ::umask(before);
+  INFO(run.out);
+  REQUIRE(run.exit_code == 0);
+  for (const char* folder : {"sweep", "samples"}) {
+    struct stat info {};
+    REQUIRE(::stat((state.path() + "/" + folder).c_str(), &info) == 0);
+    INFO(folder << " mode " << std::oct << (info.st_mode & 07777));
+    CHECK((info.st_mode & S_IWGRP) == 0);
+    CHECK((info.st_mode & S_IWOTH) == 0);
+  }
 }
