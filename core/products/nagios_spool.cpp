@@ -9,9 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <regex>
+#include <set>
 #include <stdexcept>
 
 #include "base/atomic_file.hpp"
+#include "base/temporary.hpp"
 
 namespace ibpm::products {
 
@@ -73,6 +77,23 @@ std::string checkresult_text(const std::vector<PassiveResult>& results, double s
   return text;
 }
 
+namespace {
+
+// The temporaries of earlier results (".cXXXXXX.tmp-YYYYYY", replace_file_with's) that a killed run
+// left: each named for its own random result file, so the writer of this one never meets them.
+void remove_stale_result_temporaries(const std::string& dir) {
+  static const std::regex temporary(R"(^\.c[A-Za-z0-9]{6}\.tmp-[A-Za-z0-9]{6}$)");
+  std::set<std::string> prefixes;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (std::regex_match(name, temporary)) prefixes.insert(name.substr(0, name.size() - 6));
+  }
+  for (const std::string& prefix : prefixes) base::remove_unheld(dir, prefix, 600);
+}
+
+}  // namespace
+
 std::string write_checkresult_file(const std::string& dir,
                                    const std::vector<PassiveResult>& results, double start,
                                    double finish) {
@@ -93,6 +114,7 @@ std::string write_checkresult_file(const std::string& dir,
     ::unlink(path.c_str());
     throw;
   }
+  remove_stale_result_temporaries(dir);
   return path;
 }
 

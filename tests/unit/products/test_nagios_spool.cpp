@@ -3,6 +3,7 @@
 // hostile text cannot forge a second result, the file written whole with its .ok marker after,
 // and a missing folder a one-line reason with nothing left behind.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -93,6 +94,20 @@ TEST_CASE("the file is written whole, named cXXXXXX, and its .ok marker follows"
   const std::string second = write_checkresult_file(dir.path().string(), results, 20, 21);
   CHECK(second != path);
   CHECK(fs::exists(path));
+}
+
+TEST_CASE("temporaries a killed run left in the spool go, a fresh one stays") {
+  TempDir dir("nagios-spool");
+  const fs::path stale = dir.path() / ".cAbC123.tmp-Xy9876";
+  const fs::path fresh = dir.path() / ".cZzZ999.tmp-Qq1111";
+  write_text(stale, "half a result");
+  write_text(fresh, "a run writing now");
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const std::vector<PassiveResult> results{
+      {"leaf01", "ib-node", plugin::State::ok, "IB NODE OK - leaf01", {}}};
+  write_checkresult_file(dir.path().string(), results, 10, 11);
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(fresh));  // younger than 10 minutes: maybe a live run's
 }
 
 TEST_CASE("a missing or unwritable folder is a one-line reason and leaves nothing") {
