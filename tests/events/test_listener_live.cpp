@@ -240,8 +240,7 @@ TEST_CASE(
     "a storm of traps costs no more MADs than a sweep and ends in every switch's true state") {
   // 52 Unlink/ReLink commands on five host cables within about a second, two left down: the
   // listener coalesces the traps into a few re-polls whose MADs add up to less than one sweep's,
-  // and the last result each switch gets is its true state (CRITICAL with a cable down, OK
-  // otherwise).
+  // and the last result each leaf gets tells its cable as it is (Down while it is out).
   IBPM_REQUIRE_SIMULATOR();
   if (std::string(IBPM_EVENT_PLUGIN).empty())
     IBPM_SKIP("the OpenSM event plugin was not built (apt-get install libopensm-dev)");
