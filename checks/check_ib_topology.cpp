@@ -122,7 +122,7 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
     check.subchecks.push_back(
         Subcheck{State::ok, "baseline written to " + options.write_baseline, {}, {}});
     // The fabric as discovered is accepted: the cables the other checks kept as lost (down
-    // since a discovery stopped seeing them) are forgotten.
+    // since a discovery stopped seeing them) are forgotten (where they keep a state topology).
     if (options.fabric.cache.empty()) {
       try {
         ibpm::topology::topology_source(options.fabric).accept_discovered(current.fabric);

@@ -63,9 +63,13 @@ Topology TopologySource::with_lost_cables(Topology topology) const {
   return topology;
 }
 
-void TopologySource::accept_discovered(const Fabric& fabric) const {
+bool TopologySource::accept_discovered(const Fabric& fabric) const {
+  // A state directory the checks never used is left alone (not made: --write-baseline alone
+  // must not create /var/lib/ibpm behind the package's back).
+  if (cache_given() || !std::filesystem::exists(file_)) return false;
   save(fabric);
   save_lost_cables(options_.state_dir, Fabric{});
+  return true;
 }
 
 Topology TopologySource::discover() const {

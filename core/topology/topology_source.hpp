@@ -58,8 +58,9 @@ class TopologySource {
   // Replaces the state topology (atomically).
   void save(const Fabric& fabric) const;
   // Replaces the state topology and forgets the lost cables (lost_cables.hpp): the operator
-  // accepts the fabric as discovered.
-  void accept_discovered(const Fabric& fabric) const;
+  // accepts the fabric as discovered. Only where the checks keep a state topology already
+  // (false, and nothing written, otherwise).
+  bool accept_discovered(const Fabric& fabric) const;
 
   // The slice kept for NODE (as the operator wrote it) while it is still valid: cut from file()
   // as it is now, with the same node-name-map.

@@ -126,9 +126,21 @@ TEST_CASE("discoveries keep a lost cable until one sees it again or the fabric i
   spine_seen = false;
   source.load(TopologyRefresh::discover_now);
   REQUIRE(std::filesystem::exists(lost_file));
-  source.accept_discovered(source.discover().fabric);
+  CHECK(source.accept_discovered(source.discover().fabric));
   CHECK_FALSE(std::filesystem::exists(lost_file));
   CHECK_FALSE(source.load(TopologyRefresh::offline).fabric.find(kSpine));
+}
+
+TEST_CASE("accepting the fabric makes no state directory the checks never used") {
+  TempDir dir("lost-cables");
+  const std::string state_dir = (dir.path() / "never-used").string();
+  const TopologySource source({.state_dir = state_dir}, [&](const DiscoveryOptions&) {
+    Topology t;
+    t.fabric = fabric(true);
+    return t;
+  });
+  CHECK_FALSE(source.accept_discovered(source.discover().fabric));
+  CHECK_FALSE(std::filesystem::exists(state_dir));
 }
 
 }  // namespace lost_cables_test
