@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Nagios 4 with the packaged command and template files runs the installed check_ib_fabric on a
-# simulated fabric and shows OK, with the packaged /etc/ibpm/thresholds.conf. The objects (one
+# simulated fabric and shows OK, with the packaged /etc/ibpm/thresholds.conf (given by the packaged
+# resource line $USER13$, which the command passes to every polling check). The objects (one
 # fabric host, its ib-fabric service) are an operator's; the resource lines are the packaged
 # ibpm.resource with $USER10$ pointing at a wrapper that makes the installed check a client of
 # the simulation (Nagios gives plugins a clean environment, and the simulation needs LD_PRELOAD),
@@ -52,7 +53,7 @@ define service {
     use                     ibpm-service
     host_name               ib-fabric
     service_description     ib-fabric
-    check_command           check_ib_fabric!--thresholds /etc/ibpm/thresholds.conf
+    check_command           check_ib_fabric
 }
 CFG
 n=$work/nagios
