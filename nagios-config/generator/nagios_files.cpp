@@ -176,7 +176,9 @@ unsigned freshness(const CheckSettings& settings) {
 }
 
 // A switch's service fed by the sweep: no check of its own; when no result came for the
-// freshness threshold, Nagios runs the check_command, which says so as UNKNOWN.
+// freshness threshold, Nagios runs the check_command, which says so as UNKNOWN. One attempt: a
+// result is a whole sweep interval's judgement (and the next comes an interval later, not at the
+// retry interval), so it goes HARD at once, as soon as an active check's three attempts would.
 void passive_service(std::ostream& out, const std::string& host, const CheckSettings& settings) {
   const std::string seconds = std::to_string(freshness(settings));
   out << "\ndefine service {\n";
@@ -184,6 +186,7 @@ void passive_service(std::ostream& out, const std::string& host, const CheckSett
   line(out, "host_name", host);
   line(out, "service_description", "ib-node");
   line(out, "check_command", "check_ib_sweep_result!" + seconds);
+  line(out, "max_check_attempts", "1");
   line(out, "active_checks_enabled", "0");
   line(out, "passive_checks_enabled", "1");
   line(out, "check_freshness", "1");

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -116,8 +117,9 @@ class IcingaApi {
 
   // "HOST!SERVICE" (or "HOST" for hosts) -> attributes: state, last_check_result, host_name.
   std::map<std::string, nlohmann::json> objects(const std::string& type) const {
-    const ProcessRun run = get("/v1/objects/" + type + "?attrs=state&attrs=last_check_result" +
-                               (type == "services" ? "&attrs=host_name" : ""));
+    const ProcessRun run =
+        get("/v1/objects/" + type + "?attrs=state&attrs=state_type&attrs=last_check_result" +
+            (type == "services" ? "&attrs=host_name" : ""));
     INFO(run.out.substr(0, 2000) << run.err);
     REQUIRE(run.exit_code == 0);
     std::map<std::string, nlohmann::json> found;
@@ -513,16 +515,23 @@ TEST_CASE("Icinga 2 runs the generated passive configuration whole on its own sc
     }
 
   // Symbol errors on one leaf port: that leaf's service CRITICAL naming the cable, from the
-  // sweep Icinga 2 runs, the others OK.
+  // sweep Icinga 2 runs, the others OK; HARD from that first result (one attempt: a passive
+  // result is a whole interval's judgement), so it notifies within an interval and a sweep.
   ConsoleUndo clear_errors(live, "PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=0");
+  const auto fault = std::chrono::steady_clock::now();
   live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=5000");
   {
     const bool critical = wait_for([&] { return switches_say({{"leaf02", 2}}); });
+    const double to_hard =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - fault).count();
     for (const auto& [host, attrs] : icinga.node_services()) INFO(host << ": " << attrs.dump());
     REQUIRE(critical);
-    const std::string output =
-        icinga.node_services().at("leaf02").at("last_check_result").at("output");
+    const nlohmann::json leaf = icinga.node_services().at("leaf02");
+    const std::string output = leaf.at("last_check_result").at("output");
     CHECK(output.rfind("IB NODE CRITICAL - leaf02: ", 0) == 0);
     CHECK(output.find("leaf02[3] <-> " + live.peer_name("leaf02", 3)) != std::string::npos);
+    CHECK(leaf.at("state_type") == 1);
+    std::cout << "passive result HARD " << to_hard << " s after the fault (check interval "
+              << interval << " s)\n";
   }
 }

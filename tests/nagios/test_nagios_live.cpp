@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <set>
 #include <string>
@@ -42,6 +43,7 @@ namespace {
 struct ObjectState {
   int state = -1;
   long last_check = 0;
+  bool hard = false;   // state_type 1: notifications go out
   std::string output;  // plugin_output and long_plugin_output
 };
 
@@ -135,7 +137,7 @@ class Nagios {
       const std::string last = block.get("last_check");
       result[key] = {
           block.get("has_been_checked") == "1" ? std::stoi(block.get("current_state")) : -1,
-          last.empty() ? 0 : std::stol(last),
+          last.empty() ? 0 : std::stol(last), block.get("state_type") == "1",
           block.get("plugin_output") + "\n" + block.get("long_plugin_output")};
     }
     return result;
@@ -372,12 +374,16 @@ TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results,
       CHECK(services.at(s).state == 0);
     }
   }
-  // Symbol errors on one leaf port: that leaf CRITICAL naming the cable, the rest OK.
+  // Symbol errors on one leaf port: that leaf CRITICAL naming the cable, the rest OK; HARD from
+  // that one result (a passive result is a whole interval's judgement: one attempt), so Nagios
+  // notifies after the sweep that saw the fault, not three sweeps later.
   const std::string cable = "leaf02[3] <-> " + live.peer_name("leaf02", 3);
   ConsoleUndo clear_errors(live, "PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=0");
+  const auto fault = Clock::now();
   live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=5000");
   {
     const auto services = sweep();
+    const double to_hard = std::chrono::duration<double>(Clock::now() - fault).count();
     INFO(describe(services));
     for (const std::string& s : node_services) {
       INFO(s);
@@ -385,6 +391,10 @@ TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results,
     }
     CHECK(services.at("leaf02;ib-node").output.rfind("IB NODE CRITICAL - leaf02: ", 0) == 0);
     CHECK(services.at("leaf02;ib-node").output.find(cable) != std::string::npos);
+    CHECK(services.at("leaf02;ib-node").hard);
+    // The figure README's passive section gives: from the fault to the HARD state, when the
+    // sweep starts at once (on a schedule, add the wait for the next sweep: half an interval).
+    std::cout << "passive result HARD " << to_hard << " s after the fault (one forced sweep)\n";
   }
   // No more sweeps: within the freshness threshold (and a few seconds), UNKNOWN saying so.
   const auto deadline = Clock::now() + std::chrono::seconds(kFreshness + 15);
