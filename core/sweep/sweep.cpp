@@ -103,6 +103,25 @@ void note_read_times(SweepResult& result) {
   }
 }
 
+// A re-poll's switches at the far end of a link it found newly down (not Active now, Active or
+// unknown in the record), when the re-poll did not read them: the trap of a link that went down
+// may come from one end only (OpenSM forwards at most 10 of a switch's repeats in 5 s, and ibsim
+// sends some from one end), and the far end's passive result must say the link is down too.
+std::set<Guid> far_ends_of_new_downs(const std::vector<poll::PortResult>& results,
+                                     const state::SampleRecord* record) {
+  std::set<Guid> polled, far_ends;
+  for (const poll::PortResult& r : results) polled.insert(r.target->node);
+  for (const poll::PortResult& r : results) {
+    const poll::PortTarget& t = *r.target;
+    if (!r.sample.live || r.sample.live->state == PortState::active) continue;
+    if (!t.remote || t.remote_type != NodeType::sw || polled.contains(t.remote->node)) continue;
+    const state::PortMemory* before = record ? record->find(t.node, t.port) : nullptr;
+    if (before && before->live && before->live->state != PortState::active) continue;
+    far_ends.insert(t.remote->node);
+  }
+  return far_ends;
+}
+
 }  // namespace
 
 void add_sweep_options(CLI::App& app, SweepOptions& options) {
@@ -174,9 +193,10 @@ void add_repoll_option(CLI::App& app, SweepOptions& options) {
   plugin::add_option(
       app, "--node", options.nodes,
       "Re-poll only this node's ports (GUID, LID or name; repeatable) beside the sweeps, as "
-      "ibpm-events does for the switch a trap names: every port's PortInfo read, the samples "
-      "kept in STATE_DIR/samples/nodes.rec, no RRD file, summary or OpenMetrics file written; "
-      "events and passive results go where the sweep's go")
+      "ibpm-events does for the switch a trap names: every port's PortInfo read (and the "
+      "switch at the far end of a link found newly down), the samples kept in "
+      "STATE_DIR/samples/nodes.rec, no RRD file, summary or OpenMetrics file written; events "
+      "and passive results go where the sweep's go")
       .type_name("NODE")
       .group("Sweep");
 }
@@ -208,21 +228,26 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric
   // is ours: the sweep saves the topology from the fabric.
   result.topology.ibnd.reset();
+  // A re-poll's second pass: the ports of the switches at the far end of links it found down.
+  std::vector<poll::PortTarget> far_end_targets;
   for (int pass = 0;; ++pass) {
     const Fabric& fabric = result.topology.fabric;
-    FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
     std::vector<std::string> unknown;
-    all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options, unknown);
-    result.fabric_ports = all.targets.size();
-    result.without_lid = std::move(all.without_lid);
-    std::vector<poll::PortTarget> targets =
-        shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
-    if (targets.empty() && !unknown.empty()) throw std::runtime_error(unknown.front());
-    if (targets.empty())
-      throw std::runtime_error(result.fabric_ports == 0
-                                   ? "no cabled ports to poll in " + result.topology.origin
-                                   : "shard " + std::to_string(options.shard.index) + "/" +
-                                         std::to_string(options.shard.count) + " has no ports");
+    std::vector<poll::PortTarget> targets = std::move(far_end_targets);
+    const bool far_end_pass = !targets.empty();
+    if (!far_end_pass) {
+      FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
+      all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options, unknown);
+      result.fabric_ports = all.targets.size();
+      result.without_lid = std::move(all.without_lid);
+      targets = shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
+      if (targets.empty() && !unknown.empty()) throw std::runtime_error(unknown.front());
+      if (targets.empty())
+        throw std::runtime_error(result.fabric_ports == 0
+                                     ? "no cabled ports to poll in " + result.topology.origin
+                                     : "shard " + std::to_string(options.shard.index) + "/" +
+                                           std::to_string(options.shard.count) + " has no ports");
+    }
 
     settings.known_nodes.clear();
     for (const Node& node : fabric.nodes()) settings.known_nodes.push_back(node.guid);
@@ -233,6 +258,15 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       mad::MadEngine engine(umad);
       poll::PollRun run = poll::poll_ports(engine, store, std::move(targets), settings);
       poll::accumulate(result.mad_stats, engine.stats());
+      if (far_end_pass) {
+        // Its ports join the first pass's, and its record (loaded after the first pass saved its
+        // samples) takes every port's reported state.
+        for (poll::PortResult& r : run.results) result.results.push_back(std::move(r));
+        for (std::string& note : run.notes) result.state_notes.push_back(std::move(note));
+        result.pending = std::move(run.pending);
+        result.poll_duration += seconds_since(poll_start);
+        break;
+      }
       result.results = std::move(run.results);
       result.state_notes = std::move(run.notes);
       for (std::string& note : unknown) result.state_notes.push_back(std::move(note));
@@ -241,7 +275,21 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);
-    if (pass > 0 || !options.fabric.cache.empty() || is_repoll(options) ||
+    if (is_repoll(options)) {
+      const std::set<Guid> far_ends =
+          far_ends_of_new_downs(result.results, result.pending.record.get());
+      if (far_ends.empty()) break;
+      FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
+      std::erase_if(all.targets,
+                    [&](const poll::PortTarget& t) { return !far_ends.contains(t.node); });
+      SweepResult far_shard;  // (this pass's shard loads and split nodes are the first's)
+      far_end_targets =
+          shard_of(options, fabric, result.name_map(), std::move(all.targets), far_shard);
+      if (far_end_targets.empty()) break;  // another collector's nodes
+      poll::save_record(result.pending, result.results);
+      continue;
+    }
+    if (pass > 0 || !options.fabric.cache.empty() ||
         poll::topology_staleness(result.results) != poll::Staleness::moved)
       break;
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
