@@ -6,7 +6,8 @@
 # Graphviz (check_link_combinations.sh), Icinga 2 finds the CheckCommands through
 # include <plugins-contrib>, Nagios 4 with the packaged commands shows check_ib_fabric OK on a
 # simulated fabric, systemd-analyze accepts the units (and rates each service under 5) and their
-# commands work as the user ibpm; README's set-up commands, read from README.md, run in order;
+# commands work as the user ibpm; the OpenSM event plugin's own package installs and OpenSM loads
+# it; README's set-up commands, read from README.md, run in order;
 # the RPM holds the same files in RHEL's layout; purging the package leaves only /var/lib/ibpm.
 # Exit 77 (skipped) without a tool it needs.
 # Usage: tests/package/run.sh BUILD_DIR   (as root: it installs and purges ibpm on this host;
@@ -79,6 +80,10 @@ done
 
 step "The units' commands, as the user ibpm"
 "$here/units_run.sh" "$build"
+
+step "The OpenSM event plugin's own package"
+rc=0; "$here/opensm_plugin.sh" "$build" || rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "the OpenSM plugin's package (exit $rc)"
 
 step "README's set-up, as written"
 "$here/readme_setup.sh" "$build"
