@@ -8,7 +8,9 @@
 // wherever the sweep delivers (Nagios spool, Icinga 2 API, events file). Traps are coalesced
 // (repoll_queue.hpp): one re-poll at a time, a second apart at least, a budget of switches a
 // minute. It waits in poll() and uses no CPU while the fabric is quiet. --status-file keeps what it
-// did for the check that watches it.
+// did for the check that watches it. With --sa it also subscribes to the traps at the master
+// SM's SA, for any subnet manager (sa_subscriber.hpp), and treats its Reports as the plugin's
+// traps.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,10 +30,14 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/json.hpp"
 #include "events/trap_socket.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/options.hpp"
 #include "repoll_queue.hpp"
+#include "sa_subscriber.hpp"
+#include "trap_intake.hpp"
 
 extern char** environ;
 
@@ -40,9 +46,6 @@ namespace {
 using namespace ibpm;
 using Clock = std::chrono::steady_clock;
 
-constexpr unsigned kLinkStateChange = 128;
-constexpr unsigned kLocalChanges = 144;
-
 struct Options {
   std::string socket = "/run/ibpm-events/events.sock";
   std::string status_file = "/run/ibpm-events/events.json";
@@ -50,6 +53,9 @@ struct Options {
   std::size_t max_nodes = 64;
   std::size_t budget = 256;
   unsigned settle_ms = 2000;
+  bool sa = false;
+  events::SaOptions sa_options;
+  unsigned sa_check_s = 60;
   std::vector<std::string> command;
 };
 
@@ -59,68 +65,32 @@ double epoch_now() {
 
 void say(const std::string& line) { std::cerr << "ibpm-events: " << line << std::endl; }
 
-// What the listener has seen and done, for --status-file and its log.
+// What the listener has heard from the plugin and what its re-polls did, for --status-file and
+// its log (the traps themselves are counted by the TrapIntake, the SA's by the SaSubscriber).
 struct Health {
   double started = epoch_now();
-  std::uint64_t traps = 0;
-  double last_trap = 0;              // epoch seconds, 0: none yet
-  double last_trap_sent = 0;         // the plugin's send time of the last trap
   double last_heard = 0;             // the last record, trap or heartbeat: the plugin is there
   unsigned heartbeat_s = 0;          // the plugin's heartbeat interval, as it says it
-  double last_drop = 0;              // the last trap the plugin lost or the budget dropped
+  double last_drop = 0;              // the last trap the plugin lost
   std::uint32_t plugin_dropped = 0;  // traps the plugin could not hand over (its count)
-  std::map<unsigned, std::uint64_t> by_trap;
-  std::uint64_t ignored = 0;  // traps that name nothing to re-poll
   double last_repoll_end = 0;
   int last_repoll_exit = -1;
 };
 
-void write_status(const Options& options, const Health& health, const events::RepollQueue& queue,
-                  std::uint64_t malformed) {
-  if (options.status_file.empty()) return;
-  const events::RepollCounts& c = queue.counts();
+// The SA way in, in the status file (check_ib_events judges it).
+std::string sa_status(const events::SaSubscriber& sa, unsigned check_s) {
+  const events::SaHealth& h = sa.health();
   std::ostringstream json;
   json.precision(15);
-  json << "{\"pid\":" << ::getpid() << ",\"started\":" << health.started
-       << ",\"updated\":" << epoch_now() << ",\"socket\":\"" << options.socket << "\""
-       << ",\"traps\":" << health.traps << ",\"last_trap\":" << health.last_trap
-       << ",\"last_heard\":" << health.last_heard << ",\"heartbeat_s\":" << health.heartbeat_s
-       << ",\"last_drop\":" << health.last_drop << ",\"plugin_dropped\":" << health.plugin_dropped
-       << ",\"malformed\":" << malformed << ",\"ignored\":" << health.ignored
-       << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
-       << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs << ",\"repolled\":" << c.polled
-       << ",\"settled\":" << c.settled << ",\"waiting\":" << queue.waiting()
-       << ",\"last_repoll_end\":" << health.last_repoll_end
-       << ",\"last_repoll_exit\":" << health.last_repoll_exit << ",\"by_trap\":{";
-  bool first = true;
-  for (const auto& [trap, count] : health.by_trap) {
-    json << (first ? "" : ",") << "\"" << trap << "\":" << count;
-    first = false;
-  }
-  json << "}}\n";
-  try {
-    base::replace_file_with(options.status_file, [&](std::ostream& out) { out << json.str(); });
-  } catch (const std::exception& e) {
-    say(std::string("status file not written: ") + e.what());
-  }
-}
-
-// The LID a trap asks to re-poll, if any: the switch of a 128, the node of a 144.
-std::optional<unsigned> lid_to_repoll(const events::TrapRecord& trap) {
-  if (!trap.generic) return std::nullopt;
-  if (trap.trap_number == kLinkStateChange) return trap.details_u16(0);
-  if (trap.trap_number == kLocalChanges) return trap.details_u16(2);
-  return std::nullopt;
-}
-
-std::string gid_text(const std::uint8_t* gid) {
-  std::ostringstream text;
-  text << std::hex;
-  for (int i = 0; i < 16; i += 2) {
-    if (i) text << ':';
-    text << ((gid[i] << 8) | gid[i + 1]);
-  }
-  return text.str();
+  json << "{\"port\":" << base::json_string(sa.port_name())
+       << ",\"subscribed\":" << (h.subscribed ? "true" : "false") << ",\"sm_lid\":" << h.sm_lid
+       << ",\"last_confirmed\":" << h.last_confirmed << ",\"check_s\":" << check_s
+       << ",\"checks\":" << h.checks << ",\"failures\":" << h.failures
+       << ",\"last_failure\":" << base::json_string(h.last_failure)
+       << ",\"last_failure_at\":" << h.last_failure_at << ",\"master_changes\":" << h.master_changes
+       << ",\"renewed\":" << h.renewed << ",\"reports\":" << h.reports
+       << ",\"answered\":" << h.answered << ",\"malformed\":" << h.malformed << "}";
+  return json.str();
 }
 
 class Listener {
@@ -132,7 +102,8 @@ class Listener {
                 .max_nodes = options_.max_nodes,
                 .budget = options_.budget,
                 .budget_window = std::chrono::seconds(60),
-                .settle = std::chrono::milliseconds(options_.settle_ms)}) {
+                .settle = std::chrono::milliseconds(options_.settle_ms)}),
+        intake_(queue_, options_.budget, say) {
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);
@@ -141,34 +112,70 @@ class Listener {
     ::sigprocmask(SIG_BLOCK, &signals, nullptr);
     signal_fd_ = ::signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signal_fd_ < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
+    // After the signals are blocked: the threads it starts (its own reader, the simulator's)
+    // inherit the mask, so that SIGTERM comes to the signalfd and never ends a thread's process.
+    if (options_.sa) {
+      options_.sa_options.check_interval = std::chrono::seconds(options_.sa_check_s);
+      sa_ = std::make_unique<events::SaSubscriber>(
+          options_.sa_options, say, [this](const events::TrapRecord& trap) {
+            intake_.take(trap, Clock::now(), epoch_now(), "SA");
+          });
+    }
   }
 
   void run() {
-    say("listening on " + options_.socket);
-    write_status(options_, health_, queue_, socket_.malformed());
+    say("listening on " + options_.socket +
+        (sa_ ? " and at the SA from " + sa_->port_name() : std::string()));
+    if (sa_) sa_->tick(Clock::now());  // the first subscription
+    write_status();
     while (!stopping_ || child_ > 0) {
-      pollfd fds[3] = {{socket_.fd(), POLLIN, 0}, {signal_fd_, POLLIN, 0}, {child_fd_, POLLIN, 0}};
-      const int count = child_fd_ >= 0 ? 3 : 2;
+      pollfd fds[4] = {{socket_.fd(), POLLIN, 0},
+                       {signal_fd_, POLLIN, 0},
+                       {sa_ ? sa_->fd() : -1, POLLIN, 0},
+                       {child_fd_, POLLIN, 0}};
+      const int count = child_fd_ >= 0 ? 4 : 3;
       if (::poll(fds, count, timeout_ms()) < 0 && errno != EINTR)
         throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
       if (fds[1].revents) read_signals();
       if (fds[0].revents) read_traps();
+      if (sa_) tend_sa(fds[2].revents != 0);
       reap_child();
       start_repoll();
     }
-    say("stopped: " + std::to_string(health_.traps) + " traps, " +
+    if (sa_) sa_->unsubscribe(std::chrono::seconds(3));
+    write_status();
+    say("stopped: " + std::to_string(intake_.counts().traps) + " traps, " +
         std::to_string(queue_.counts().runs) + " re-polls");
   }
 
  private:
-  // Until the next re-poll may start; forever when nothing waits (an idle listener sleeps in
-  // poll); 50 ms steps while a re-poll runs without a pidfd to wait on.
+  // Until the next re-poll may start, or the SA subscriber's next check or retry; forever when
+  // nothing waits (an idle listener sleeps in poll); 50 ms steps while a re-poll runs without a
+  // pidfd to wait on.
   int timeout_ms() const {
     if (child_ > 0 && child_fd_ < 0) return 50;
-    const std::optional<Clock::time_point> next = queue_.next_start();
-    if (!next || stopping_) return -1;
+    std::optional<Clock::time_point> next = queue_.next_start();
+    if (stopping_) next.reset();
+    if (sa_ && !stopping_)
+      next = std::min(next.value_or(Clock::time_point::max()), sa_->next_wake());
+    if (!next) return -1;
     const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();
     return static_cast<int>(std::clamp<long long>(wait, 0, 60000));
+  }
+
+  // What arrived from the SA, and the subscriber's timer; the status file when its health moved.
+  void tend_sa(bool readable) {
+    const events::SaHealth before = sa_->health();
+    const std::uint64_t traps = intake_.counts().traps;
+    if (readable)
+      sa_->read(Clock::now());
+    else
+      sa_->tick(Clock::now());
+    const events::SaHealth& after = sa_->health();
+    if (after.last_confirmed != before.last_confirmed || after.failures != before.failures ||
+        after.reports != before.reports || after.subscribed != before.subscribed ||
+        intake_.counts().traps != traps)
+      write_status();
   }
 
   void read_signals() {
@@ -186,7 +193,7 @@ class Listener {
     if (socket_.malformed() > malformed)
       say(std::to_string(socket_.malformed() - malformed) +
           " datagrams on the socket were not trap records: ignored");
-    if (any) write_status(options_, health_, queue_, socket_.malformed());
+    if (any) write_status();
   }
 
   void take(const events::TrapRecord& trap) {
@@ -209,40 +216,7 @@ class Listener {
       health_.heartbeat_s = trap.details_u16(0);
       return;
     }
-    ++health_.traps;
-    ++health_.by_trap[trap.trap_number];
-    health_.last_trap = now;
-    health_.last_trap_sent = static_cast<double>(trap.sent_ns) / 1e9;
-    const std::string what =
-        "trap " + std::to_string(trap.trap_number) + " from LID " + std::to_string(trap.issuer_lid);
-    if (const std::optional<unsigned> lid = lid_to_repoll(trap)) {
-      if (*lid == 0 || *lid >= 0xc000) {
-        ++health_.ignored;
-        say(what + ": names no unicast LID (" + std::to_string(*lid) + "): ignored");
-        return;
-      }
-      switch (queue_.add(*lid, Clock::now())) {
-        case events::RepollQueue::Added::queued:
-          say(what + ": re-poll of LID " + std::to_string(*lid) + " queued");
-          break;
-        case events::RepollQueue::Added::coalesced:
-          break;  // said when it was queued
-        case events::RepollQueue::Added::dropped:
-          health_.last_drop = now;
-          if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
-            say(what + ": re-poll budget spent (" + std::to_string(options_.budget) +
-                " a minute), " + std::to_string(queue_.counts().dropped) +
-                " dropped so far; the next sweep is the backstop");
-          break;
-      }
-      return;
-    }
-    ++health_.ignored;
-    if (trap.generic && (trap.trap_number == 64 || trap.trap_number == 65))
-      say(what + ": GID " + gid_text(trap.details.data() + 6) +
-          (trap.trap_number == 64 ? " in service" : " out of service"));
-    else if (seen_other_.insert(trap.trap_number).second)
-      say(what + ": not acted on (said once per trap number)");
+    intake_.take(trap, Clock::now(), now);
   }
 
   void start_repoll() {
@@ -297,14 +271,49 @@ class Listener {
     line.precision(3);
     line << "re-poll done in " << seconds << " s, exit " << health_.last_repoll_exit;
     say(line.str());
-    write_status(options_, health_, queue_, socket_.malformed());
+    write_status();
+  }
+
+  void write_status() const {
+    if (options_.status_file.empty()) return;
+    const events::RepollCounts& c = queue_.counts();
+    const events::TrapCounts& t = intake_.counts();
+    std::ostringstream json;
+    json.precision(15);
+    json << "{\"pid\":" << ::getpid() << ",\"started\":" << health_.started
+         << ",\"updated\":" << epoch_now() << ",\"socket\":" << base::json_string(options_.socket)
+         << ",\"traps\":" << t.traps << ",\"last_trap\":" << t.last_trap
+         << ",\"last_heard\":" << health_.last_heard << ",\"heartbeat_s\":" << health_.heartbeat_s
+         << ",\"last_drop\":" << std::max(health_.last_drop, t.last_drop)
+         << ",\"plugin_dropped\":" << health_.plugin_dropped
+         << ",\"malformed\":" << socket_.malformed() << ",\"ignored\":" << t.ignored
+         << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
+         << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs
+         << ",\"repolled\":" << c.polled << ",\"settled\":" << c.settled
+         << ",\"waiting\":" << queue_.waiting()
+         << ",\"last_repoll_end\":" << health_.last_repoll_end
+         << ",\"last_repoll_exit\":" << health_.last_repoll_exit << ",\"by_trap\":{";
+    bool first = true;
+    for (const auto& [trap, count] : t.by_trap) {
+      json << (first ? "" : ",") << "\"" << trap << "\":" << count;
+      first = false;
+    }
+    json << "}";
+    if (sa_) json << ",\"sa\":" << sa_status(*sa_, options_.sa_check_s);
+    json << "}\n";
+    try {
+      base::replace_file_with(options_.status_file, [&](std::ostream& out) { out << json.str(); });
+    } catch (const std::exception& e) {
+      say(std::string("status file not written: ") + e.what());
+    }
   }
 
   Options options_;
   events::TrapSocket socket_;
   events::RepollQueue queue_;
+  events::TrapIntake intake_;
+  std::unique_ptr<events::SaSubscriber> sa_;
   Health health_;
-  std::set<unsigned> seen_other_;
   int signal_fd_ = -1;
   pid_t child_ = 0;
   int child_fd_ = -1;
@@ -321,7 +330,11 @@ int main(int argc, char** argv) {
       {.name = "ibpm-events",
        .description =
            "Listens for the subnet manager's traps, handed over by the OpenSM event plugin "
-           "(libibpm_event_plugin.so, event_plugin_name ibpm_event_plugin in opensm.conf), and "
+           "(libibpm_event_plugin.so, event_plugin_name ibpm_event_plugin in opensm.conf) or, "
+           "with --sa, sent by the master SM's SA (any subnet manager: traps 64, 65, 128, 144 "
+           "and 145 subscribed from the port -C/-P, every Report answered, the subscription "
+           "checked every --sa-check seconds and made again at a new master, removed on exit), "
+           "and "
            "re-polls at once the switch a trap 128 (link state change) or 144 (capability, "
            "description or enabled width/speed change) names: COMMAND (check_ib_fabric and the "
            "sweep's own options, after --) is run with --node LID added, so the switch's ports "
@@ -360,6 +373,18 @@ int main(int argc, char** argv) {
                                 "result is the state the storm left")
                  .in_range(0u, 600000u)
                  .show_default();
+             plugin::add_flag(app, "--sa", options.sa,
+                              "Also subscribe to the traps at the master SM's SA, from the port "
+                              "-C/-P (for a subnet manager that is not an OpenSM with the plugin)")
+                 .group("SA subscription");
+             plugin::add_local_port_options(app, options.sa_options.ca, options.sa_options.port,
+                                            "SA subscription");
+             plugin::add_option(app, "--sa-check", options.sa_check_s,
+                                "Seconds between two checks that the SA still lists the "
+                                "subscription (and who the master is)")
+                 .in_range(1u, 86400u)
+                 .show_default()
+                 .group("SA subscription");
              plugin::add_option(app, "command", options.command,
                                 "The re-poll: check_ib_fabric and its options, after --")
                  .required();
