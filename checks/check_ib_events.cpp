@@ -2,10 +2,13 @@
 // check_ib_events: whether the subnet manager's traps can reach ibpm, from the status file
 // ibpm-events keeps. A dead event path must never look like a quiet fabric: CRITICAL when the
 // listener is not running, has no status, or has not heard the OpenSM plugin (its heartbeat or a
-// trap) for --stale seconds; WARNING when traps were lost or dropped within --drop-window, or the
-// last re-poll could not judge its switches.
+// trap) for --stale seconds; with --sa (the SA way in), CRITICAL instead when it is not
+// subscribed at the SA or has not confirmed the subscription for three of its checks, and the
+// plugin, if it was ever heard, only WARNING when silent; WARNING when traps were lost or dropped
+// within --drop-window, or the last re-poll could not judge its switches.
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <fstream>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
@@ -50,6 +54,26 @@ std::optional<nlohmann::json> read_status(const std::string& path) {
   return status;
 }
 
+// The SA way in: CRITICAL when the listener is not subscribed, or has not confirmed it for three
+// of its checks (the SA does not answer, the master is gone), naming why.
+void judge_sa(const nlohmann::json& sa, double now, Check& check,
+              std::vector<std::string>& problems) {
+  const double confirmed = sa.value("last_confirmed", 0.0);
+  const double check_s = std::max(1.0, sa.value("check_s", 60.0));
+  const std::string failure = sa.value("last_failure", std::string());
+  const std::string why = failure.empty() ? "" : ": " + failure;
+  if (!sa.value("subscribed", false)) {
+    check.state = State::critical;
+    problems.push_back("not subscribed at the SA" + (why.empty() ? std::string(" yet") : why) +
+                       ": traps cannot arrive, links that go down wait for the next sweep");
+  } else if (now - confirmed > 3 * check_s) {
+    check.state = State::critical;
+    problems.push_back("the SA subscription (SM LID " + std::to_string(sa.value("sm_lid", 0)) +
+                       ") not confirmed for " + seconds(now - confirmed) + " (a check every " +
+                       seconds(check_s) + ")" + why);
+  }
+}
+
 Check run(const Options& options) {
   Check check;
   const std::optional<nlohmann::json> found = read_status(options.status_file);
@@ -76,7 +100,15 @@ Check run(const Options& options) {
   const double heard = number("last_heard");
   const double age = heard > 0 ? now - heard : now - number("started");
   std::vector<std::string> problems;
-  if (heard <= 0 && age > stale) {
+  const bool sa = status.contains("sa") && status["sa"].is_object();
+  if (sa) {
+    judge_sa(status["sa"], now, check, problems);
+    if (heard > 0 && age > stale) {  // a plugin beside the SA: the SA still brings the traps
+      problems.push_back("not heard from the OpenSM plugin for " + seconds(age) +
+                         " (the SA still brings the traps)");
+      check.subchecks.push_back(Subcheck{State::warning, problems.back(), {}, {}});
+    }
+  } else if (heard <= 0 && age > stale) {
     check.state = State::critical;
     problems.push_back("never heard from the OpenSM plugin since the listener started " +
                        seconds(age) +
@@ -104,8 +136,15 @@ Check run(const Options& options) {
     check.summary = problems.front();
   } else {
     std::ostringstream summary;
-    summary << "listening: the OpenSM plugin heard " << seconds(age) << " ago, "
-            << status.value("traps", 0) << " traps, " << status.value("repolls", 0) << " re-polls";
+    summary << "listening: ";
+    if (sa)
+      summary << "subscribed at the SA (SM LID " << status["sa"].value("sm_lid", 0)
+              << "), confirmed " << seconds(now - status["sa"].value("last_confirmed", 0.0))
+              << " ago, "
+              << (heard > 0 ? "the OpenSM plugin heard " + seconds(age) + " ago, " : "");
+    else
+      summary << "the OpenSM plugin heard " << seconds(age) << " ago, ";
+    summary << status.value("traps", 0) << " traps, " << status.value("repolls", 0) << " re-polls";
     check.summary = summary.str();
   }
   check.perfdata = {Perfdata{"heard_age", age, "s", {}, {}, 0, {}},
@@ -113,6 +152,13 @@ Check run(const Options& options) {
                     Perfdata{"repolls", number("repolls"), "c", {}, {}, 0, {}},
                     Perfdata{"dropped", number("dropped"), "c", {}, {}, 0, {}},
                     Perfdata{"plugin_dropped", number("plugin_dropped"), "c", {}, {}, 0, {}}};
+  if (sa) {
+    const nlohmann::json& s = status["sa"];
+    const double confirmed = s.value("last_confirmed", 0.0);
+    check.perfdata.push_back(
+        Perfdata{"sa_confirmed_age", confirmed > 0 ? now - confirmed : 0, "s", {}, {}, 0, {}});
+    check.perfdata.push_back(Perfdata{"sa_reports", s.value("reports", 0.0), "c", {}, {}, 0, {}});
+  }
   return check;
 }
 
@@ -127,7 +173,9 @@ int main(int argc, char** argv) {
        .description =
            "Whether the subnet manager's traps can reach ibpm, from the status file ibpm-events "
            "keeps: CRITICAL when the listener is not running or has no status, or has not heard "
-           "the OpenSM plugin (its heartbeat, every 30 s, or a trap) for --stale seconds; "
+           "the OpenSM plugin (its heartbeat, every 30 s, or a trap) for --stale seconds, or, "
+           "when it subscribes at the SA (ibpm-events --sa), is not subscribed or has not "
+           "confirmed the subscription for three of its checks; "
            "WARNING when traps were lost by the plugin or dropped past the re-poll budget "
            "within --drop-window, or the last re-poll was UNKNOWN. Run it on the host of "
            "ibpm-events.",
@@ -147,7 +195,7 @@ int main(int argc, char** argv) {
                  .in_range(0u, 7u * 86400u);
            },
        .body = [&](const ibpm::plugin::CommonOptions&) { return run(options); },
-       .summary = "Whether the subnet manager's traps reach ibpm: the event listener and the "
-                  "OpenSM plugin alive.",
+       .summary = "Whether the subnet manager's traps reach ibpm: the listener, the OpenSM "
+                  "plugin or the SA subscription.",
        .icinga2_host_defaults = {}});
 }

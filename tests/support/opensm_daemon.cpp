@@ -25,6 +25,22 @@ std::unique_ptr<BackgroundProcess> start_opensm_with_plugin(sim::SimulatedFabric
                                              dir / "opensm.stdout");
 }
 
+std::unique_ptr<BackgroundProcess> start_opensm_daemon(sim::SimulatedFabric& fabric,
+                                                       const std::filesystem::path& home,
+                                                       const std::filesystem::path& conf,
+                                                       const std::string& host, int priority) {
+  std::filesystem::create_directories(home);
+  std::string command = "cd '" + home.string() + "' && exec env";
+  for (const std::string& var : fabric.client_env_overrides()) command += " '" + var + "'";
+  if (!host.empty()) command += " SIM_HOST=" + host;
+  command += " OSM_CACHE_DIR='" + home.string() + "' OSM_TMP_DIR='" + home.string() + "' '" +
+             find_program("opensm") + "' -F '" + conf.string() + "' -f '" +
+             (home / "osm.log").string() + "'";
+  if (priority >= 0) command += " -p " + std::to_string(priority);
+  return std::make_unique<BackgroundProcess>(std::vector<std::string>{"/bin/sh", "-c", command},
+                                             home / "stdout");
+}
+
 bool log_says(const std::filesystem::path& log, const std::string& text,
               std::chrono::milliseconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;

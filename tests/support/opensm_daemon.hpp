@@ -21,6 +21,15 @@ std::unique_ptr<BackgroundProcess> start_opensm_with_plugin(sim::SimulatedFabric
                                                             const std::string& socket,
                                                             const std::string& plugin);
 
+// OpenSM running as a daemon with the opensm.conf `conf` (a path), its log, cache and dumps
+// (sa_db_dump: opensm-sa.dump) in `home`, attached to the simulated host `host` (SIM_HOST; empty:
+// the first node) with priority `priority` (-1: its default).
+std::unique_ptr<BackgroundProcess> start_opensm_daemon(sim::SimulatedFabric& fabric,
+                                                       const std::filesystem::path& home,
+                                                       const std::filesystem::path& conf,
+                                                       const std::string& host = "",
+                                                       int priority = -1);
+
 // Waits up to `limit` for `text` in the file `log`.
 bool log_says(const std::filesystem::path& log, const std::string& text,
               std::chrono::milliseconds limit);
