@@ -75,7 +75,11 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
                                {}});
   if (!seen.sa_problem.empty())
     check.subchecks.push_back(
-        {plugin::State::ok, seen.sa_problem + " (SMs asked directly)", {}, {}});
+        {plugin::State::ok,
+         seen.sa_problem +
+             (seen.sms.empty() && !before ? std::string() : std::string(" (SMs asked directly)")),
+         {},
+         {}});
   if (!judgement.failover.empty()) {
     products::EventLogOptions log_options;
     log_options.syslog_ident = "check_ib_sm";

@@ -41,10 +41,13 @@ Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
   if (!result.sa_seconds)
     for (const SmSeen& sm : known)
       if (by_lid[sm.lid].port_guid == 0) by_lid[sm.lid] = sm;
-  if (!result.sa_seconds && known.empty())
-    throw std::runtime_error(sa_lid == 0 ? "the local port " + port.describe() +
-                                               " knows no subnet manager (SM LID 0)"
-                                         : "cannot read the SMs: " + result.sa_problem);
+  // A port no SM has configured, with none remembered: there is no SM to ask (CRITICAL, as for
+  // one that stopped answering). An SA that does not answer: its SM is asked directly.
+  if (sa_lid == 0 && known.empty()) {
+    result.sa_problem = "the local port " + port.describe() + " knows no subnet manager (SM LID 0)";
+    result.mads = engine.stats();
+    return result;
+  }
 
   std::vector<mad::MadQuery> queries;
   for (const auto& [lid, sm] : by_lid) {

@@ -24,8 +24,8 @@ struct Survey {
   mad::EngineStats mads;
 };
 
-// Throws std::runtime_error with a one-line reason when nothing at all can be learnt: the port
-// knows no SM and none is remembered, or the SA does not answer and none is remembered.
+// No SM in `sms` when none answers, the reason in sa_problem when the SA gave nothing (the port
+// knows no SM LID at all, and none is remembered: nothing else is asked).
 // With `names`, each SM's NodeInfo is asked too and the map's name for its node GUID, when it has
 // one, replaces the NodeDescription.
 Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,

@@ -226,7 +226,9 @@ TEST_CASE("check_ib_sm follows two OpenSM daemons: master, standby, failover, st
   standby->stop();
 }
 
-TEST_CASE("check_ib_sm without a subnet manager is UNKNOWN in one line") {
+// No SM has configured the fabric: CRITICAL (a fabric without a subnet manager brings no port
+// up and fails no master over), saying why, not UNKNOWN as if the check could not tell.
+TEST_CASE("check_ib_sm without a subnet manager is CRITICAL and says why") {
   IBPM_REQUIRE_SIMULATOR();
   ibpm::sim::SimulatedFabric::Options options;
   options.run_subnet_manager = false;
@@ -234,7 +236,7 @@ TEST_CASE("check_ib_sm without a subnet manager is UNKNOWN in one line") {
   TempDir dir("sm-none");
   const ProcessRun run = check(fabric, {"--state-dir", dir / "state"});
   INFO(run.out << run.err);
-  CHECK(run.exit_code == 3);
-  CHECK(run.first_line().rfind("IB SM UNKNOWN - ", 0) == 0);
-  CHECK(run.line_count() == 1);
+  CHECK(run.exit_code == 2);
+  CHECK(run.first_line().rfind("IB SM CRITICAL - no master SM answers", 0) == 0);
+  CHECK(run.out.find("knows no subnet manager (SM LID 0)") != std::string::npos);
 }
