@@ -63,6 +63,14 @@ std::string read_bytes(int fd, unsigned long long offset, std::size_t length,
   return bytes;
 }
 
+std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
+  const FileDescriptor file(open_regular_file(path, O_RDONLY, FinalLink::follow));
+  std::string bytes = read_bytes(file.fd, 0, max_bytes + 1, path);
+  if (bytes.size() > max_bytes)
+    throw std::runtime_error(path + ": larger than " + std::to_string(max_bytes) + " bytes");
+  return bytes;
+}
+
 FileDescriptor::~FileDescriptor() {
   if (fd >= 0) ::close(fd);
 }

@@ -31,6 +31,11 @@ unsigned long long file_size(int fd);
 std::string read_bytes(int fd, unsigned long long offset, std::size_t length,
                        const std::string& path);
 
+// The whole of a regular file of at most `max_bytes` (an operator's input another library would
+// otherwise open by path, where a FIFO would block it without end). Throws std::runtime_error as
+// open_regular_file, or "PATH: larger than N bytes".
+std::string read_regular_file(const std::string& path, std::size_t max_bytes);
+
 // Closes the descriptor it holds when it goes.
 struct FileDescriptor {
   int fd = -1;

@@ -27,9 +27,14 @@ void refuse_shared_file(int fd, const std::string& path) {
 
 }  // namespace
 
-void require_private_file(const std::string& path) {
+std::string read_private_file(const std::string& path) {
+  constexpr std::size_t kMaxBytes = 64 * 1024;
   const FileDescriptor file(open_regular_file(path, O_RDONLY, FinalLink::follow));
   refuse_shared_file(file.fd, path);
+  std::string bytes = read_bytes(file.fd, 0, kMaxBytes + 1, path);
+  if (bytes.size() > kMaxBytes)
+    throw std::runtime_error(path + ": larger than " + std::to_string(kMaxBytes) + " bytes");
+  return bytes;
 }
 
 std::string read_secret_file(const std::string& path) {

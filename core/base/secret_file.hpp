@@ -14,8 +14,10 @@ namespace ibpm::base {
 // "PATH: empty", "PATH: not a regular file".
 std::string read_secret_file(const std::string& path);
 
-// The same checks for a file read by another library (a TLS client key): it exists, is a
-// regular file, and neither group nor others may read it. Throws as read_secret_file.
-void require_private_file(const std::string& path);
+// The whole of a private file handed to another library (a TLS client key), with the same
+// checks: it exists, is a regular file (a FIFO is refused, never waited on), and neither group
+// nor others may read it; at most 64 KiB. Throws as read_secret_file, or "PATH: larger than N
+// bytes".
+std::string read_private_file(const std::string& path);
 
 }  // namespace ibpm::base

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "base/regular_file.hpp"
 #include "base/secret_file.hpp"
 #include "products/icinga2_request.hpp"
 
@@ -23,9 +24,15 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kRequestsQueued = 32;
 // An answer longer than this is cut (only its reason is read).
 constexpr std::size_t kAnswerKept = 16 * 1024;
+// The largest CA file and client certificate read (a CA bundle of a few hundred certificates).
+constexpr std::size_t kMaxCertificateBytes = 4 * 1024 * 1024;
+
+// How far a request got, in order: what a request cut short by the deadline was waiting for.
+enum class Stage { connecting, handshake, waiting, reading };
 
 struct Transfer {
   CURL* easy = nullptr;
+  Stage stage = Stage::connecting;
   std::size_t index = 0;
   std::string body;
   std::string answer;
@@ -38,6 +45,19 @@ std::size_t keep_answer(char* data, std::size_t size, std::size_t count, void* u
   if (answer->size() < kAnswerKept)
     answer->append(data, std::min(bytes, kAnswerKept - answer->size()));
   return bytes;
+}
+
+// Follows how far a request got from what libcurl reports of it: TLS records (the handshake
+// begun: the connection is made), the request's headers sent, the answer's received. libcurl
+// gives no time for the TCP connection until the TLS handshake is done too.
+int follow_stage(CURL*, curl_infotype type, char*, std::size_t, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  Stage reached = Stage::connecting;
+  if (type == CURLINFO_SSL_DATA_OUT || type == CURLINFO_SSL_DATA_IN) reached = Stage::handshake;
+  if (type == CURLINFO_HEADER_OUT || type == CURLINFO_DATA_OUT) reached = Stage::waiting;
+  if (type == CURLINFO_HEADER_IN || type == CURLINFO_DATA_IN) reached = Stage::reading;
+  t->stage = std::max(t->stage, reached);
+  return 0;
 }
 
 std::string host_name() {
@@ -86,21 +106,39 @@ long milliseconds_left(Clock::time_point deadline) {
   return static_cast<long>(std::clamp<long long>(left, 1, std::numeric_limits<long>::max()));
 }
 
+// The TLS files, read by ibpm (bounded: a FIFO or a device is refused, never waited on outside
+// every deadline) and handed to libcurl as bytes, never as paths it would open itself.
+struct TlsFiles {
+  std::string ca;    // PEM, empty: none given
+  std::string cert;  // PEM, with key
+  std::string key;
+};
+
+// A blob libcurl reads in place: the bytes outlive every request (Submission holds them).
+void set_blob(CURL* e, CURLoption option, const std::string& bytes) {
+  curl_blob blob{const_cast<char*>(bytes.data()), bytes.size(), CURL_BLOB_NOCOPY};
+  curl_easy_setopt(e, option, &blob);
+}
+
 // The server verified against the CA file only (not the system's certificate authorities too),
 // and its name against the URL's host.
-void set_tls(CURL* e, const Icinga2Api& api) {
+void set_tls(CURL* e, const TlsFiles& files) {
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-  curl_easy_setopt(e, CURLOPT_CAINFO, api.ca_file.empty() ? nullptr : api.ca_file.c_str());
+  curl_easy_setopt(e, CURLOPT_CAINFO, nullptr);
   curl_easy_setopt(e, CURLOPT_CAPATH, nullptr);
+  if (!files.ca.empty()) set_blob(e, CURLOPT_CAINFO_BLOB, files.ca);
 }
 
 // A client certificate, or the ApiUser's name and password (basic authentication).
-void set_credentials(CURL* e, const Icinga2Api& api, const std::string& password) {
-  if (!api.cert_file.empty()) {
-    curl_easy_setopt(e, CURLOPT_SSLCERT, api.cert_file.c_str());
-    curl_easy_setopt(e, CURLOPT_SSLKEY, api.key_file.c_str());
+void set_credentials(CURL* e, const Icinga2Api& api, const TlsFiles& files,
+                     const std::string& password) {
+  if (!files.cert.empty()) {
+    curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
+    set_blob(e, CURLOPT_SSLCERT_BLOB, files.cert);
+    curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+    set_blob(e, CURLOPT_SSLKEY_BLOB, files.key);
   }
   if (!api.user.empty()) {
     curl_easy_setopt(e, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
@@ -123,7 +161,7 @@ class Submission {
         while (next_ < results_.size() && h_.active.size() < kRequestsQueued) add(next_++);
         if (h_.active.empty()) break;
         if (Clock::now() >= deadline_) {
-          fatal_ = "no time left (the check's timeout)";
+          fatal_ = no_time_left(furthest());
           break;
         }
         int running = 0;
@@ -148,7 +186,12 @@ class Submission {
   void prepare() {
     global_init();
     if (!api_.password_file.empty()) password_ = base::read_secret_file(api_.password_file);
-    if (!api_.key_file.empty()) base::require_private_file(api_.key_file);
+    if (!api_.ca_file.empty())
+      tls_.ca = base::read_regular_file(api_.ca_file, kMaxCertificateBytes);
+    if (!api_.cert_file.empty()) {
+      tls_.cert = base::read_regular_file(api_.cert_file, kMaxCertificateBytes);
+      tls_.key = base::read_private_file(api_.key_file);
+    }
     source_ = api_.check_source.empty() ? host_name() : api_.check_source;
     base_ = api_.url;
     while (!base_.empty() && base_.back() == '/') base_.pop_back();
@@ -179,13 +222,17 @@ class Submission {
     curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(t->body.size()));
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
     curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-    set_tls(e, api_);
-    set_credentials(e, api_, password_);
+    set_tls(e, tls_);
+    set_credentials(e, api_, tls_, password_);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, left);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, left);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, keep_answer);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, &t->answer);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
+    // Only to follow_stage (nothing is printed): what the request was at if time runs out.
+    curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, follow_stage);
+    curl_easy_setopt(e, CURLOPT_DEBUGDATA, t.get());
+    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
     curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
     if (curl_multi_add_handle(h_.multi, e) != CURLM_OK) {
       curl_easy_cleanup(e);
@@ -219,6 +266,8 @@ class Submission {
     const std::string said = code == CURLE_OK ? api_answer_reason(t.answer) : "";
     if (code == CURLE_OK && status >= 200 && status < 300) {
       ++delivered_;
+    } else if (code == CURLE_OPERATION_TIMEDOUT) {
+      if (fatal_.empty()) fatal_ = no_time_left(t);  // libcurl's own timeout, the same deadline
     } else if (ends_submission(code, status, said)) {
       if (fatal_.empty())
         fatal_ = code != CURLE_OK
@@ -227,6 +276,34 @@ class Submission {
     } else if (!refused_++) {
       first_refusal_ = http_reason(status, said, service);
     }
+  }
+
+  // The request in flight that got furthest (the others queue behind it on the connection).
+  const Transfer& furthest() const {
+    const Transfer* found = h_.active.front().get();
+    for (const auto& t : h_.active)
+      if (t->stage > found->stage) found = t.get();
+    return *found;
+  }
+
+  // "URL: no time left (the check's timeout) in the TLS handshake": what the deadline cut short.
+  std::string no_time_left(const Transfer& t) const {
+    std::string what = base_ + ": no time left (the check's timeout) ";
+    const std::string service = results_[t.index].host + "!" + results_[t.index].service;
+    switch (t.stage) {
+      case Stage::connecting:
+        return what + "while connecting";
+      case Stage::handshake:
+        return what + "in the TLS handshake";
+      case Stage::waiting:
+        return what + "waiting for the answer to " + service;
+      case Stage::reading:
+        break;
+    }
+    curl_off_t bytes = 0;
+    curl_easy_getinfo(t.easy, CURLINFO_SIZE_DOWNLOAD_T, &bytes);
+    return what + "reading the answer to " + service + " (" + std::to_string(bytes) +
+           " bytes so far)";
   }
 
   Icinga2Submission outcome() const {
@@ -246,6 +323,7 @@ class Submission {
   double start_, finish_;
   Clock::time_point deadline_;
   std::string password_, source_, base_, url_;
+  TlsFiles tls_;  // before h_: its bytes outlive every request
   Handles h_;
   std::size_t next_ = 0;  // the next result to queue
   std::size_t delivered_ = 0;

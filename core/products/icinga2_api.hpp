@@ -41,7 +41,11 @@ struct Icinga2Submission {
 };
 
 // Submits every result, each with execution_start/end `start`/`finish` (epoch seconds), giving
-// up at `deadline` (what is left then is not delivered: "no time left").
+// up at `deadline`: what is left then is not delivered, and the reason names the URL and what the
+// request was at ("https://icinga:5665: no time left (the check's timeout) in the TLS handshake";
+// while connecting, waiting for the answer to HOST!SERVICE, reading the answer to it). The CA,
+// certificate and key files are read here, bounded (a FIFO is refused), and handed to libcurl
+// as bytes.
 Icinga2Submission submit_to_icinga2(const Icinga2Api& api,
                                     const std::vector<PassiveResult>& results, double start,
                                     double finish, std::chrono::steady_clock::time_point deadline);

@@ -55,12 +55,15 @@ TEST_CASE("a missing, empty or shared password file is refused, naming the file 
   CHECK(refusal(dir.path().string()).find("not a regular file") != std::string::npos);
 }
 
-TEST_CASE("a key file another library reads must be private too") {
+TEST_CASE("a key file another library reads must be private too, and is read whole") {
   TempDir dir("secret");
-  CHECK_NOTHROW(ibpm::base::require_private_file(secret_file(dir, "-----BEGIN KEY", 0600)));
-  CHECK_THROWS_WITH(ibpm::base::require_private_file(secret_file(dir, "-----BEGIN KEY", 0640)),
+  CHECK(ibpm::base::read_private_file(secret_file(dir, "-----BEGIN KEY\nline 2\n", 0600)) ==
+        "-----BEGIN KEY\nline 2\n");
+  CHECK_THROWS_WITH(ibpm::base::read_private_file(secret_file(dir, "-----BEGIN KEY", 0640)),
                     dir / "password" + ": group or others may read it (mode 0640): chmod 600 " +
                         dir / "password");
-  CHECK_THROWS_WITH(ibpm::base::require_private_file(dir / "absent"),
+  CHECK_THROWS_WITH(ibpm::base::read_private_file(dir / "absent"),
                     dir / "absent" + ": cannot open: No such file or directory");
+  CHECK_THROWS_WITH(ibpm::base::read_private_file(secret_file(dir, std::string(65537, 'k'), 0600)),
+                    dir / "password" + ": larger than 65536 bytes");
 }
