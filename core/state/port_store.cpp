@@ -24,9 +24,14 @@ namespace ibpm::state {
 
 namespace {
 
+// A link at a port's file is refused, not followed: librrd would write through it, and in a
+// folder shared with the group (FolderSharing::parent_group) a member may add names.
 bool file_exists(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) return true;
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) throw StateError(path + ": is a symbolic link (not followed)");
+    return true;
+  }
   if (errno == ENOENT || errno == ENOTDIR) return false;
   throw StateError(path + ": " + std::strerror(errno));
 }
@@ -353,9 +358,11 @@ std::vector<std::optional<std::time_t>> PortStore::last_updates(
 void PortStore::create_if_missing(Guid node, PortNumber port, const PortRecord& first) const {
   const std::string file = rrd_name(node, port);
   // The central store makes the folder itself (rrdcached -R) and keeps a file already there.
+  // A local daemon run by the state folder's group makes and writes files in the node's folder:
+  // it is shared with the group where the state folder is.
   if (!central_) {
     if (file_exists(file)) return;
-    make_directories(node_dir(node));
+    make_directories(node_dir(node), FolderSharing::parent_group);
   }
   // The file starts just before the first sample, which must come after its start.
   const auto start = static_cast<std::time_t>(std::floor(first.time)) - 1;

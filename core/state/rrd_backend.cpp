@@ -2,6 +2,7 @@
 
 #include "state/rrd_backend.hpp"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <rrd.h>
 #include <signal.h>
@@ -14,12 +15,14 @@ extern "C" {
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 
 #include "base/temporary.hpp"
+#include "state/directories.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::state {
@@ -121,6 +124,15 @@ RrdHeader header_from(const rrd_info_t* info) {
       add_header_text(header, item->key, item->value.u_str);
   }
   return header;
+}
+
+// `file` (in a folder of our own, named for `path`) writable by its group: rrdcached, run as a
+// member of the group, rewrites it.
+void allow_group_writes(const std::string& file, const std::string& path) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int error = fd < 0 ? errno : ::fchmod(fd, 0664) == 0 ? 0 : errno;
+  if (fd >= 0) ::close(fd);
+  if (error != 0) throw StateError(path + ": cannot create: " + std::strerror(error));
 }
 
 // The daemon's answer to CREATE without overwrite when the file is there already.
@@ -266,6 +278,10 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
   errno = 0;
   if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0)
     fail(path, "cannot create", errno);
+  // librrd makes every file 0644. In a folder shared with its group (the package's, where the
+  // group's rrdcached writes the files the checks made) the group may write it too.
+  if (shared_with_group(std::filesystem::path(path).parent_path().string()))
+    allow_group_writes(tmp, path);
   if (::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST)
     throw StateError(path + ": cannot create: " + std::strerror(errno));
 }

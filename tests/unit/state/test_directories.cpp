@@ -36,3 +36,53 @@ TEST_CASE("a state folder others can write to is named in a warning") {
               "(run as that user, or chown it)");
   }
 }
+
+namespace directories_test {
+
+unsigned folder_mode(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::lstat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+}  // namespace directories_test
+
+TEST_CASE("a folder made under a setgid group-writable one follows its group policy") {
+  using directories_test::folder_mode;
+  using ibpm::state::FolderSharing;
+  using ibpm::state::make_directories;
+  using ibpm::state::shared_with_group;
+  TempDir dir("group-policy");
+  const std::string shared = dir / "shared";
+  const mode_t umask_before = ::umask(0022);
+  REQUIRE(::mkdir(shared.c_str(), 0700) == 0);
+  REQUIRE(::chmod(shared.c_str(), 03775) == 0);
+  CHECK(shared_with_group(shared));
+  // Made for the group's rrdcached: group-writable whatever the umask, the parent's sticky bit
+  // kept; its own subfolders the same.
+  make_directories(shared + "/0x01/deeper", FolderSharing::parent_group);
+  CHECK(folder_mode(shared + "/0x01") == 03775);
+  CHECK(folder_mode(shared + "/0x01/deeper") == 03775);
+  CHECK(shared_with_group(shared + "/0x01"));
+  // Everything else stays the owner's (the setgid bit is the kernel's, inherited).
+  make_directories(shared + "/samples");
+  CHECK(folder_mode(shared + "/samples") == 02755);
+  CHECK_FALSE(shared_with_group(shared + "/samples"));
+  // Without the sticky bit on the parent, none on the child.
+  REQUIRE(::chmod(shared.c_str(), 02775) == 0);
+  make_directories(shared + "/0x02", FolderSharing::parent_group);
+  CHECK(folder_mode(shared + "/0x02") == 02775);
+  // A parent that is not setgid and group-writable: as every state folder.
+  const std::string plain = dir / "plain";
+  make_directories(plain + "/0x03", FolderSharing::parent_group);
+  CHECK(folder_mode(plain + "/0x03") == 0755);
+  CHECK_FALSE(shared_with_group(plain + "/0x03"));
+  // A folder already there is left as it is, and a link at the name is never chmod-ed through.
+  const std::string mine = dir / "mine";
+  REQUIRE(::mkdir(mine.c_str(), 0700) == 0);
+  REQUIRE(::chmod(shared.c_str(), 03775) == 0);
+  REQUIRE(::symlink(mine.c_str(), (shared + "/0x04").c_str()) == 0);
+  make_directories(shared + "/0x04", FolderSharing::parent_group);
+  CHECK(folder_mode(mine) == 0700);
+  ::umask(umask_before);
+}

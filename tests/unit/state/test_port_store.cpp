@@ -3,6 +3,7 @@
 #include <rrd.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -425,4 +426,44 @@ TEST_CASE("a file whose last update is ahead of the clock is an error naming it 
   close.time = now + 1;
   store.write(kNode, 4, close);
   CHECK(store.read(kNode, 4) == close);
+}
+
+TEST_CASE("in a state folder shared with its group the port files are the group's to write too") {
+  TempDir dir("group-shared");
+  const StoreOptions options = direct_options(dir);
+  const mode_t umask_before = ::umask(0022);
+  REQUIRE(::mkdir(options.state_dir.c_str(), 0700) == 0);
+  PortRecord record;
+  record.time = 1700000000.125;
+  const auto mode_of = [](const fs::path& path) {
+    struct stat st {};
+    REQUIRE(::lstat(path.c_str(), &st) == 0);
+    return static_cast<unsigned>(st.st_mode & 07777);
+  };
+  const fs::path node = fs::path(options.state_dir) / "0x0002c90300a1b2c3";
+  SECTION("a folder of the owner's alone: 0755 and 0644, as librrd makes them") {
+    PortStore(options).write(kNode, 1, record);
+    CHECK(mode_of(node) == 0755);
+    CHECK(mode_of(node / "port1.rrd") == 0644);
+  }
+  SECTION("setgid and group-writable (the package's 3775): the group's rrdcached writes them") {
+    REQUIRE(::chmod(options.state_dir.c_str(), 03775) == 0);
+    PortStore(options).write(kNode, 1, record);
+    CHECK(mode_of(node) == 03775);
+    CHECK(mode_of(node / "port1.rrd") == 0664);
+  }
+  SECTION("a link planted at a port's file is refused, not written through") {
+    REQUIRE(::chmod(options.state_dir.c_str(), 03775) == 0);
+    PortStore(options).write(kNode, 1, record);
+    const fs::path elsewhere = dir.path() / "elsewhere.rrd";
+    fs::copy_file(node / "port1.rrd", elsewhere);
+    fs::create_symlink(elsewhere, node / "port2.rrd");
+    const auto before = fs::last_write_time(elsewhere);
+    CHECK_THROWS_WITH(PortStore(options).write(kNode, 2, record),
+                      Catch::Contains("port2.rrd: is a symbolic link (not followed)"));
+    CHECK_THROWS_WITH(PortStore(options).read(kNode, 2),
+                      Catch::Contains("port2.rrd: is a symbolic link (not followed)"));
+    CHECK(fs::last_write_time(elsewhere) == before);
+  }
+  ::umask(umask_before);
 }
