@@ -9,10 +9,10 @@ packages=(
   g++ cmake make ninja-build pkg-config xz-utils
   libibmad-dev libibnetdisc-dev libibumad-dev libopensm-dev
   librrd-dev libgraphviz-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev catch2 libxxhash-dev
-  libcurl4-openssl-dev
+  libcurl4-openssl-dev libpcap-dev
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
-  prometheus prometheus-node-exporter
+  prometheus prometheus-node-exporter tshark
   help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd heaptrack
 )
 

@@ -11,6 +11,8 @@
 
 #include "mad/in_flight_table.hpp"
 #include "mad/mad_packet.hpp"
+#include "mad/pcap_recorder.hpp"
+#include "mad/replay_source.hpp"
 
 namespace ibpm::mad {
 
@@ -43,10 +45,11 @@ int milliseconds_until(Clock::time_point when, Clock::time_point now) {
 // One run of the engine: the queries, the tries in flight, and the steps that move them along.
 class EngineRun {
  public:
-  EngineRun(const UmadPort& port, const MadEngine::QuerySource& queries,
+  EngineRun(const UmadPort& port, PcapRecorder* recorder, const MadEngine::QuerySource& queries,
             const EngineOptions& options, const MadEngine::OnReply& on_reply, EngineStats& stats,
             std::uint32_t& last_tid)
       : port_(port),
+        recorder_(recorder),
         queries_(queries),
         options_(options),
         on_reply_(on_reply),
@@ -72,10 +75,11 @@ class EngineRun {
   void end_unanswered_try(std::size_t slot, Clock::time_point now);
   Clock::time_point next_wake() const;
   void receive_until(Clock::time_point wake, Clock::time_point now);
-  void take_reply(std::uint32_t tid, int umad_status_value);
+  void take_reply(std::uint32_t tid, int umad_status_value, int length);
   void expire_tries(Clock::time_point now);
 
   const UmadPort& port_;
+  PcapRecorder* const recorder_;  // null when not recording
   const MadEngine::QuerySource& queries_;
   const EngineOptions& options_;
   const MadEngine::OnReply& on_reply_;
@@ -175,8 +179,12 @@ void EngineRun::send_try(std::size_t slot, Clock::time_point now) {
   if (umad_send(port_.fd(), port_.agent(item.mgmt_class), item.packet.data(), item.length,
                 static_cast<int>(wait.count()), 0) < 0)
     ++item.send_failures;
-  else
+  else {
     ++stats_.sent;
+    if (recorder_)
+      recorder_->record(item.packet.data(), static_cast<std::size_t>(item.length), Direction::sent,
+                        port_.lid(), std::chrono::system_clock::now());
+  }
   item.expires = now + wait;
   earliest_expiry_ = std::min(earliest_expiry_, item.expires);
 }
@@ -220,7 +228,7 @@ void EngineRun::receive_until(Clock::time_point wake, Clock::time_point now) {
   for (;;) {
     int length = kMadSize;
     if (umad_recv(port_.fd(), received_.data(), &length, 0) < 0) break;
-    take_reply(tid_of(received_.data()), umad_status(received_.data()));
+    take_reply(tid_of(received_.data()), umad_status(received_.data()), length);
     if (window_open() && more_to_send()) break;
     if (umad_poll(port_.fd(), 0) != 0) break;
   }
@@ -229,7 +237,12 @@ void EngineRun::receive_until(Clock::time_point wake, Clock::time_point now) {
 // A received packet: the answer to a try in flight ends its query. A loss the transport reports
 // (ETIMEDOUT) leaves the try to its timer; anything else (late, duplicate, for another agent's
 // query, not a response) is counted and dropped.
-void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
+void EngineRun::take_reply(std::uint32_t tid, int umad_status_value, int length) {
+  const auto now = std::chrono::system_clock::now();
+  // What arrived (not the sends the transport hands back as lost).
+  if (recorder_ && umad_status_value == 0 && length > 0)
+    recorder_->record(received_.data(), static_cast<std::size_t>(length), Direction::received,
+                      port_.lid(), now);
   const std::optional<std::size_t> slot = in_flight_.find(tid);
   if (!slot) {
     ++stats_.ignored;
@@ -245,7 +258,7 @@ void EngineRun::take_reply(std::uint32_t tid, int umad_status_value) {
   MadReply reply;
   reply.status = ReplyStatus::answered;
   read_answer(received_.data(), reply);
-  reply.received = std::chrono::system_clock::now();
+  reply.received = now;
   reply.tries = static_cast<int>(in_flight_[*slot].attempt) + 1;
   const std::size_t index = in_flight_[*slot].index;
   in_flight_.release(*slot);
@@ -264,6 +277,17 @@ void EngineRun::expire_tries(Clock::time_point now) {
     else
       earliest_expiry_ = std::min(earliest_expiry_, item.expires);
   });
+}
+
+// A run on a recording: each query in turn takes its recorded outcome (replies may add queries).
+void replay_run(ReplaySource& replay, const MadEngine::QuerySource& queries,
+                const MadEngine::OnReply& on_reply, EngineStats& stats) {
+  for (std::size_t index = 0; index < queries.count(); ++index) {
+    const MadReply reply = replay.answer(queries.at(index));
+    stats.sent += static_cast<std::size_t>(reply.tries);
+    if (reply.tries > 1) stats.retries += static_cast<std::size_t>(reply.tries - 1);
+    on_reply(index, reply);
+  }
 }
 
 }  // namespace
@@ -286,7 +310,11 @@ void MadEngine::run(std::vector<MadQuery>& queries, const EngineOptions& options
 void MadEngine::run(const QuerySource& queries, const EngineOptions& options,
                     const OnReply& on_reply) {
   const auto start = Clock::now();
-  EngineRun(port_, queries, options, on_reply, stats_, last_tid_).run();
+  if (replay_)
+    replay_run(*replay_, queries, on_reply, stats_);
+  else
+    EngineRun(*port_, recorder_, queries, options, on_reply, stats_, last_tid_).run();
+  if (recorder_) recorder_->flush();
   stats_.seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 

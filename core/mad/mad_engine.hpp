@@ -9,6 +9,9 @@
 // Replies are matched by transaction id, which names the try's slot in a table allocated once a
 // run (in_flight_table.hpp): a MAD sent allocates nothing. A reply nobody waits for any more
 // (late, duplicate, for another agent's query, malformed) is counted and dropped.
+//
+// With a recorder (--record), every packet sent and received is also written to a pcap file; an
+// engine made on a ReplaySource (--replay) sends nothing and answers each query from a recording.
 #pragma once
 
 #include <array>
@@ -22,6 +25,9 @@
 #include "mad/umad_port.hpp"
 
 namespace ibpm::mad {
+
+class PcapRecorder;
+class ReplaySource;
 
 // The attribute data of a MAD: everything after the 64 bytes of MAD and class headers
 // (the PMA's data area; an SMP uses the first 64 bytes). The SA's data starts at byte 56
@@ -91,7 +97,12 @@ struct EngineStats {
 
 class MadEngine {
  public:
-  explicit MadEngine(const UmadPort& port) : port_(port) {}
+  // `recorder`, when not null, writes every packet sent and received (it outlives the engine).
+  explicit MadEngine(const UmadPort& port, PcapRecorder* recorder = nullptr)
+      : port_(&port), recorder_(recorder) {}
+  // Answers from a recording instead of the fabric, in query order, at the recording's times;
+  // a query the recording lacks throws ReplayMissing.
+  explicit MadEngine(ReplaySource& replay) : replay_(&replay) {}
 
   // Runs every query to an answer or to the end of its schedule; replies in query order.
   std::vector<MadReply> run(const std::vector<MadQuery>& queries, const EngineOptions& options);
@@ -116,7 +127,9 @@ class MadEngine {
   const EngineStats& stats() const { return stats_; }
 
  private:
-  const UmadPort& port_;
+  const UmadPort* port_ = nullptr;
+  PcapRecorder* recorder_ = nullptr;
+  ReplaySource* replay_ = nullptr;
   EngineStats stats_;
   std::uint32_t last_tid_ = 0;  // the last transaction id given
 };

@@ -19,6 +19,8 @@ struct FabricOptions {
   std::string cache;                        // --cache: libibnetdisc cache file to read
   std::string node_name_map;                // --node-name-map
   std::string state_dir = "/var/lib/ibpm";  // --state-dir: where checks keep state between runs
+  std::string record;                       // --record: append every MAD to this pcap file
+  std::string replay;                       // --replay: answers from this recording, not the fabric
 };
 
 // -C/--Ca CA and -P/--Port PORT (0..254) in help group `group`: the local HCA port the MADs go

@@ -89,7 +89,26 @@ void add_link_quality_options(CLI::App& app, PollOptions& options) {
 
 }  // namespace
 
+void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
+  const std::string group = "Recording";
+  const plugin::OptionRef record =
+      plugin::add_option(app, "--record", options.record,
+                         "Append every MAD sent and every answer received, with their times, to "
+                         "FILE: a pcap file of InfiniBand packets (ERF records, as ibdump writes) "
+                         "that Wireshark and tshark decode, and --replay reads")
+          .type_name("FILE")
+          .group(group);
+  plugin::add_option(app, "--replay", options.replay,
+                     "Take the fabric's answers from FILE (a --record recording) instead of the "
+                     "fabric, at the recording's times; the topology comes from --cache or the "
+                     "state directory (discovery is not recorded)")
+      .type_name("FILE")
+      .group(group)
+      .excludes(record);
+}
+
 void add_poll_options(CLI::App& app, PollOptions& options) {
+  add_recording_options(app, options.fabric);
   const std::string state = "State";
   plugin::add_rrdcached_option(
       app, options.rrdcached, "the RRD writes go through it (default: $RRDCACHED_ADDRESS when set)")

@@ -45,8 +45,12 @@ struct PollOptions {
   link_quality::FlapSettings flap;  // when a cable flaps, and how bad that is
 };
 
-// The "State" and "MAD" option groups and the thresholds (the fabric options are separate, so
-// each command can place its own options between them).
+// --record FILE and --replay FILE (options.fabric.record, .replay) in a "Recording" group: the
+// commands whose MADs go through the MAD engine.
+void add_recording_options(CLI::App& app, plugin::FabricOptions& options);
+
+// The "State" and "MAD" option groups (and the recording options) and the thresholds (the fabric
+// options are separate, so each command can place its own options between them).
 void add_poll_options(CLI::App& app, PollOptions& options);
 
 // What the poller needs, for a run that started at `start` under the common -t.

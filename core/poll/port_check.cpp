@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <map>
 
-#include "mad/umad_port.hpp"
+#include "mad/mad_link.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 #include "poll/stale_topology.hpp"
@@ -41,16 +41,18 @@ const Node* find_node(const Fabric& fabric, const NodeNameMap* names, const std:
 // file, or a discovery when there is none); else, when no --cache names the topology (it may be
 // older than the node), one discovery. Throws TargetError when the node is still not found.
 void find_node_topology(const topology::TopologySource& source, const std::string& text,
-                        const NodeNameMap* names, NodePoll& poll) {
+                        const NodeNameMap* names, bool replaying, NodePoll& poll) {
   if (std::optional<topology::Topology> slice = source.load_slice(text)) {
     poll.topology = std::move(*slice);
     poll.node = find_node(poll.topology.fabric, names, text);
     if (poll.node) return;
   }
-  poll.topology = source.load(topology::TopologyRefresh::discover_if_missing);
+  // A replay has no fabric to discover.
+  poll.topology = source.load(replaying ? topology::TopologyRefresh::offline
+                                        : topology::TopologyRefresh::discover_if_missing);
   poll.node = find_node(poll.topology.fabric, names, text);
   if (!poll.node) {
-    if (!source.cache_given()) {
+    if (!source.cache_given() && !replaying) {
       poll.topology = source.load(topology::TopologyRefresh::discover_now);
       poll.rediscovered = true;
     }
@@ -65,16 +67,16 @@ void find_node_topology(const topology::TopologySource& source, const std::strin
 // while polling (under libumad2sim, two ports open at once in one process do not survive the
 // first one closing).
 void poll_node_ports(const PortCheckOptions& options, const PollSettings& settings,
-                     const state::PortStore& store, bool single_port, NodePoll& poll) {
+                     const state::PortStore& store, bool single_port, mad::MadTap& tap,
+                     NodePoll& poll) {
   std::vector<PortTarget> targets = targets_of(options, poll, single_port);
   PollSettings run_settings = settings;
   run_settings.record_name =
       single_port ? "port-" + format_guid(poll.node->guid) + "-" + std::to_string(options.port)
                   : "node-" + format_guid(poll.node->guid);
-  mad::UmadPort umad(options.fabric.ca, options.fabric.port);
-  mad::MadEngine engine(umad);
-  PollRun run = poll_ports(engine, store, std::move(targets), run_settings);
-  accumulate(poll.mad_stats, engine.stats());
+  mad::MadLink link(options.fabric.ca, options.fabric.port, tap);
+  PollRun run = poll_ports(link.engine(), store, std::move(targets), run_settings);
+  accumulate(poll.mad_stats, link.engine().stats());
   poll.results = std::move(run.results);
   poll.notes = std::move(run.notes);
   poll.record_failure = save_record(run.pending, poll.results);
@@ -150,10 +152,12 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   const PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
   const topology::TopologySource source = topology::topology_source(options.fabric);
+  // Opened first: a recording that cannot be used stops the check before anything is read.
+  mad::MadTap tap(options.fabric.record, options.fabric.replay);
 
-  find_node_topology(source, options.node, names, poll);
-  poll_node_ports(options, settings, store, single_port, poll);
-  if (topology_staleness(poll.results) == Staleness::current) return poll;
+  find_node_topology(source, options.node, names, tap.replaying(), poll);
+  poll_node_ports(options, settings, store, single_port, tap, poll);
+  if (topology_staleness(poll.results) == Staleness::current || tap.replaying()) return poll;
 
   // The LID answers as another node, or not at all: learn the fabric again and poll once more.
   topology::Topology fresh = source.discover();
@@ -168,7 +172,7 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   poll.node = poll.topology.fabric.find(guid);  // the node just resolved, by its GUID
   poll.rediscovered = true;
   if (source.cache_given()) poll.topology.origin += " (--cache was stale)";
-  poll_node_ports(options, settings, store, single_port, poll);
+  poll_node_ports(options, settings, store, single_port, tap, poll);
   return poll;
 }
 

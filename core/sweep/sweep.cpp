@@ -8,7 +8,7 @@
 #include <set>
 
 #include "delegation/delegation_file.hpp"
-#include "mad/umad_port.hpp"
+#include "mad/mad_link.hpp"
 #include "plugin/add_option.hpp"
 #include "poll/stale_topology.hpp"
 #include "topology/fabric_topology.hpp"
@@ -27,7 +27,9 @@ double seconds_since(Clock::time_point start) {
 // older than --rediscover-after (a failed discovery keeps the old one, and says so).
 topology::Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
   const topology::TopologySource source = topology::topology_source(options.fabric);
-  if (source.cache_given()) return source.load(topology::TopologyRefresh::offline);
+  // A replay has no fabric to discover: --cache or the saved state topology.
+  if (source.cache_given() || !options.fabric.replay.empty())
+    return source.load(topology::TopologyRefresh::offline);
   std::error_code error;
   const auto written = std::filesystem::last_write_time(source.file(), error);
   if (!error && options.rediscover_after_s > 0 &&
@@ -223,6 +225,8 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   settings.store_check_every = options.store_check_every;
   settings.write_history = !is_repoll(options);
   const state::PortStore store(poll::store_options(options));
+  // Opened before anything else: a recording that cannot be used stops the sweep at once.
+  mad::MadTap tap(options.fabric.record, options.fabric.replay);
 
   result.topology = sweep_topology(options, result);
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric
@@ -254,10 +258,9 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     const Clock::time_point poll_start = Clock::now();
     {
       // Open only while polling: a discovery opens its own (see port_check.cpp).
-      mad::UmadPort umad(options.fabric.ca, options.fabric.port);
-      mad::MadEngine engine(umad);
-      poll::PollRun run = poll::poll_ports(engine, store, std::move(targets), settings);
-      poll::accumulate(result.mad_stats, engine.stats());
+      mad::MadLink link(options.fabric.ca, options.fabric.port, tap);
+      poll::PollRun run = poll::poll_ports(link.engine(), store, std::move(targets), settings);
+      poll::accumulate(result.mad_stats, link.engine().stats());
       if (far_end_pass) {
         // Its ports join the first pass's, and its record (loaded after the first pass saved its
         // samples) takes every port's reported state.
@@ -289,7 +292,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       poll::save_record(result.pending, result.results);
       continue;
     }
-    if (pass > 0 || !options.fabric.cache.empty() ||
+    if (pass > 0 || !options.fabric.cache.empty() || tap.replaying() ||
         poll::topology_staleness(result.results) != poll::Staleness::moved)
       break;
     // Ports answered as other nodes were not written; learn the fabric and sweep once more

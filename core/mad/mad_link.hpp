@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Where a command's MADs go, as --record and --replay ask: the fabric through the local HCA port
+// (each packet also written to a recording, or not), or a recording answering in its place.
+//
+// A MadTap lives for the whole command (the recording file is opened once, the replay's answers
+// are read once and used up in order); a MadLink is one polling pass's engine on it, opening the
+// HCA port only when the fabric is really asked.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mad/mad_engine.hpp"
+#include "mad/pcap_recorder.hpp"
+#include "mad/replay_source.hpp"
+#include "mad/umad_port.hpp"
+
+namespace ibpm::mad {
+
+class MadTap {
+ public:
+  // Empty paths: neither. Throws MadError (one line) when a file cannot be used.
+  MadTap(const std::string& record, const std::string& replay);
+
+  bool replaying() const { return replay_ != nullptr; }
+  PcapRecorder* recorder() { return recorder_.get(); }
+  ReplaySource* replay() { return replay_.get(); }
+
+ private:
+  std::unique_ptr<PcapRecorder> recorder_;
+  std::unique_ptr<ReplaySource> replay_;
+};
+
+class MadLink {
+ public:
+  // Opens the HCA port (-C/-P) unless the tap replays.
+  MadLink(const std::string& ca, int port, MadTap& tap);
+
+  MadEngine& engine() { return *engine_; }
+
+ private:
+  std::unique_ptr<UmadPort> port_;
+  std::unique_ptr<MadEngine> engine_;
+};
+
+}  // namespace ibpm::mad

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// --replay FILE: the answers of a --record recording, given back to the MAD engine in place of
+// the fabric's.
+//
+// The recording is read whole when opened: each request the engine sent is paired with its
+// answer by transaction id, and the answers are kept by what was asked (destination LID, class,
+// method, attribute, modifier and the payload that selects, such as a PMA Get's PortSelect), in
+// the order they were given. A query takes the next answer recorded for what it asks (the last
+// one again when they are used up), with the recording's time as its time of arrival, so rates
+// follow the recording's clock; a request recorded without an answer replays as a timeout. A
+// query nothing in the recording asked is an error naming it: the replay cannot go on without
+// inventing the fabric.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+
+#include "mad/mad_engine.hpp"
+
+namespace ibpm::mad {
+
+// A query the recording has no answer for; what() names it in one line.
+class ReplayMissing : public MadError {
+ public:
+  using MadError::MadError;
+};
+
+class ReplaySource {
+ public:
+  // Reads FILE. Throws MadError with one line naming the file and the fault: not pcap, another
+  // link type, cut short, a packet that is no InfiniBand MAD.
+  explicit ReplaySource(const std::string& path);
+
+  // The recorded outcome of `query`: answered (mad_status, data, received at the recording's
+  // time) or timed out. Throws ReplayMissing when the recording never asked it.
+  MadReply answer(const MadQuery& query);
+
+  std::size_t requests() const { return requests_; }
+  std::size_t answers() const { return answers_; }
+  const std::string& path() const { return path_; }
+
+  // What a query asks, as the recording's requests are filed.
+  struct Key {
+    unsigned lid = 0;
+    std::uint8_t mgmt_class = 0;
+    std::uint8_t method = 0;
+    std::uint16_t attribute = 0;
+    std::uint32_t modifier = 0;
+    std::uint64_t component_mask = 0;
+    std::array<std::uint8_t, kMadRequestSize> payload{};  // the selecting bytes, others zero
+    auto operator<=>(const Key&) const = default;
+  };
+
+ private:
+  std::string path_;
+  std::map<Key, std::deque<MadReply>> outcomes_;
+  std::size_t requests_ = 0;
+  std::size_t answers_ = 0;
+};
+
+// The key of a query: its class, method, attribute and modifier, and of its payload what selects
+// the answer (a PMA Get: PortSelect; an SMP Get: nothing; a Set or an SA query: all of it).
+ReplaySource::Key replay_key(unsigned lid, MgmtClass mgmt_class, std::uint8_t method,
+                             std::uint16_t attribute, std::uint32_t modifier,
+                             std::uint64_t component_mask, const std::uint8_t* payload);
+
+// "PortCounters Get to LID 5, port 3", for messages.
+std::string describe_query(const MadQuery& query);
+
+}  // namespace ibpm::mad

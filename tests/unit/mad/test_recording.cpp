@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// --record and --replay without a fabric: the frames as they travel (LRH/BTH/DETH in an ERF
+// record), a recording written by PcapRecorder read back by ReplaySource (answers by what was
+// asked, not by transaction id; timeouts; a query never asked named), the engine answering from
+// it, and every kind of bad file refused with one line.
+#include <pcap/pcap.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "mad/ib_frame.hpp"
+#include "mad/mad_link.hpp"
+#include "mad/mad_packet.hpp"
+#include "mad/pma.hpp"
+#include "mad/smp.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace ibpm;
+using namespace ibpm::mad;
+
+namespace recording_test {
+
+using Time = std::chrono::system_clock::time_point;
+constexpr unsigned kLocalLid = 1;
+
+Time at_ms(long ms) { return Time(std::chrono::milliseconds(1'800'000'000'000 + ms)); }
+
+// The packet of `query` as the engine sends it, with transaction id `tid`.
+Packet request(const MadQuery& query, std::uint32_t tid) {
+  Packet packet{};
+  build_packet(query, packet);
+  set_tid(packet, tid);
+  return packet;
+}
+
+// Its answer as umad hands it over: method GetResp, the kernel's high TID bits set, `fill` in
+// the attribute data, `status` as MAD status.
+Packet response(const MadQuery& query, std::uint32_t tid, std::uint8_t fill,
+                std::uint16_t status = 0) {
+  Packet packet = request(query, tid);
+  auto* mad = static_cast<std::uint8_t*>(umad_get_mad(packet.data()));
+  mad[3] = 0x81;
+  mad[4] = static_cast<std::uint8_t>(status >> 8);
+  mad[5] = static_cast<std::uint8_t>(status);
+  mad[8] = 0x7f;  // high TID bits: the kernel's
+  const std::size_t offset = data_offset(query.mgmt_class);
+  std::fill(mad + offset + 8, mad + kMadSize, fill);
+  return packet;
+}
+
+void write(PcapRecorder& recorder, const Packet& packet, Direction direction, Time when) {
+  recorder.record(packet.data(), kMadSize, direction, kLocalLid, when);
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string replay_error(const std::string& path) {
+  try {
+    ReplaySource source(path);
+  } catch (const MadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace recording_test
+
+using namespace recording_test;
+
+TEST_CASE("A MAD's frame carries LRH, BTH and DETH from its address and reads back") {
+  FrameAddress address;
+  address.dlid = 0x1234;
+  address.slid = 7;
+  address.dest_qp = 1;
+  address.src_qp = 1;
+  address.qkey = 0x80010000;
+  std::array<std::uint8_t, kMadSize> mad{};
+  mad[1] = 0x04;
+  mad[255] = 0xab;
+  Frame frame;
+  const std::size_t size = build_frame(address, mad, 1'500'000'000'250'000'000, frame);
+  REQUIRE(size == kErfHeaderSize + 8 + 12 + 8 + 256 + 6);
+  CHECK(frame[8] == kErfTypeInfiniband);
+  CHECK(load_be16(&frame[10]) == size);
+  // ERF time: little-endian 32.32 fixed point, the seconds in the high half.
+  std::uint32_t seconds = 0;
+  for (int i = 7; i >= 4; --i) seconds = seconds << 8 | frame[static_cast<std::size_t>(i)];
+  CHECK(seconds == 1'500'000'000);
+  CHECK(frame[3] == 0x40);  // a quarter second: 0x40000000
+  const std::uint8_t* lrh = &frame[kErfHeaderSize];
+  CHECK((lrh[0] >> 4) == 0);                                // VL0 for QP1
+  CHECK((lrh[1] & 3) == 2);                                 // BTH follows
+  CHECK(load_be16(lrh + 4) == (8 + 12 + 8 + 256 + 4) / 4);  // words, LRH to ICRC
+  CHECK(lrh[kLrhSize] == 0x64);                             // UD SEND only
+
+  const auto parsed = parse_frame({frame.data(), size});
+  REQUIRE(parsed);
+  CHECK(parsed->address.dlid == 0x1234);
+  CHECK(parsed->address.slid == 7);
+  CHECK(parsed->address.dest_qp == 1);
+  CHECK(parsed->address.qkey == 0x80010000);
+  REQUIRE(parsed->mad.size() == kMadSize);
+  CHECK(parsed->mad[255] == 0xab);
+
+  frame[8] = 2;  // an Ethernet record
+  CHECK_FALSE(parse_frame({frame.data(), size}));
+  frame[8] = kErfTypeInfiniband;
+  CHECK_FALSE(parse_frame({frame.data(), size - 1}));  // lengths that disagree
+}
+
+TEST_CASE("A replay answers each query by what it asks, at the recording's time") {
+  test::TempDir dir("recording");
+  const std::string path = dir / "sweep.pcap";
+  const MadQuery port3 = port_counters_query(5, 3);
+  const MadQuery port4 = port_counters_query(5, 4);
+  const MadQuery info = port_info_query(9, 2);
+  const MadQuery silent = port_counters_query(6, 1);
+  {
+    PcapRecorder recorder(path);
+    // Answers out of order, by transaction id; a timeout and its retry; a late duplicate.
+    write(recorder, request(port3, 10), Direction::sent, at_ms(0));
+    write(recorder, request(port4, 11), Direction::sent, at_ms(1));
+    write(recorder, request(info, 12), Direction::sent, at_ms(2));
+    write(recorder, request(silent, 13), Direction::sent, at_ms(3));
+    write(recorder, response(port4, 11, 0x44), Direction::received, at_ms(5));
+    write(recorder, response(info, 12, 0x99, 0x000c), Direction::received, at_ms(6));
+    write(recorder, request(port3, 14), Direction::sent, at_ms(500));
+    write(recorder, response(port3, 14, 0x33), Direction::received, at_ms(501));
+    write(recorder, response(port3, 10, 0x30), Direction::received, at_ms(502));
+    write(recorder, request(silent, 15), Direction::sent, at_ms(600));
+    recorder.flush();
+    CHECK(recorder.packets() == 10);
+  }
+  ReplaySource replay(path);
+  CHECK(replay.requests() == 6);
+  CHECK(replay.answers() == 3);
+
+  const MadReply a = replay.answer(port3);
+  CHECK(a.status == ReplyStatus::answered);
+  CHECK(a.tries == 2);
+  CHECK(a.data[8] == 0x33);
+  CHECK(a.received == at_ms(501));
+  const MadReply b = replay.answer(port4);
+  CHECK(b.ok());
+  CHECK(b.tries == 1);
+  CHECK(b.data[8] == 0x44);
+  const MadReply c = replay.answer(info);
+  CHECK(c.status == ReplyStatus::answered);
+  CHECK(c.mad_status == 0x000c);
+  const MadReply d = replay.answer(silent);
+  CHECK(d.status == ReplyStatus::timed_out);
+  CHECK(d.tries == 2);
+  // Asked again: the last answer stands.
+  CHECK(replay.answer(port4).data[8] == 0x44);
+
+  try {
+    replay.answer(port_counters_query(5, 7));
+    FAIL("a query the recording never asked was answered");
+  } catch (const ReplayMissing& e) {
+    CHECK(std::string(e.what()) ==
+          "--replay " + path +
+              ": the recording has no answer to PortCounters Get to LID 5, port 7");
+  }
+}
+
+TEST_CASE("An engine on a recording answers a run, and records append run after run") {
+  test::TempDir dir("recording-engine");
+  const std::string path = dir / "runs.pcap";
+  const MadQuery first = port_counters_query(5, 1);
+  const MadQuery second = port_counters_extended_query(5, 1);
+  {
+    PcapRecorder recorder(path);
+    write(recorder, request(first, 1), Direction::sent, at_ms(0));
+    write(recorder, response(first, 1, 0x11), Direction::received, at_ms(1));
+  }
+  {
+    PcapRecorder again(path);  // a second run appends
+    write(again, request(second, 2), Direction::sent, at_ms(10));
+    write(again, response(second, 2, 0x22), Direction::received, at_ms(11));
+  }
+  MadTap tap("", path);
+  MadLink link("", 0, tap);  // no HCA port opened
+  const std::vector<MadReply> replies = link.engine().run({first, second}, EngineOptions{});
+  REQUIRE(replies.size() == 2);
+  CHECK(replies[0].data[8] == 0x11);
+  CHECK(replies[1].data[8] == 0x22);
+  CHECK(replies[1].received == at_ms(11));
+  CHECK(link.engine().stats().sent == 2);
+  CHECK_THROWS_AS(MadTap(path, path), MadError);
+}
+
+TEST_CASE("A recording that is not one is refused with one line naming the fault") {
+  test::TempDir dir("recording-bad");
+  const std::string good = dir / "good.pcap";
+  {
+    PcapRecorder recorder(good);
+    const MadQuery query = port_counters_query(5, 1);
+    write(recorder, request(query, 1), Direction::sent, at_ms(0));
+    write(recorder, response(query, 1, 0x11), Direction::received, at_ms(1));
+  }
+  const std::string bytes = read_bytes(good);
+  REQUIRE(bytes.size() > 300);
+
+  SECTION("not pcap at all") {
+    write_bytes(dir / "text", "IB FABRIC OK - 144 ports polled\n");
+    CHECK(replay_error(dir / "text") == "--replay " + (dir / "text") + ": unknown file format");
+    write_bytes(dir / "empty", "");
+    CHECK(replay_error(dir / "empty").find("--replay " + (dir / "empty") + ": ") == 0);
+    CHECK(replay_error(dir / "missing").find("No such file") != std::string::npos);
+  }
+  SECTION("cut short") {
+    write_bytes(dir / "cut", bytes.substr(0, bytes.size() - 100));
+    CHECK(replay_error(dir / "cut") == "--replay " + (dir / "cut") +
+                                           ": packet 2: truncated dump file; tried to read 306 "
+                                           "captured bytes, only got 206");
+    write_bytes(dir / "header", bytes.substr(0, 10));
+    CHECK(replay_error(dir / "header").find("--replay " + (dir / "header") + ": ") == 0);
+  }
+  SECTION("another link type") {
+    pcap_t* ethernet = pcap_open_dead(DLT_EN10MB, 65535);
+    pcap_dumper_t* dumper = pcap_dump_open(ethernet, (dir / "ethernet").c_str());
+    pcap_dump_close(dumper);
+    pcap_close(ethernet);
+    CHECK(replay_error(dir / "ethernet") ==
+          "--replay " + (dir / "ethernet") +
+              ": link type 1 (EN10MB), not ERF (197): not a --record recording");
+    // Nor is one appended to.
+    CHECK_THROWS_WITH(PcapRecorder(dir / "ethernet"),
+                      Catch::Contains("--record " + (dir / "ethernet") + ": "));
+  }
+  SECTION("a corrupt packet") {
+    std::string corrupt = bytes;
+    corrupt[24 + 16 + 8] = 0x02;  // the first record's type: Ethernet, not InfiniBand
+    write_bytes(dir / "corrupt", corrupt);
+    CHECK(replay_error(dir / "corrupt") ==
+          "--replay " + (dir / "corrupt") +
+              ": packet 1 is not an InfiniBand MAD (ERF record, LRH, BTH, DETH)");
+    std::string huge = bytes;
+    huge[24 + 8] = '\xff';  // the first packet's captured length: past any snapshot length
+    huge[24 + 9] = '\xff';
+    write_bytes(dir / "huge", huge);
+    CHECK(replay_error(dir / "huge").find("--replay " + (dir / "huge") + ": packet 1: ") == 0);
+  }
+}
