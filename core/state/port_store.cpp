@@ -83,10 +83,14 @@ std::optional<std::string> ahead_refusal(const std::string& file, const std::str
 // The update was refused because another check stored a later sample of the port first: in a
 // central store, collectors on several hosts (no node locks between them) may sample the same
 // port within a moment. The history holds that sample, nothing is missing. Only a sample that is
-// genuinely later and not in the future: one dated ahead of the clock is nobody's sample.
-bool overtaken(const std::string& reason, double now) {
+// genuinely later and not in the future: one dated ahead of the clock is nobody's sample. Anyone
+// who reaches the store can date updates just ahead of the collector's, so the refusals are
+// counted for the caller (WriteNotes): a sweep says them. Returns the file's last update.
+std::optional<double> overtaken(const std::string& reason, double now) {
   const std::optional<Refusal> refusal = refusal_of(reason);
-  return refusal && refusal->last >= refusal->time && refusal->last <= now + kClockToleranceSeconds;
+  if (refusal && refusal->last >= refusal->time && refusal->last <= now + kClockToleranceSeconds)
+    return refusal->last;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -299,7 +303,10 @@ std::vector<PortStore::ReadResult> PortStore::read_all(const std::vector<PortRef
               },
               left);
         } catch (const StateError& e) {
-          for (std::size_t k = answered; k < end; ++k) results[on_disk[k]].error = e.what();
+          for (std::size_t k = answered; k < end; ++k) {
+            results[on_disk[k]].error = e.what();
+            results[on_disk[k]].store_failed = true;
+          }
         }
       });
   return results;
@@ -396,7 +403,8 @@ void PortStore::write(Guid node, PortNumber port, const PortRecord& record) cons
 }
 
 std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
-                                              std::chrono::milliseconds timeout) const {
+                                              std::chrono::milliseconds timeout,
+                                              WriteNotes* notes) const {
   const double now = wall_clock_now();
   std::vector<std::string> errors(writes.size());
   if (!uses_daemon()) {
@@ -458,7 +466,13 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
         errors[owner[index]] = *ahead;
         continue;
       }
-      if (central_ && overtaken(reason, now)) continue;
+      if (const std::optional<double> later = central_ ? overtaken(reason, now) : std::nullopt) {
+        if (notes) {
+          notes->overtaken.push_back(owner[index]);
+          notes->overtaken_by.push_back(*later);
+        }
+        continue;
+      }
       try {
         if (w.exists && made_again(w, update.path, update.line)) continue;
         errors[owner[index]] = update.path + ": cannot update through rrdcached: " + reason;
@@ -469,6 +483,10 @@ std::vector<std::string> PortStore::write_all(const std::vector<Write>& writes,
   } catch (const StateError& e) {
     for (std::size_t i : owner)
       errors[i] = rrd_name(writes[i].node, writes[i].port) + ": " + e.what();
+    if (notes) {
+      notes->store_failure = e.what();
+      notes->store_failed = owner;
+    }
   }
   return errors;
 }

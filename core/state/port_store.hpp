@@ -99,6 +99,9 @@ class PortStore {
   struct ReadResult {
     std::optional<PortRecord> record;
     std::string error;  // "" when read (or when there is no file)
+    // The error is the daemon's, not the file's: it could not be reached or did not answer in
+    // time (every port it cost says the same).
+    bool store_failed = false;
   };
   std::vector<ReadResult> read_all(
       const std::vector<PortRef>& ports, double now,
@@ -132,9 +135,20 @@ class PortStore {
     const PortRecord* record = nullptr;
     bool exists = false;
   };
-  std::vector<std::string> write_all(
-      const std::vector<Write>& writes,
-      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+  // What write_all has to say beyond each write's error, for those who ask.
+  struct WriteNotes {
+    // The daemon could not be reached or did not answer the BATCH in time: why, once, and the
+    // writes it cost (their errors say it too, each with its file).
+    std::string store_failure;
+    std::vector<std::size_t> store_failed;
+    // Updates refused because the file held a later sample, not in the future: dropped as another
+    // collector's (no error). Which writes, and the file's last update for each.
+    std::vector<std::size_t> overtaken;
+    std::vector<double> overtaken_by;
+  };
+  std::vector<std::string> write_all(const std::vector<Write>& writes,
+                                     std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                                     WriteNotes* notes = nullptr) const;
 
  private:
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
