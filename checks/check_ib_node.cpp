@@ -30,6 +30,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, std::size_t shown,
   if (poll.rediscovered)
     check.subchecks.push_back({State::ok, "topology was stale: discovered again", {}, {}});
   ibpm::poll::add_state_lines(check, poll.notes, poll.record_failure);
+  ibpm::poll::add_store_lines(check, poll.store, poll.central_store);
   if (common.verbosity > 0)
     check.subchecks.push_back({State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   return check;

@@ -30,6 +30,7 @@ Check run(const ibpm::poll::PortCheckOptions& options, const ibpm::plugin::Commo
     check.subchecks.push_back(
         {ibpm::plugin::State::ok, ibpm::poll::describe(poll.mad_stats), {}, {}});
   check.perfdata = ibpm::poll::port_perfdata(result, poll.thresholds, "", options.ber);
+  ibpm::poll::add_store_lines(check, poll.store, poll.central_store);
   return check;
 }
 

@@ -36,6 +36,10 @@ std::string StateLayout::sample_record(const std::string& file_name) const {
   return in_dir("samples/" + file_name + kSampleRecordExtension);
 }
 
+std::string StateLayout::store_failure(const std::string& file_name) const {
+  return in_dir("samples/" + file_name + ".store-failed");
+}
+
 std::string StateLayout::node_locks() const { return in_dir("node.locks"); }
 
 std::string StateLayout::sweep_dir() const { return in_dir("sweep"); }

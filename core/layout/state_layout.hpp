@@ -9,6 +9,7 @@
 //   cache.fabric             the --cache file's fabric, for the next run (cache_snapshot)
 //   0xGUID/portN.rrd         a port's counter history (PortStore)
 //   samples/NAME.rec         a run's last samples, per check or sweep scope (SampleRecord)
+//   samples/SCOPE.store-failed  a sweep's store failing since when, and why (store_events)
 //   node.locks               which nodes a run is polling now (node_locks)
 //   sweep/SCOPE.json         a sweep's summary: fabric.json or shard-K-of-N.json (sweep_summary)
 //   routes.lft               the switches' forwarding tables (ibpm-routes --refresh)
@@ -35,6 +36,7 @@ class StateLayout {
   std::string cache_snapshot() const;
   std::string samples_dir() const;
   std::string sample_record(const std::string& file_name) const;
+  std::string store_failure(const std::string& file_name) const;
   std::string node_locks() const;
   std::string sweep_dir() const;
   std::string sweep_summary(const std::string& scope) const;

@@ -79,6 +79,8 @@ void poll_node_ports(const PortCheckOptions& options, const PollSettings& settin
   accumulate(poll.mad_stats, link.engine().stats());
   poll.results = std::move(run.results);
   poll.notes = std::move(run.notes);
+  poll.store = std::move(run.store);
+  poll.central_store = store.central_store();
   poll.record_failure = save_record(run.pending, poll.results);
 }
 

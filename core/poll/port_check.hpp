@@ -39,6 +39,8 @@ struct NodePoll {
   std::vector<PortResult> results;
   std::vector<std::string> notes;  // the sample record ignored, the state folder shared: why
   std::optional<std::string> record_failure;  // the sample record not saved: why
+  StoreTrouble store;          // the store's failure and refused updates (add_store_lines)
+  bool central_store = false;  // the files are in a central store (over TCP)
   thresholds::RateThresholds thresholds;
   bool rediscovered = false;   // the topology was stale and was discovered again
   mad::EngineStats mad_stats;  // over the whole run

@@ -197,7 +197,14 @@ void read_previous(const state::PortStore& store, const std::vector<PortTarget>&
   for (std::size_t k = 0; k < which.size(); ++k) {
     previous.of[which[k]] =
         reads[k].record ? &previous.read.emplace_back(std::move(*reads[k].record)) : nullptr;
-    if (!reads[k].error.empty()) run.results[which[k]].state_error = std::move(reads[k].error);
+    PortResult& r = run.results[which[k]];
+    // A store that does not answer is the run's trouble: the port, with no previous sample to
+    // go on from, is judged as on a first run (its sample is not written).
+    if (reads[k].store_failed) {
+      run.store.fail(reads[k].error);
+      r.unstored = true;
+    }
+    if (!reads[k].error.empty()) r.state_error = std::move(reads[k].error);
   }
   run.from_rrd += which.size();
 }
@@ -255,11 +262,11 @@ class StoreCheck {
                                  std::vector<bool>& file_known, double now) {
     Findings found;
     run.store_checked += asked_.size();
-    const bool differs = judge(asked_, answers([this] { return last_.get(); }, asked_, run), run,
-                               previous, now, found);
+    const bool differs =
+        judge(asked_, answers([this] { return last_.get(); }, run), run, previous, now, found);
     if (differs && !later_.empty()) {
-      const LastUpdates last = answers(
-          [&] { return store_.last_updates(refs_of(later_), store_read_timeout_); }, later_, run);
+      const LastUpdates last =
+          answers([&] { return store_.last_updates(refs_of(later_), store_read_timeout_); }, run);
       judge(later_, last, run, previous, now, found);
       run.store_checked += later_.size();
     }
@@ -297,14 +304,15 @@ class StoreCheck {
     return refs;
   }
 
-  // The last updates `ask` gives for `which`; none (and each port's state error) when the store
-  // could not say.
+  // The last updates `ask` gives; none when the store could not say. That is the run's trouble
+  // (said once), not the ports': their records stand, as when the store agrees with them.
   template <typename Ask>
-  static LastUpdates answers(Ask&& ask, const std::vector<std::size_t>& which, PollRun& run) {
+  static LastUpdates answers(Ask&& ask, PollRun& run) {
     try {
       return ask();
     } catch (const state::StateError& e) {
-      for (std::size_t i : which) run.results[i].state_error = e.what();
+      run.store.fail(e.what());
+      run.store.unchecked = true;
     }
     return {};
   }
@@ -497,10 +505,12 @@ void compute_port_rates(const PreviousSamples& previous, const PollSettings& set
 
 // Every answered port's sample written to its file in one exchange with the store (and the
 // record right after a reset, after it). A file we could not read is not overwritten: it may be
-// someone else's. A failed write becomes the port's state error.
+// someone else's. A failed write becomes the port's state error; one because the store failed as
+// a whole, or refused as overtaken, is the run's too (StoreTrouble).
 void write_samples(const state::PortStore& store, const std::vector<bool>& file_known,
                    std::map<std::size_t, state::PortRecord>& after_reset,
-                   const PollSettings& settings, std::vector<PortResult>& results) {
+                   const PollSettings& settings, PollRun& run) {
+  std::vector<PortResult>& results = run.results;
   std::vector<state::PortStore::Write> writes;
   std::vector<std::size_t> owners;
   writes.reserve(results.size());
@@ -520,7 +530,14 @@ void write_samples(const state::PortStore& store, const std::vector<bool>& file_
     write_timeout = std::max(std::chrono::milliseconds(100),
                              std::chrono::duration_cast<std::chrono::milliseconds>(
                                  *settings.store_deadline - Clock::now()));
-  const std::vector<std::string> errors = store.write_all(writes, write_timeout);
+  state::PortStore::WriteNotes notes;
+  const std::vector<std::string> errors = store.write_all(writes, write_timeout, &notes);
+  if (!notes.store_failure.empty()) run.store.fail(notes.store_failure);
+  for (std::size_t w : notes.store_failed) results[owners[w]].unstored = true;
+  for (std::size_t k = 0; k < notes.overtaken.size(); ++k) {
+    const state::PortStore::Write& w = writes[notes.overtaken[k]];
+    run.store.add_overtaken(store.rrd_name(w.node, w.port), notes.overtaken_by[k] - w.record->time);
+  }
   for (std::size_t w = 0; w < writes.size(); ++w) {
     PortResult& r = results[owners[w]];
     if (!errors[w].empty()) {
@@ -574,7 +591,8 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   std::map<std::size_t, state::PortRecord> after_reset;
   if (settings.reset_fraction) after_reset = reset_counters(engine, results, settings);
   if (settings.write_state && settings.write_history)
-    write_samples(store, start.file_known, after_reset, settings, results);
+    write_samples(store, start.file_known, after_reset, settings, run);
+  for (const PortResult& r : results) run.store.unstored += r.unstored;
   return run;
 }
 

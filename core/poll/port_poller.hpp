@@ -15,6 +15,7 @@
 #include "mad/mad_engine.hpp"
 #include "poll/port_rates.hpp"
 #include "poll/port_sampler.hpp"
+#include "poll/store_trouble.hpp"
 #include "poll/target.hpp"
 #include "state/port_store.hpp"
 #include "state/sample_record.hpp"
@@ -75,12 +76,18 @@ struct PortResult {
   // The store's file held an update without a sample (not one a collector writes): named in
   // state_error, and this run's sample written over it all the same.
   bool blank_in_store = false;
+  // The store failed as a whole (PollRun::store): state_error says it for this port's file, but
+  // the port is judged from its counters and sample record as when the store answers.
+  bool unstored = false;
   std::optional<std::uint8_t> reported;  // the state last reported (from the record)
   base::RareText state_error;            // reading or writing the RRD failed: why
   // The previous sample was dated this many seconds after this run's (the clock stepped back
   // since): no rate from it, this run's sample is a new baseline. 0: it was not.
   double clock_back = 0;
   state::ErrorHistory errors;  // physical-layer errors up to this sample
+
+  // The port's own state file failed (not the whole store): it is UNKNOWN, naming the file.
+  bool state_failed() const { return !state_error.empty() && !unstored; }
 };
 static_assert(std::is_trivially_copyable_v<PortRates> &&
                   std::is_trivially_copyable_v<mad::CounterValues>,
@@ -103,6 +110,7 @@ struct PollRun {
   std::vector<std::string> notes;   // the sample record ignored: why
   std::size_t from_rrd = 0;         // previous samples read from RRD files (not in the record)
   std::size_t store_checked = 0;    // ports whose last update the central store was asked
+  StoreTrouble store;               // the store's failure and refusals, said once for the run
   PendingRecord pending;
 };
 

@@ -248,7 +248,7 @@ void add_counter_notes(Subcheck& port, const PortResult& result) {
 Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings) {
   Subcheck port;
   const PortSample& sample = result.sample;
-  if (!result.state_error.empty()) {
+  if (result.state_failed()) {
     port.state = State::unknown;
     port.output = cable_name(*result.target) + ": state file: " + result.state_error;
     return port;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "base/atomic_file.hpp"
+#include "layout/state_layout.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 #include "poll/port_report.hpp"
@@ -19,6 +20,7 @@
 #include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
+#include "products/store_events.hpp"
 #include "products/sweep_summary.hpp"
 #include "products/switch_results.hpp"
 #include "state/directories.hpp"
@@ -33,13 +35,34 @@ using sweep::PortVerdict;
 using sweep::SweepOptions;
 using sweep::SweepResult;
 
-void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& events) {
-  if (events.empty()) return;
+EventLogOptions event_log_options(const OutputOptions& outputs) {
   EventLogOptions log_options;
   if (outputs.syslog) log_options.syslog_facility = parse_syslog_facility(outputs.syslog_facility);
   log_options.file = outputs.events_file;
-  const EventLog log(log_options);
+  return log_options;
+}
+
+void log_events(const OutputOptions& outputs, const std::vector<PortEvent>& events) {
+  if (events.empty()) return;
+  const EventLog log(event_log_options(outputs));
   log.write(events);
+}
+
+// The store's failure, or its return, as one event (not one per port), remembered beside the
+// sweep's sample record. Returns the line that says it was logged, if it was.
+std::optional<Subcheck> log_store_event(const SweepOptions& options, const OutputOptions& outputs,
+                                        const SweepResult& sweep) {
+  const std::string memory =
+      layout::StateLayout(options.fabric.state_dir).store_failure(sweep::sweep_scope(options));
+  const std::optional<StoreEvent> event = store_change(memory, sweep.store, sweep.started);
+  if (!event) return std::nullopt;
+  const EventLog log(event_log_options(outputs));
+  log.write_message(event->state, event->message);
+  return Subcheck{State::ok,
+                  event->state == State::ok ? "the store's return logged as an event"
+                                            : "the store's failure logged as an event",
+                  {},
+                  {}};
 }
 
 // One passive-result target's line, and how many results it did not deliver (unset: not known,
@@ -311,6 +334,12 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
                        {}});
   } catch (const std::exception& e) {
     failed("events", e);
+  }
+  try {
+    if (std::optional<Subcheck> logged = log_store_event(options, outputs, sweep))
+      lines.push_back(std::move(*logged));
+  } catch (const std::exception& e) {
+    failed("store event", e);
   }
   if (!outputs.csv.empty()) {
     try {

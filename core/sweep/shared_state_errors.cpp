@@ -26,7 +26,7 @@ std::string SharedStateError::text(std::size_t named) const {
 std::vector<SharedStateError> take_shared_state_errors(std::vector<const PortVerdict*>& bad) {
   std::map<std::string, SharedStateError> by_cause;
   for (const PortVerdict* v : bad) {
-    if (v->result->state_error.empty()) continue;
+    if (!v->result->state_failed()) continue;
     auto [file, cause] = split_state_error(v->result->state_error);
     SharedStateError& group = by_cause[cause];
     group.ports.push_back(v);

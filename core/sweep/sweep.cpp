@@ -225,6 +225,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   settings.store_check_every = options.store_check_every;
   settings.write_history = !is_repoll(options);
   const state::PortStore store(poll::store_options(options));
+  result.central_store = store.central_store();
   // Opened before anything else: a recording that cannot be used stops the sweep at once.
   mad::MadTap tap(options.fabric.record, options.fabric.replay);
 
@@ -266,6 +267,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
         // samples) takes every port's reported state.
         for (poll::PortResult& r : run.results) result.results.push_back(std::move(r));
         for (std::string& note : run.notes) result.state_notes.push_back(std::move(note));
+        result.store.merge(run.store);
         result.pending = std::move(run.pending);
         result.poll_duration += seconds_since(poll_start);
         break;
@@ -275,6 +277,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
       for (std::string& note : unknown) result.state_notes.push_back(std::move(note));
       result.from_rrd = run.from_rrd;
       result.store_checked = run.store_checked;
+      result.store = std::move(run.store);
       result.pending = std::move(run.pending);
     }
     result.poll_duration = seconds_since(poll_start);

@@ -16,6 +16,7 @@
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
 #include "poll/poll_options.hpp"
+#include "poll/store_trouble.hpp"
 #include "sweep/fabric_targets.hpp"
 #include "thresholds/rate_thresholds.hpp"
 #include "topology/topology.hpp"
@@ -64,6 +65,8 @@ struct SweepResult {
   std::vector<std::string> state_notes;   // the sample record ignored or not written
   std::size_t from_rrd = 0;               // previous samples read from RRD files
   std::size_t store_checked = 0;          // ports checked against the central store
+  poll::StoreTrouble store;               // the store's failure and refusals, said once
+  bool central_store = false;             // the files are in a central store (over TCP)
   std::vector<std::size_t> shard_loads;   // ports per shard (shard 1 first)
   // Nodes whose ports pins put on more than one shard, each port's shard: which shard gives
   // such a switch's passive result (products/switch_results.hpp).

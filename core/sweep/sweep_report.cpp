@@ -56,7 +56,7 @@ std::vector<UnreachableNode> unreachable_nodes(const std::vector<PortVerdict>& v
   std::map<Guid, std::size_t> index;
   for (const PortVerdict& v : verdicts) {
     const poll::PortTarget& t = *v.result->target;
-    if (v.result->sample.answered || answered.at(t.node) || !v.result->state_error.empty() ||
+    if (v.result->sample.answered || answered.at(t.node) || v.result->state_failed() ||
         v.result->sample.cut)
       continue;
     auto [it, added] = index.try_emplace(t.node, nodes.size());
@@ -136,7 +136,7 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
     auto flap = flaps.of(i);
     const bool flapping = flap && flap->state.value_or(State::ok) != State::ok;
     Subcheck check = poll::port_subcheck(result, flapping ? settings.port : quiet);
-    if (!result.sample.answered && !result.sample.cut && result.state_error.empty())
+    if (!result.sample.answered && !result.sample.cut && !result.state_failed())
       check.state = settings.unreachable;
     if (flap) {
       check.state = plugin::worst(check.state.value_or(State::ok), *flap->state);
@@ -193,7 +193,7 @@ State worst_port_state(const std::vector<PortVerdict>& verdicts) {
 std::vector<const PortVerdict*> ports_not_ok(const std::vector<PortVerdict>& verdicts) {
   std::vector<const PortVerdict*> bad;
   for (const PortVerdict& v : verdicts)
-    if (v.state != State::ok && (v.result->sample.answered || !v.result->state_error.empty()))
+    if (v.state != State::ok && (v.result->sample.answered || v.result->state_failed()))
       bad.push_back(&v);
   std::stable_sort(bad.begin(), bad.end(), [](const PortVerdict* a, const PortVerdict* b) {
     if (plugin::severity(a->state) != plugin::severity(b->state))
@@ -236,6 +236,20 @@ std::string summary_tail(const SweepCounts& counts, const std::vector<const Port
   for (std::size_t i = 0; i < bad.size() && named < settings.summary_ports; ++i, ++named)
     tail += (named ? "; " : "; worst: ") + bad[i]->cable() + " " + bad[i]->reason();
   return tail;
+}
+
+// What the status line says of the store: its failure, and refused updates where one collector
+// owns each port.
+std::string store_summary(const poll::StoreTrouble& store, bool owned) {
+  std::string text;
+  if (!store.failure.empty())
+    text += "; the store failed (" + store.failure + "): " + std::to_string(store.unstored) +
+            " samples not stored";
+  if (owned && store.overtaken > 0)
+    text += "; " + std::to_string(store.overtaken) +
+            (store.overtaken == 1 ? " update" : " updates") +
+            " refused by the store: another writer dated the file ahead";
+  return text;
 }
 
 // The shared state errors, then the --worst ports not OK and a line for the rest.
@@ -310,12 +324,17 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
   if (counts.not_read > 0) check.state = State::unknown;
   // A store that fails every port the same way is one line, not one per port.
   const std::vector<SharedStateError> shared = take_shared_state_errors(bad);
+  // Where one collector owns each port (--shard), another writer of its files is news.
+  const bool owned = !shard_label(options).empty();
   check.summary = summary_head(options, sweep, verdicts.size(), counts) +
-                  summary_tail(counts, bad, shared, settings);
+                  summary_tail(counts, bad, shared, settings) + store_summary(sweep.store, owned);
   add_port_lines(check, bad, shared, settings);
   add_unreachable_lines(check, counts.unreachable_nodes, settings);
   add_sweep_notes(check, sweep, verbosity);
   check.perfdata = sweep_perfdata(sweep, verdicts, counts);
+  // The store's failure and refused updates: once for the sweep, not in each port's state.
+  poll::add_store_lines(check, sweep.store, sweep.central_store,
+                        owned ? State::warning : State::ok);
   return check;
 }
 

@@ -35,6 +35,8 @@ class Rrdcached {
   bool wait_until_listening();
   std::string address() const;
   int port() const { return port_; }  // 0 on a unix socket
+  // The daemon's process (a test may stop it with SIGSTOP: a store that hangs).
+  pid_t pid() const { return daemon_->pid(); }
 
  private:
   std::filesystem::path socket_;
