@@ -12,7 +12,7 @@ packages=(
   libcurl4-openssl-dev libpcap-dev
   ibsim-utils opensm infiniband-diags rrdcached rrdtool stunnel4 openssl faketime strace curl jq
   graphviz nagios4-core monitoring-plugins-basic icinga2-bin icinga2-common chromium python3
-  prometheus prometheus-node-exporter tshark
+  prometheus prometheus-node-exporter python3-prometheus-client tshark
   help2man dpkg-dev fakeroot lintian rpm cpio man-db systemd heaptrack
 )
 

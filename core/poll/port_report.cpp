@@ -111,6 +111,10 @@ std::string ber_label(const link_quality::BerWindow& w) {
 
 }  // namespace
 
+bool link_degraded(const PortTarget& target, const LinkState& live) {
+  return !degradation(target, live).empty();
+}
+
 std::optional<Subcheck> flap_subcheck(const PortResult& near, const PortResult* far,
                                       const link_quality::FlapSettings& settings) {
   if (!near.sample.answered) return std::nullopt;

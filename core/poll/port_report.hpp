@@ -47,6 +47,10 @@ std::string format_rate(double per_second);
 // "leaf01[3] <-> spine02[1]" (one end when the topology shows no cable).
 std::string cable_name(const PortTarget& target);
 
+// The active link is below the width or speed the topology saw (or the best width the port
+// enables): what makes a port "link degraded".
+bool link_degraded(const PortTarget& target, const LinkState& live);
+
 // The port's subcheck: state, one-line output, one child per alerting metric.
 plugin::Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings);
 

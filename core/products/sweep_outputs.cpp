@@ -179,23 +179,33 @@ std::string counter_list_error(const std::string& list) {
   }
 }
 
-// --csv, --openmetrics and --openmetrics-counters: the samples written to files.
+// --csv, --openmetrics, --openmetrics-series and --openmetrics-counters: the samples written to
+// files.
 void add_sample_file_options(CLI::App& app, OutputOptions& options, const std::string& group) {
   plugin::add_option(app, "--csv", options.csv,
                      "Append every sample (one row per port: raw counters and rates) to FILE")
       .type_name("FILE")
       .group(group);
   plugin::add_option(app, "--openmetrics", options.openmetrics,
-                     "After each sweep, replace FILE with the ports' counters, rates and link "
-                     "state and the sweep's own figures in the Prometheus text format (for "
-                     "node_exporter's textfile collector: FILE ends in .prom, in its folder)")
+                     "After each sweep, replace FILE with the ports' counters (_total), link "
+                     "state, the sweep's judgements (state, BER, XmitWait share, flapping, "
+                     "degraded link, congestion root or victim) and its own figures in the "
+                     "Prometheus text format (for node_exporter's textfile collector: FILE ends "
+                     "in .prom, in its folder)")
       .type_name("FILE")
       .group(group);
-  plugin::add_option(app, "--openmetrics-counters", options.openmetrics_counters,
-                     "The counters --openmetrics exports, raw and as rates (perfdata names, "
-                     "comma-separated, or all): fewer series per port")
-      .check(counter_list_error)
+  plugin::add_option(app, "--openmetrics-series", options.openmetrics_series,
+                     "The series --openmetrics gives per port: default (at most 23: 13 counters "
+                     "and the judgements) or all (at most 31: every counter, link width and "
+                     "lane speed, rcv_errors BER)")
+      .one_of({"default", "all"})
       .show_default()
+      .type_name("SET")
+      .group(group);
+  plugin::add_option(app, "--openmetrics-counters", options.openmetrics_counters,
+                     "The counters --openmetrics exports as _total instead of the series "
+                     "setting's (perfdata names, comma-separated, or all)")
+      .check(counter_list_error)
       .type_name("LIST")
       .group(group);
 }
@@ -362,8 +372,12 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
       figures.ports_read = counts.polled;
       figures.ports_unreachable = counts.unreachable;
       figures.store_checked = sweep.store_checked;
-      write_openmetrics(outputs.openmetrics, sweep.results, sweep.topology.fabric, figures,
-                        parse_counter_list(outputs.openmetrics_counters));
+      OpenMetricsSettings settings;
+      settings.all = outputs.openmetrics_series == "all";
+      if (!outputs.openmetrics_counters.empty())
+        settings.counters = parse_counter_list(outputs.openmetrics_counters);
+      settings.ber = options.ber;
+      write_openmetrics(outputs.openmetrics, verdicts, sweep.topology.fabric, figures, settings);
     } catch (const std::exception& e) {
       failed("OpenMetrics file", e);
     }

@@ -6,8 +6,8 @@
 //   - STATE_DIR/sweep/<fabric|shard-K-of-N>.json: the last sweep's summary (sweep_summary.hpp),
 //     replaced atomically;
 //   - --histograms: the rate histograms in the long output;
-//   - --openmetrics FILE: the ports' counters and rates for Prometheus (openmetrics.hpp), replaced
-//     whole;
+//   - --openmetrics FILE: the ports' counters and the sweep's judgements for Prometheus
+//     (openmetrics.hpp), replaced whole;
 //   - --nagios-spool DIR: every switch's result for its passive ib-node service, in one file of
 //     Nagios's check result spool (switch_results.hpp, nagios_spool.hpp);
 //   - --icinga2-api URL: every switch's result for its passive ib-node service, through Icinga 2's
@@ -36,7 +36,9 @@ struct OutputOptions {
   bool histograms = false;  // print them in the long output
   std::string jobs;         // JOBID HOSTLIST lines: the jobs a port in trouble hurts
   std::string openmetrics;  // write the exposition format here
-  std::string openmetrics_counters = "all";      // the counters it exports (keys, comma-separated)
+  std::string openmetrics_series = "default";  // or "all": every counter, width, lane speed
+  std::string openmetrics_counters;            // the counters it exports, when not the series'
+
   std::string nagios_spool;                      // Nagios's check_result_path
   std::string nagios_fabric_host = "ib-fabric";  // as ibpm-nagios-config names hosts
   bool nagios_cas = false;

@@ -21,33 +21,35 @@ std::string direction_name(const Fabric& fabric, const PortRef& port, const Node
 
 }  // namespace
 
-std::map<PortRef, std::string> congestion_notes(const routes::RouteMap& map,
-                                                const routes::EgressLoads& loads,
-                                                const NodeNameMap* names) {
+std::map<PortRef, CongestionNote> congestion_notes(const routes::RouteMap& map,
+                                                   const routes::EgressLoads& loads,
+                                                   const NodeNameMap* names) {
   // Only the ports that wait carry a wait share (sweep_loads): any share is over the threshold.
   const routes::CongestionThresholds thresholds{.wait = 0, .busy = 0.9};
   const routes::CongestionReport report = routes::find_congestion(map, loads, thresholds);
-  std::map<PortRef, std::string> notes;
+  std::map<PortRef, CongestionNote> notes;
   for (const routes::CongestedPort& p : report.ports) {
     if (p.role == routes::CongestionRole::victim) {
       std::string roots;
       for (std::size_t t : p.trees)
         roots += (roots.empty() ? "" : ", ") +
                  direction_name(map.fabric(), report.ports[report.trees[t].root].port, names);
-      notes[p.port] = std::string("xmit_wait over threshold: ") +
-                      (p.trees.size() == 1 ? "root is " : "roots are ") + roots;
+      notes[p.port] = {CongestionPart::victim,
+                       std::string("xmit_wait over threshold: ") +
+                           (p.trees.size() == 1 ? "root is " : "roots are ") + roots};
       continue;
     }
     const auto load = loads.find(p.port);
     if (load != loads.end() && load->second.wait_share) {
-      notes[p.port] = "xmit_wait over threshold: root itself (nothing full or waiting beyond it)";
+      notes[p.port] = {CongestionPart::root,
+                       "xmit_wait over threshold: root itself (nothing full or waiting beyond it)"};
       continue;
     }
     std::size_t behind = 0;
     for (std::size_t t : p.trees) behind += report.trees[t].victims.size();
-    notes[p.port] = "congestion root: " + std::to_string(behind) +
-                    (behind == 1 ? " port" : " ports") +
-                    " over their xmit_wait threshold wait behind it";
+    notes[p.port] = {CongestionPart::root, "congestion root: " + std::to_string(behind) +
+                                               (behind == 1 ? " port" : " ports") +
+                                               " over their xmit_wait threshold wait behind it"};
   }
   return notes;
 }
@@ -84,13 +86,14 @@ std::vector<std::string> add_congestion_roots(const SweepOptions& options, const
   try {
     const routes::ForwardingTables tables = routes::read_lft_file(path);
     const routes::RouteMap map(sweep.topology.fabric, tables);
-    const std::map<PortRef, std::string> notes = congestion_notes(map, loads, sweep.name_map());
+    const std::map<PortRef, CongestionNote> notes = congestion_notes(map, loads, sweep.name_map());
     for (PortVerdict& verdict : verdicts) {
-      if (!verdict.detail) continue;  // an OK port
       const poll::PortTarget& target = *verdict.result->target;
       const auto note = notes.find(PortRef{target.node, target.port});
-      if (note != notes.end())
-        verdict.detail->check.children.push_back({plugin::State::ok, note->second, {}, {}});
+      if (note == notes.end()) continue;
+      verdict.congestion = note->second.part;
+      if (verdict.detail)  // an OK port shows nothing
+        verdict.detail->check.children.push_back({plugin::State::ok, note->second.text, {}, {}});
     }
   } catch (const std::exception& e) {
     return {std::string("congestion roots: ") + e.what()};

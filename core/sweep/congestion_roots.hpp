@@ -27,15 +27,20 @@ namespace ibpm::sweep {
 //                            beyond it)"
 //   root that does not:     "congestion root: 3 ports over their xmit_wait threshold wait
 //                            behind it"
-std::map<PortRef, std::string> congestion_notes(const routes::RouteMap& map,
-                                                const routes::EgressLoads& loads,
-                                                const NodeNameMap* names);
+struct CongestionNote {
+  CongestionPart part = CongestionPart::none;  // victim or root
+  std::string text;
+};
+std::map<PortRef, CongestionNote> congestion_notes(const routes::RouteMap& map,
+                                                   const routes::EgressLoads& loads,
+                                                   const NodeNameMap* names);
 
 // This sweep's loads: every answered port's transmit utilization, and its XmitWait share where
 // the thresholds judge xmit_wait_pct not OK (the ports that wait, and no others).
 routes::EgressLoads sweep_loads(const SweepResult& sweep);
 
-// Adds congestion_notes to the verdicts that are not OK. Returns why it could not (an
+// Adds congestion_notes to the verdicts that are not OK, and each port's part in a tree to its
+// verdict (an OK root too: the OpenMetrics file names it). Returns why it could not (an
 // unreadable tables file), for the long output.
 std::vector<std::string> add_congestion_roots(const SweepOptions& options, const SweepResult& sweep,
                                               std::vector<PortVerdict>& verdicts);

@@ -12,6 +12,7 @@
 
 #include "base/number.hpp"
 #include "poll/far_ends.hpp"
+#include "sweep/saturated_ports.hpp"
 #include "sweep/shared_state_errors.hpp"
 #include "thresholds/error_rate.hpp"
 
@@ -138,6 +139,7 @@ std::vector<PortVerdict> judge_ports(const SweepResult& sweep,
     Subcheck check = poll::port_subcheck(result, flapping ? settings.port : quiet);
     if (!result.sample.answered && !result.sample.cut && !result.state_failed())
       check.state = settings.unreachable;
+    v.flapping = flapping;
     if (flap) {
       check.state = plugin::worst(check.state.value_or(State::ok), *flap->state);
       check.children.push_back(std::move(*flap));
@@ -330,6 +332,7 @@ plugin::Check sweep_check(const SweepOptions& options, const SweepResult& sweep,
                   summary_tail(counts, bad, shared, settings) + store_summary(sweep.store, owned);
   add_port_lines(check, bad, shared, settings);
   add_unreachable_lines(check, counts.unreachable_nodes, settings);
+  add_saturated_lines(check, verdicts, settings.worst);  // the OK ones the status line counts
   add_sweep_notes(check, sweep, verbosity);
   check.perfdata = sweep_perfdata(sweep, verdicts, counts);
   // The store's failure and refused updates: once for the sweep, not in each port's state.

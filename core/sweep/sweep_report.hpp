@@ -9,6 +9,7 @@
 // --unreachable (WARNING by default): one host powered off is not an unknown fabric.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,12 +34,18 @@ struct VerdictDetail {
   std::string reason;      // the metrics that set the state ("symbol_errors 12/s > 10/s")
 };
 
+// A port's part in the congestion trees of the sweep (add_congestion_roots).
+enum class CongestionPart : std::uint8_t { none, victim, root };
+
 // One port's verdict. An OK port has no detail: nothing shows it, and a sweep holds a verdict
 // per port (an empty line, cable and reason took 150 bytes each).
 struct PortVerdict {
   const poll::PortResult* result = nullptr;
   plugin::State state = plugin::State::ok;
-  std::unique_ptr<VerdictDetail> detail;  // set when the state is not OK
+  // The port speaks for its cable, and the cable flaps (judge_ports: one end of each cable).
+  bool flapping = false;
+  CongestionPart congestion = CongestionPart::none;  // held in the padding: no byte more a port
+  std::unique_ptr<VerdictDetail> detail;             // set when the state is not OK
 
   // The detail's, or empty for an OK port.
   const plugin::Subcheck& check() const;

@@ -111,11 +111,36 @@ TEST_CASE("node_exporter serves the sweep's series with the injected error on th
     CHECK(s.value == "40");
   }
   CHECK(with_errors == 1);
-  bool rate_found = false;
-  for (const Series& s : series_of(page, "ibpm_port_symbol_errors_per_second"))
-    if (s.labels.at("node_guid") == leaf && s.labels.at("port") == "3")
-      rate_found = std::stod(s.value) > 0;
-  CHECK(rate_found);
+  // The sweep's judgement beside the counter: that port CRITICAL, every other OK; a cable
+  // labelled with the fabric levels of both ends.
+  std::size_t critical = 0;
+  for (const Series& s : series_of(page, "ibpm_port_check_state")) {
+    if (s.value == "0") continue;
+    ++critical;
+    CHECK(s.value == "2");
+    CHECK(s.labels.at("node_guid") == leaf);
+    CHECK(s.labels.at("port") == "3");
+    CHECK(s.labels.at("level") == "leaf");
+    CHECK(s.labels.at("remote_level") == (peer_node.rfind("cn", 0) == 0 ? "host" : "spine"));
+  }
+  CHECK(critical == 1);
+  // Rates are Prometheus's own (rate() of the _total counters): no _per_second gauges.
+  CHECK(series_of(page, "ibpm_port_symbol_errors_per_second").empty());
+  // The budget: at most 24 series per port at the default setting.
+  std::map<std::string, std::size_t> per_port;
+  std::size_t from = 0;
+  while ((from = page.find("\nibpm_port_", from)) != std::string::npos) {
+    ++from;
+    const std::size_t guid = page.find("node_guid=\"", from) + 11;
+    const std::size_t port_at = page.find("port=\"", guid) + 6;
+    ++per_port[page.substr(guid, 18) + "[" +
+               page.substr(port_at, page.find('"', port_at) - port_at) + "]"];
+  }
+  REQUIRE(per_port.size() == 144);
+  for (const auto& [name, series] : per_port) {
+    INFO(name);
+    CHECK(series <= 24);
+  }
   const auto read = series_of(page, "ibpm_sweep_ports_read");
   REQUIRE(read.size() == 1);
   CHECK(read[0].value == "144");

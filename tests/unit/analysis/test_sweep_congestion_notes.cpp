@@ -41,10 +41,13 @@ TEST_CASE("sweep congestion notes: an incast's waiting ports name the leaf port 
   for (const PortRef& victim : {tree.host("cn0001"), tree.host("cn0003"), up1, up2, down}) {
     INFO(tree.name(victim));
     REQUIRE(notes.contains(victim));
-    CHECK(notes.at(victim) == names_root);
+    CHECK(notes.at(victim).text == names_root);
+    CHECK(notes.at(victim).part == sweep::CongestionPart::victim);
   }
   REQUIRE(notes.contains(root));
-  CHECK(notes.at(root) == "congestion root: 5 ports over their xmit_wait threshold wait behind it");
+  CHECK(notes.at(root).part == sweep::CongestionPart::root);
+  CHECK(notes.at(root).text ==
+        "congestion root: 5 ports over their xmit_wait threshold wait behind it");
   CHECK_FALSE(notes.contains(tree.host("cn0002")));
   CHECK(notes.size() == 6);
 }
@@ -61,10 +64,11 @@ TEST_CASE("sweep congestion notes: a waiting port with nothing congested beyond 
 
   const auto notes = sweep::congestion_notes(tree.map(), loads, nullptr);
   REQUIRE(notes.contains(tip));
-  CHECK(notes.at(tip) ==
+  CHECK(notes.at(tip).part == sweep::CongestionPart::root);
+  CHECK(notes.at(tip).text ==
         "xmit_wait over threshold: root itself (nothing full or waiting beyond it)");
   REQUIRE(notes.contains(tree.host("cn0007")));
-  CHECK(notes.at(tree.host("cn0007")) ==
+  CHECK(notes.at(tree.host("cn0007")).text ==
         "xmit_wait over threshold: root is " + tree.name(tip) + " -> cn0008[1]");
 }
 
