@@ -3,16 +3,21 @@
 #include "viz/draw_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 #include "viz/map_job.hpp"
 
@@ -36,18 +41,12 @@ std::string draw_program() {
   return (self.parent_path() / "ibpm-draw").string();
 }
 
-DrawProcess::DrawProcess(std::string program) : program_(std::move(program)) {}
+DrawProcess::DrawProcess(std::string program, std::chrono::milliseconds limit)
+    : program_(std::move(program)), limit_(limit) {}
 
 DrawProcess::~DrawProcess() {
-  if (fd_ >= 0) {
-    ::shutdown(fd_, SHUT_WR);  // ibpm-draw reads the end of its input and exits
-    ::close(fd_);
-  }
-  if (pid_ > 0) {
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
+  // Maps still pending are abandoned (the run failed elsewhere): nothing waits for them.
+  if (pid_ > 0 || fd_ >= 0) stop(!pending_.empty());
 }
 
 void DrawProcess::start() {
@@ -75,14 +74,21 @@ void DrawProcess::start() {
   }
   pid_ = pid;
   fd_ = fds[0];
+  deadline_ = std::chrono::steady_clock::now() + limit_;
   send(map_jobs_header());
 }
 
 void DrawProcess::send(const std::string& data) {
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = ::send(fd_, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+    const ssize_t n =
+        ::send(fd_, data.data() + done, data.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      // Its answers are taken while it reads slowly, so neither side waits on a full socket.
+      if (wait_for(POLLOUT | POLLIN) & POLLIN) collect(false);
+      continue;
+    }
     if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
       collect(true);  // its reason, when it gave one
       fail_exited();
@@ -97,18 +103,22 @@ void DrawProcess::render(const MapGraph& map, MapFormat format, const std::strin
   collect(false);
   std::string job;
   append_map_job(job, MapJob{path, format, map});
+  pending_.push_back(path);
   send(job);
-  ++pending_;
 }
 
 void DrawProcess::finish() { collect(true); }
 
 void DrawProcess::collect(bool wait) {
-  while (pending_ > 0) {
+  while (!pending_.empty()) {
+    if (wait) wait_for(POLLIN);
     char buffer[4096];
-    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, wait ? 0 : MSG_DONTWAIT);
+    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (wait) continue;
+      return;
+    }
     if (n < 0 && errno != ECONNRESET)
       throw std::runtime_error(system_error("cannot read from " + program_, errno));
     if (n <= 0) fail_exited();
@@ -117,35 +127,78 @@ void DrawProcess::collect(bool wait) {
       const std::string line = answers_.substr(0, eol);
       answers_.erase(0, eol + 1);
       if (line == "ok") {
-        if (pending_ > 0) --pending_;
+        if (!pending_.empty()) pending_.pop_front();
         continue;
       }
       const std::string reason =
           line.starts_with("error ") ? line.substr(6) : program_ + " answered '" + line + "'";
-      ::close(fd_);
-      fd_ = -1;
-      int status = 0;
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-      pid_ = -1;
-      pending_ = 0;
+      pending_.clear();
+      stop(false);
       throw std::runtime_error(reason);
     }
   }
 }
 
-void DrawProcess::fail_exited() {
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+short DrawProcess::wait_for(short events) {
+  for (;;) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+    if (left.count() <= 0) fail_late();
+    pollfd p{fd_, events, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 60'000)));
+    if (ready > 0) return p.revents;
+    if (ready < 0 && errno != EINTR)
+      throw std::runtime_error(system_error("cannot wait for " + program_, errno));
   }
-  ::close(fd_);
-  fd_ = -1;
+}
+
+int DrawProcess::stop(bool kill_now) {
+  if (fd_ >= 0) {
+    ::shutdown(fd_, SHUT_WR);  // ibpm-draw reads the end of its input and exits
+    ::close(fd_);
+    fd_ = -1;
+  }
+  int status = 0;
+  if (pid_ <= 0) return status;
+  if (kill_now) ::kill(pid_, SIGKILL);
+  // Polled, not waited on: a program that does not exit at the end of its input is killed at the
+  // deadline rather than waited for without end.
+  for (;;) {
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    if (done == 0 && std::chrono::steady_clock::now() >= deadline_) {
+      ::kill(pid_, SIGKILL);
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   pid_ = -1;
-  pending_ = 0;
+  return status;
+}
+
+void DrawProcess::fail_exited() {
+  pending_.clear();
+  const int status = stop(false);
   std::string how = "ended";
   if (WIFEXITED(status)) how = "exited with status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) how = "was killed by signal " + std::to_string(WTERMSIG(status));
   throw std::runtime_error(program_ + " " + how + " before drawing every map");
+}
+
+void DrawProcess::fail_late() {
+  const pid_t pid = pid_;
+  stop(true);
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", static_cast<double>(limit_.count()) / 1000);
+  std::string what = program_ + " (pid " + std::to_string(pid) + ") had not drawn every map " +
+                     limit + " s after the first (-t): killed";
+  if (!pending_.empty())
+    what += "; not drawn: " + pending_.front() +
+            (pending_.size() > 1 ? " and " + std::to_string(pending_.size() - 1) + " more" : "");
+  pending_.clear();
+  throw std::runtime_error(what);
 }
 
 }  // namespace ibpm::viz

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The maps drawn by ibpm-draw (the one this build made; IBPM_DRAW, set by the tests' main) are the
 // files the same maps drawn in this process would be; a failure comes back with Graphviz's reason;
-// a missing ibpm-draw is named.
+// a missing ibpm-draw is named; one that never answers is killed at the limit, reaped and named.
 #include "viz/draw_process.hpp"
+
+#include <signal.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -94,7 +97,45 @@ TEST_CASE("ibpm-draw's failure comes back as the reason the map could not be dra
 
 TEST_CASE("A missing ibpm-draw is named, with what to do") {
   DrawProcess draw("/nonexistent/ibpm-draw");
-  CHECK_THROWS_WITH(draw.render(drawn_map("x"), MapFormat::svg, "/tmp/never.svg"),
-                    "cannot run /nonexistent/ibpm-draw: No such file or directory (ibpm-draw "
-                    "draws the maps: install it beside this command, or name it in IBPM_DRAW)");
+  const std::string reason =
+      "cannot run /nonexistent/ibpm-draw: No such file or directory (ibpm-draw draws the maps: "
+      "install it beside this command, or name it in IBPM_DRAW)";
+  CHECK_THROWS_WITH(draw.render(drawn_map("x"), MapFormat::svg, "/tmp/never.svg"), reason);
+}
+
+TEST_CASE("An ibpm-draw that never answers is killed at the limit, reaped and named") {
+  const ibpm::test::TempDir dir("draw-process");
+  const std::string drawer = dir / "hung-draw";
+  const std::string pid_file = dir / "hung-draw.pid";
+  {
+    std::ofstream script(drawer);
+    script << "#!/bin/sh\necho $$ > '" << pid_file << "'\nexec sleep 60\n";
+  }
+  fs::permissions(drawer, fs::perms::owner_all);
+  const auto start = std::chrono::steady_clock::now();
+  std::string reason;
+  {
+    DrawProcess draw(drawer, std::chrono::milliseconds(1500));
+    try {
+      draw.render(drawn_map("x"), MapFormat::svg, dir / "first.svg");
+      draw.render(drawn_map("y"), MapFormat::svg, dir / "second.svg");
+      draw.finish();
+    } catch (const std::runtime_error& e) {
+      reason = e.what();
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds >= 1.4);
+  CHECK(seconds < 5);
+  CHECK(reason.rfind(drawer + " (pid ", 0) == 0);
+  CHECK(reason.find(") had not drawn every map 1.5 s after the first (-t): killed; not drawn: " +
+                    dir / "first.svg" + " and 1 more") != std::string::npos);
+  REQUIRE(fs::exists(pid_file));
+  std::ifstream pid_text(pid_file);
+  pid_t pid = 0;
+  pid_text >> pid;
+  REQUIRE(pid > 0);
+  CHECK(::kill(pid, 0) != 0);  // killed and reaped: no such process, not even a zombie
+  CHECK_FALSE(fs::exists(dir.path() / "first.svg"));
 }
