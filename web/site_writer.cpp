@@ -38,13 +38,14 @@ void write_file(const fs::path& path, std::string_view content) {
 
 // The map as SVG (with its drill-down maps in maps/ when folded by pods); inline in the overview
 // it starts at <svg (no XML prolog, no DOCTYPE).
-std::string write_map_svg(const SiteData& data, const std::string& fold, const fs::path& root) {
+std::string write_map_svg(const SiteData& data, const WriteOptions& write, const fs::path& root) {
   viz::MapSetOptions options;
-  options.map.fold = *viz::parse_fold_mode(fold);
+  options.map.fold = *viz::parse_fold_mode(write.fold);
   options.map.names = data.name_map();
   options.maps_dir = "maps";
   const fs::path path = root / "map.svg";
-  viz::DrawProcess draw;  // ibpm-draw (Graphviz), beside this executable or $IBPM_DRAW
+  // ibpm-draw (Graphviz), beside this executable or $IBPM_DRAW
+  viz::DrawProcess draw(viz::draw_program(), write.draw_limit);
   viz::write_map_set(data.fabric(), *data.levels, data.annotations, options, viz::MapFormat::svg,
                      path.string(), draw);
   std::ifstream in(path, std::ios::binary);
@@ -85,7 +86,7 @@ WriteReport write_site(const SiteData& data, const WriteOptions& options) {
   report.failed_graphs = graphs.failed;
   const SiteContext site{data, graphs, generated_text(data), options.busiest};
 
-  const std::string svg = write_map_svg(data, options.fold, root);
+  const std::string svg = write_map_svg(data, options, root);
   auto add_page = [&](const std::string& path, const std::string& html) {
     write_file(root / path, html);
     ++report.pages;

@@ -2,6 +2,7 @@
 // Writes the whole site into a staged folder that replaces the output folder in one step.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "site_data.hpp"
@@ -14,6 +15,9 @@ struct WriteOptions {
   GraphOptions graphs;
   std::size_t busiest = 20;   // rows of the busiest cables table
   std::string fold = "auto";  // the map's folding (ibpm-map --fold)
+  // How long ibpm-draw may take to draw the map set (-t): then it is killed, and the site not
+  // written.
+  std::chrono::milliseconds draw_limit = std::chrono::seconds(300);
 };
 
 struct WriteReport {
