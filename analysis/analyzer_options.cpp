@@ -8,12 +8,13 @@ namespace ibpm::analysis {
 void add_analyzer_options(CLI::App& app, plugin::FabricOptions& fabric,
                           history::HistoryOptions& history) {
   plugin::add_saved_fabric_options(app, fabric);
-  history::add_history_options(app, history);
+  history::add_history_options(app, history, history::DrawsMaps::yes);
 }
 
 void add_analyzer_options(CLI::App& app, plugin::FabricOptions& fabric,
                           history::HistoryOptions& history, plugin::ReportFormat& format) {
-  add_analyzer_options(app, fabric, history);
+  plugin::add_saved_fabric_options(app, fabric);
+  history::add_history_options(app, history);
   plugin::add_format_option(app, format);
 }
 

@@ -11,7 +11,8 @@
 namespace ibpm::analysis {
 
 // The saved topology (plugin::add_saved_fabric_options), then the history window
-// (history::add_history_options).
+// (history::add_history_options), for the tools that draw maps (ibpm-map, ibpm-web: -t bounds
+// ibpm-draw too).
 void add_analyzer_options(CLI::App& app, plugin::FabricOptions& fabric,
                           history::HistoryOptions& history);
 

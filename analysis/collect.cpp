@@ -56,14 +56,29 @@ std::vector<locality::NodeSet> node_sets(const FabricAnalysis& data, const local
   return sets;
 }
 
-// Ports whose files could not be read: the first few named, the rest counted (a store that is
-// down fails every port the same way).
-void add_port_warnings(std::vector<std::string>& warnings, std::vector<std::string> errors) {
+// Ports whose files could not be read: the first few reasons named, the rest counted. A store
+// that is down fails every port with the same reason: said once, with the number of ports.
+void add_port_warnings(std::vector<std::string>& warnings, const std::vector<std::string>& errors) {
   constexpr std::size_t kNamed = 10;
-  for (std::size_t i = 0; i < errors.size() && i < kNamed; ++i)
-    warnings.push_back(std::move(errors[i]));
-  if (errors.size() > kNamed)
-    warnings.push_back("and " + std::to_string(errors.size() - kNamed) +
+  std::vector<std::pair<std::string, std::size_t>> reasons;  // in the order first met
+  for (const std::string& error : errors) {
+    const auto same = std::find_if(reasons.begin(), reasons.end(),
+                                   [&](const auto& reason) { return reason.first == error; });
+    if (same != reasons.end())
+      ++same->second;
+    else
+      reasons.emplace_back(error, 1);
+  }
+  std::size_t unnamed = 0;
+  for (std::size_t i = 0; i < reasons.size(); ++i) {
+    const auto& [reason, ports] = reasons[i];
+    if (i >= kNamed)
+      unnamed += ports;
+    else
+      warnings.push_back(reason + (ports > 1 ? " (" + std::to_string(ports) + " ports)" : ""));
+  }
+  if (unnamed > 0)
+    warnings.push_back("and " + std::to_string(unnamed) +
                        " more ports whose history could not be read");
 }
 
@@ -87,10 +102,13 @@ std::map<PortRef, history::PortHistory> read_histories(FabricAnalysis& data,
       data.reader->read_all(ports, data.window, options.peaks);
   std::vector<std::string> errors;
   for (std::size_t i = 0; i < ports.size(); ++i) {
-    if (!reads[i].error.empty()) errors.push_back(std::move(reads[i].error));
+    if (!reads[i].error.empty()) {
+      data.coverage.add_unreadable(reads[i].error);
+      errors.push_back(std::move(reads[i].error));
+    }
     if (reads[i].history.found) histories.emplace(ports[i], std::move(reads[i].history));
   }
-  add_port_warnings(data.warnings, std::move(errors));
+  add_port_warnings(data.warnings, errors);
   return histories;
 }
 
@@ -99,13 +117,22 @@ std::map<PortRef, history::PortHistory> read_histories(FabricAnalysis& data,
 void read_ports(FabricAnalysis& data, const std::string& state_dir, const CollectOptions& options) {
   const state::PortStore store(state::StoreOptions{state_dir, options.history.rrdcached, {}});
   const std::vector<PortRef> ports = cabled_ports(data.fabric());
+  // One -t for both reads through the daemon: the last samples get what the histories left.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(options.history.timeout);
   std::map<PortRef, history::PortHistory> histories = read_histories(data, ports, options);
-  const std::vector<state::PortStore::ReadResult> last = store.read_all(
-      ports, static_cast<double>(data.generated), std::chrono::seconds(options.history.timeout));
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  std::vector<state::PortStore::ReadResult> last(ports.size());
+  if (!store.uses_daemon() || left.count() > 0)
+    last = store.read_all(ports, static_cast<double>(data.generated), left);
+  else
+    data.warnings.push_back("the ports' last samples not read: no time left of -t " +
+                            std::to_string(options.history.timeout) + " s");
   std::vector<std::string> errors;
   for (const state::PortStore::ReadResult& read : last)
     if (!read.error.empty()) errors.push_back(read.error);
-  add_port_warnings(data.warnings, std::move(errors));
+  add_port_warnings(data.warnings, errors);
   for (std::size_t i = 0; i < ports.size(); ++i) {
     const auto history = histories.find(ports[i]);
     if (history == histories.end() && !last[i].record) continue;  // never polled
@@ -183,6 +210,10 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
 }
 
 }  // namespace
+
+std::string history_failure(const FabricAnalysis& data) {
+  return data.reader && data.coverage.unreadable() ? describe_coverage(data.coverage) : "";
+}
 
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options) {
   FabricAnalysis data;

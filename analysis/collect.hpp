@@ -102,4 +102,11 @@ struct FabricAnalysis {
 // (corrupt, foreign, the store down) loses its history and is named in `warnings`.
 FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const CollectOptions& options);
 
+// Why no history at all could be read, when none was and the store failed ports (rrdcached
+// silent or refusing, files unreadable): "no history in the last 60 min could be read: 64 ports
+// failed, the first: REASON". Empty when some history was read, when none was asked for, and when
+// there is none yet (nothing swept, or not for long enough): those are no failure. The tools say
+// it and exit non-zero after writing what they show.
+std::string history_failure(const FabricAnalysis& data);
+
 }  // namespace ibpm::analysis

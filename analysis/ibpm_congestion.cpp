@@ -62,14 +62,16 @@ void run(const Options& options) {
                                                   options.thresholds,
                                                   !options.jobs.empty()};
   if (!ibpm::analysis::has_xmit_wait(loads)) {
+    // No history at all because the store failed is not "no XmitWait history": said as such,
+    // and the exit status tells cron.
+    const std::string failure = ibpm::analysis::history_failure(data);
+    const std::string note = failure.empty() ? ibpm::analysis::kNoXmitWaitHistory : failure;
     ibpm::plugin::print_report(
-        options.format, {.table = [] { std::cout << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
-                         .csv = [] { std::cerr << ibpm::analysis::kNoXmitWaitHistory << '\n'; },
-                         .json =
-                             [&] {
-                               ibpm::analysis::print_congestion_json(
-                                   std::cout, {}, context, ibpm::analysis::kNoXmitWaitHistory);
-                             }});
+        options.format,
+        {.table = [&] { std::cout << note << '\n'; },
+         .csv = [&] { std::cerr << note << '\n'; },
+         .json = [&] { ibpm::analysis::print_congestion_json(std::cout, {}, context, note); }});
+    if (!failure.empty()) throw std::runtime_error(failure);
     return;
   }
   const ibpm::analysis::CongestionReport report =

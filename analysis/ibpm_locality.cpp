@@ -57,12 +57,15 @@ void run(const Options& options) {
   auto rows = ibpm::locality::sorted(data.traffic, ibpm::locality::parse_sort_order(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
-  ibpm::locality::ReportContext context{window.start, window.end,
-                                        ibpm::history::describe_coverage(data.coverage)};
+  const std::string failure = ibpm::analysis::history_failure(data);
+  ibpm::locality::ReportContext context{
+      window.start, window.end, ibpm::history::describe_coverage(data.coverage), !failure.empty()};
   ibpm::plugin::print_report(
       options.format, {.table = [&] { ibpm::locality::print_table(std::cout, rows, context); },
                        .csv = [&] { ibpm::locality::print_csv(std::cout, rows); },
                        .json = [&] { ibpm::locality::print_json(std::cout, rows, context); }});
+  // The report says it too; the exit status tells cron.
+  if (!failure.empty()) throw std::runtime_error(failure);
 }
 
 }  // namespace

@@ -52,8 +52,8 @@ void run(const Options& options) {
   if (options.verbose && !options.no_history && !data.reader)
     std::cerr << "ibpm-map: no state directory " << options.fabric.state_dir
               << ": no counter history\n";
-  if (options.verbose)
-    for (const std::string& w : data.warnings) std::cerr << "ibpm-map: " << w << "\n";
+  // Always: a store that failed is news to whoever reads cron's mail (the legend says it too).
+  for (const std::string& w : data.warnings) std::cerr << "warning: " << w << "\n";
   const Fabric& fabric = data.fabric();
 
   viz::MapSetOptions map_options;
@@ -63,7 +63,8 @@ void run(const Options& options) {
   map_options.map.url_prefix = options.url_prefix;
   map_options.map.names = data.name_map();
   map_options.maps_dir = options.maps_dir;
-  viz::DrawProcess draw;  // ibpm-draw, beside this command, draws every map of the set
+  // ibpm-draw, beside this command, draws every map of the set, within -t of the first.
+  viz::DrawProcess draw(viz::draw_program(), std::chrono::seconds(options.history.timeout));
   const viz::WrittenMaps written = viz::write_map_set(fabric, *data.levels, data.annotations,
                                                       map_options, *format, options.output, draw);
   if (options.verbose) {
@@ -75,6 +76,9 @@ void run(const Options& options) {
       std::cout << ", " << written.drill_down_maps << " drill-down maps in " << written.maps_dir;
     std::cout << " in " << took << " s\n";
   }
+  // The map is drawn and says why it has no history; the exit status tells cron.
+  if (const std::string failure = analysis::history_failure(data); !failure.empty())
+    throw std::runtime_error(failure);
 }
 
 }  // namespace

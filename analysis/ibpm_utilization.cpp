@@ -53,8 +53,10 @@ void run(const Options& options) {
   const ibpm::NodeNameMap* name_map = data.name_map();
   const ibpm::history::HistoryReader& reader = *data.reader;
   const ibpm::history::Window& window = data.window;
+  for (const auto& warning : data.warnings) std::cerr << "warning: " << warning << "\n";
 
   const std::string covered = ibpm::history::describe_coverage(data.coverage);
+  const std::string failure = ibpm::analysis::history_failure(data);
   auto rows = ibpm::analysis::direction_rows(fabric, data.usage, name_map,
                                              ibpm::analysis::parse_utilization_sort(options.sort));
   if (options.top && rows.size() > options.top) rows.resize(options.top);
@@ -62,8 +64,8 @@ void run(const Options& options) {
   ibpm::plugin::print_report(
       options.format, {.table =
                            [&] {
-                             ibpm::analysis::print_utilization_table(std::cout, rows,
-                                                                     window.seconds(), covered);
+                             ibpm::analysis::print_utilization_table(
+                                 std::cout, rows, window.seconds(), covered, !failure.empty());
                            },
                        .csv = [&] { ibpm::analysis::print_utilization_csv(std::cout, rows); },
                        .json =
@@ -72,6 +74,8 @@ void run(const Options& options) {
                                                                     window.end, covered);
                            }});
 
+  // The report says it too; the exit status tells cron.
+  if (!failure.empty()) throw std::runtime_error(failure);
   if (options.graph_dir.empty()) return;
   ibpm::state::make_directories(options.graph_dir);
   std::set<std::size_t> drawn;

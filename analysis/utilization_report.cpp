@@ -70,7 +70,8 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
 }
 
 void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
-                             std::time_t window_seconds, const std::string& coverage) {
+                             std::time_t window_seconds, const std::string& coverage,
+                             bool unreadable) {
   std::size_t width = 4;
   // Names come from the fabric: nothing in them may move the terminal's cursor.
   auto safe = [](const std::string& name) { return base::one_line(name); };
@@ -79,7 +80,7 @@ void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>&
   char line[512];
   out << "Link utilization over " << window_seconds << " s"
       << (coverage.empty() ? "" : ": " + coverage) << '\n';
-  if (rows.empty())
+  if (rows.empty() && !unreadable)
     out << "No history in this window yet: no cable direction has a rate in it (a rate needs two "
            "samples at least one RRD step apart; is check_ib_fabric running, and is --window "
            "longer than its interval and the RRD step?)\n";

@@ -28,8 +28,11 @@ std::vector<DirectionRow> direction_rows(const Fabric& fabric,
                                          const NodeNameMap* names, UtilizationSort order);
 
 // coverage: how much of the window has history (history::describe_coverage), said with it.
+// unreadable: the store failed and no history was read (the coverage says why), so the table
+// never says there is no history "yet".
 void print_utilization_table(std::ostream& out, const std::vector<DirectionRow>& rows,
-                             std::time_t window_seconds, const std::string& coverage = {});
+                             std::time_t window_seconds, const std::string& coverage = {},
+                             bool unreadable = false);
 void print_utilization_csv(std::ostream& out, const std::vector<DirectionRow>& rows);
 void print_utilization_json(std::ostream& out, const std::vector<DirectionRow>& rows,
                             std::time_t start, std::time_t end, const std::string& coverage = {});

@@ -79,7 +79,8 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
   char line[512];
   out << "Traffic locality over " << (context.window_end - context.window_start) << " s"
       << (context.coverage.empty() ? "" : ": " + context.coverage) << '\n';
-  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.no_history; }))
+  if (!context.unreadable && !rows.empty() &&
+      std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.no_history; }))
     out << "No history in this window yet: no host port has a rate in it (a rate needs two samples "
            "at least one RRD step apart; is check_ib_fabric running, and is --window longer than "
            "its interval and the RRD step?)\n";

@@ -21,7 +21,8 @@ std::vector<SetTraffic> sorted(std::vector<SetTraffic> rows, SortOrder order);
 struct ReportContext {
   std::time_t window_start = 0;
   std::time_t window_end = 0;
-  std::string coverage;  // how much of the window has history (history::describe_coverage)
+  std::string coverage;     // how much of the window has history (history::describe_coverage)
+  bool unreadable = false;  // the store failed and no history was read: not "none yet"
 };
 
 void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,

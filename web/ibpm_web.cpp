@@ -31,7 +31,10 @@ void run(Options& options) {
                                : options.graphs == "busiest" ? web::GraphScope::busiest
                                                              : web::GraphScope::none;
   options.write.graphs.busiest = options.write.busiest;
+  options.write.draw_limit = std::chrono::seconds(options.site.history.timeout);
   const web::SiteData data = web::collect_site_data(options.fabric, options.site);
+  // Always: a store that failed is news to whoever reads cron's mail (the overview says it too).
+  for (const std::string& w : data.warnings) std::cerr << "warning: " << w << "\n";
   const web::WriteReport report = web::write_site(data, options.write);
   if (options.verbose) {
     const double took =
@@ -42,6 +45,9 @@ void run(Options& options) {
       std::cout << " (" << report.failed_graphs << " could not be drawn)";
     std::cout << " in " << took << " s\n";
   }
+  // The site is written and says why it has no history; the exit status tells cron.
+  if (const std::string failure = analysis::history_failure(data); !failure.empty())
+    throw std::runtime_error(failure);
 }
 
 }  // namespace

@@ -13,10 +13,16 @@ namespace ibpm::history {
 struct HistoryOptions {
   long window = 3600;     // --window: seconds of history, up to now
   std::string rrdcached;  // --rrdcached: read the history through this daemon
-  long timeout = 300;     // -t: seconds the whole read through the daemon may take
+  // -t: seconds the whole read through the daemon may take (and, for the tools that draw maps,
+  // the drawing of them by ibpm-draw)
+  long timeout = 300;
 };
 
+// Whether the tool draws maps (ibpm-map, ibpm-web): -t bounds ibpm-draw too, and says so.
+enum class DrawsMaps { no, yes };
+
 // Registers --window SECONDS (1 s .. 400 days), --rrdcached ADDRESS and -t SECONDS.
-void add_history_options(CLI::App& app, HistoryOptions& options);
+void add_history_options(CLI::App& app, HistoryOptions& options,
+                         DrawsMaps draws_maps = DrawsMaps::no);
 
 }  // namespace ibpm::history

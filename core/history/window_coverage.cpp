@@ -37,9 +37,25 @@ void WindowCoverage::add(const PortHistory& port) {
   }
 }
 
-std::string describe_coverage(const WindowCoverage& coverage) {
+void WindowCoverage::add_unreadable(const std::string& reason) {
+  if (ports_unreadable++ == 0) first_unreadable = reason;
+}
+
+namespace {
+
+// "64 ports failed, the first: REASON" ("1 port failed: REASON").
+std::string failed_ports(const WindowCoverage& coverage, const char* verb) {
+  const std::size_t n = coverage.ports_unreadable;
+  return std::to_string(n) + (n == 1 ? " port " : " ports ") + verb +
+         (n == 1 ? ": " : ", the first: ") + coverage.first_unreadable;
+}
+
+std::string describe_read(const WindowCoverage& coverage) {
   const std::time_t length = coverage.window.seconds();
   const std::string step = coverage.step ? "RRD step " + span(coverage.step) : "";
+  if (coverage.unreadable())
+    return "no history in the last " + span(length) +
+           " could be read: " + failed_ports(coverage, "failed");
   if (coverage.none()) {
     std::string text = "no history in the last " + span(length) +
                        " yet (a rate needs two samples one RRD step apart";
@@ -50,6 +66,15 @@ std::string describe_coverage(const WindowCoverage& coverage) {
     return "history for all of the last " + span(length) + " (" + step + ")";
   return "history for " + span(std::min(coverage.covered, length)) + " of the last " +
          span(length) + " (" + step + ")";
+}
+
+}  // namespace
+
+std::string describe_coverage(const WindowCoverage& coverage) {
+  std::string text = describe_read(coverage);
+  if (coverage.ports_unreadable > 0 && !coverage.unreadable())
+    text += "; " + failed_ports(coverage, "could not be read");
+  return text;
 }
 
 }  // namespace ibpm::history

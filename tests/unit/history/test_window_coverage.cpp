@@ -53,3 +53,25 @@ TEST_CASE("a window covered but for its last, unfinished step counts as covered"
   days.add(port(86400 + 3600, 3600));
   CHECK(describe_coverage(days) == "history for 25 h of the last 3 d 2 h (RRD step 60 min)");
 }
+
+TEST_CASE("ports the store could not give are said, and none read at all is no 'yet'") {
+  WindowCoverage partial(Window{0, 3600});
+  partial.add(port(3600));
+  partial.add_unreadable("rrdcached at 127.0.0.1:42217: did not answer within 5.0 s");
+  CHECK_FALSE(partial.unreadable());
+  CHECK(describe_coverage(partial) ==
+        "history for all of the last 60 min (RRD step 60 s); 1 port could not be read: rrdcached "
+        "at 127.0.0.1:42217: did not answer within 5.0 s");
+
+  WindowCoverage none(Window{0, 3600});
+  none.add_unreadable("/state/0x1/port1.rrd: cannot read its history: not an RRD");
+  none.add_unreadable("/state/0x1/port2.rrd: cannot read its history: not an RRD");
+  CHECK(none.unreadable());
+  CHECK(describe_coverage(none) ==
+        "no history in the last 60 min could be read: 2 ports failed, the first: "
+        "/state/0x1/port1.rrd: cannot read its history: not an RRD");
+
+  WindowCoverage nothing_yet(Window{0, 3600});
+  nothing_yet.add(port(0));
+  CHECK_FALSE(nothing_yet.unreadable());
+}
