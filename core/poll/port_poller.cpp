@@ -429,6 +429,7 @@ RunStart take_previous_samples(const state::PortStore& store,
   start.hints.resize(targets.size());
   start.file_known.assign(targets.size(), false);
   std::vector<std::size_t> from_files;
+  std::vector<const state::PortMemory*> aged;  // from_files' entries older than the heartbeat
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const PortTarget& t = targets[i];
     PortResult& r = results[i];
@@ -443,6 +444,7 @@ RunStart take_previous_samples(const state::PortStore& store,
       start.file_known[i] = true;
     } else {
       from_files.push_back(i);
+      aged.push_back(memory && !r.clock_back ? memory : nullptr);
       if (memory) {
         r.reported = memory->reported;
         if (r.clock_back) r.errors = state::drop_after(memory->errors, ahead);
@@ -450,6 +452,14 @@ RunStart take_previous_samples(const state::PortStore& store,
     }
   }
   read_previous(store, targets, from_files, now, settings.store_read_timeout, run, start.previous);
+  // A store that does not answer cannot say whether another run wrote a port since its entry
+  // aged: the entry stands (a rate over the longer interval is still a true average), so that
+  // the ports are judged through an outage longer than the heartbeat too.
+  for (std::size_t k = 0; k < from_files.size(); ++k)
+    if (const std::size_t i = from_files[k]; aged[k] && results[i].unstored) {
+      start.previous.of[i] = &aged[k]->sample;
+      results[i].errors = state::drop_after(aged[k]->errors, ahead);
+    }
   for (std::size_t i : from_files) start.file_known[i] = start.previous.of[i] != nullptr;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const state::PortRecord* sample = start.previous.of[i];

@@ -575,8 +575,8 @@ store_gone() {
 }
 wait_for $((2 * INTERVAL + 30)) "shards UNKNOWN naming rrdcached" store_gone
 log "store gone: $(service_output ib-fabric-shard-1 ib-fabric-shard | head -1 | cut -c1-200)"
-log "store gone, a port says: $(service_output ib-fabric-shard-1 ib-fabric-shard |
-  grep -o 'state file: .*' | head -1 | cut -c1-160)"
+log "store gone, the shard says: $(service_output ib-fabric-shard-1 ib-fabric-shard |
+  grep -o 'the store failed .*' | head -1 | cut -c1-160)"
 start_rrdcached
 now=$(date +%s)
 store_back() {

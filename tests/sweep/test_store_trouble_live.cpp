@@ -30,6 +30,20 @@ using namespace std::chrono_literals;
 
 namespace store_trouble_test {
 
+const char* const kFaketimeLibrary = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+// bin/PROGRAM ARGS... as a client of the simulation with the clock `shift` ahead ("+20m").
+ProcessRun run_later(LiveFabric& live, const std::string& shift, const std::string& program,
+                     const std::vector<std::string>& args) {
+  std::vector<std::string> argv{
+      "env", "LD_PRELOAD=" + live.fabric.ld_preload() + ":" + kFaketimeLibrary, "FAKETIME=" + shift,
+      "FAKETIME_DONT_FAKE_MONOTONIC=1", bin(program)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessRun run;
+  run.exit_code = live.fabric.run_client(argv, &run.out, &run.err);
+  return run;
+}
+
 std::vector<std::string> lines_of(const std::string& path) {
   std::vector<std::string> lines;
   std::ifstream in(path);
@@ -150,12 +164,15 @@ TEST_CASE("A hung store costs no port its state: one line, one event as it fails
   const std::string state_dir =
       how == Listen::tcp ? state.path() : (fs::path(state.path()) / "store" / "state").string();
   const std::string events = state.path() + "/events.log";
-  const auto sweep = [&](std::vector<std::string> more) {
+  const auto args_with = [&](std::vector<std::string> more) {
     std::vector<std::string> args{"--state-dir", state_dir, "--no-syslog", "--events-file", events,
                                   "--worst",     "200",     "--rrdcached", daemon.address()};
     args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const auto sweep = [&](std::vector<std::string> more) {
     std::this_thread::sleep_for(1100ms);
-    return live.run("check_ib_fabric", args);
+    return live.run("check_ib_fabric", args_with(std::move(more)));
   };
   REQUIRE(sweep({}).exit_code == 0);
   const ProcessRun steady = sweep({});
@@ -189,6 +206,19 @@ TEST_CASE("A hung store costs no port its state: one line, one event as it fails
     CHECK(lines_with(logged, cable + " (") == 1);
     CHECK(lines_with(logged, "OK -> CRITICAL") == 1);
     CHECK(lines_with(logged, " UNKNOWN the store failed (rrdcached at ") == 1);
+  }
+
+  // Still hung 20 minutes later: the record's samples are older than the RRD heartbeat, and the
+  // store cannot say whether someone wrote the ports since. They still stand: the port is judged
+  // over the longer interval, not taken for a first sample.
+  if (fs::exists(store_trouble_test::kFaketimeLibrary)) {
+    const ProcessRun later = run_later(live, "+20m", "check_ib_fabric", args_with({"-t", "4"}));
+    INFO(later.out << later.err);
+    CHECK(later.exit_code == 2);
+    CHECK(later.first_line().find("worst: " + cable + " symbol_errors") != std::string::npos);
+    CHECK_FALSE(later.has("baseline"));
+    CHECK_FALSE(later.has("state file:"));
+    CHECK(lines_of(events).size() == 2);
   }
 
   // The store answers again: said once; the samples it missed join the next interval.
