@@ -32,6 +32,7 @@
 #include "base/atomic_file.hpp"
 #include "base/json.hpp"
 #include "events/trap_socket.hpp"
+#include "layout/state_layout.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
@@ -56,6 +57,8 @@ struct Options {
   bool sa = false;
   events::SaOptions sa_options;
   unsigned sa_check_s = 60;
+  // STATE_DIR/topology.ibnetdiscover of the checks' default state folder.
+  std::string topology = layout::StateLayout(plugin::FabricOptions().state_dir).topology();
   std::vector<std::string> command;
 };
 
@@ -103,7 +106,8 @@ class Listener {
                 .budget = options_.budget,
                 .budget_window = std::chrono::seconds(60),
                 .settle = std::chrono::milliseconds(options_.settle_ms)}),
-        intake_(queue_, options_.budget, say) {
+        locator_(options_.topology),
+        intake_(queue_, options_.budget, say, options_.topology.empty() ? nullptr : &locator_) {
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);
@@ -311,6 +315,7 @@ class Listener {
   Options options_;
   events::TrapSocket socket_;
   events::RepollQueue queue_;
+  events::PortLocator locator_;
   events::TrapIntake intake_;
   std::unique_ptr<events::SaSubscriber> sa_;
   Health health_;
@@ -336,7 +341,9 @@ int main(int argc, char** argv) {
            "checked every --sa-check seconds and made again at a new master, removed on exit), "
            "and "
            "re-polls at once the switch a trap 128 (link state change) or 144 (capability, "
-           "description or enabled width/speed change) names: COMMAND (check_ib_fabric and the "
+           "description or enabled width/speed change) names, or that holds or is cabled to the "
+           "port of a trap 64/65 (GID in or out of service, placed by --topology): COMMAND "
+           "(check_ib_fabric and the "
            "sweep's own options, after --) is run with --node LID added, so the switch's ports "
            "are judged by the sweep's rules and its result goes wherever the sweep's goes. "
            "Traps are coalesced: one re-poll at a time, a switch --min-interval apart, at most "
@@ -385,6 +392,13 @@ int main(int argc, char** argv) {
                  .in_range(1u, 86400u)
                  .show_default()
                  .group("SA subscription");
+             plugin::add_option(app, "--topology", options.topology,
+                                "The topology the sweep saves (STATE_DIR/topology.ibnetdiscover): "
+                                "for a trap 64 or 65 (a port's GID in or out of service) the "
+                                "switch that holds the port or is cabled to it is re-polled, so "
+                                "its result says at once that the link came up or went down; "
+                                "empty: 64/65 are logged only")
+                 .show_default();
              plugin::add_option(app, "command", options.command,
                                 "The re-poll: check_ib_fabric and its options, after --")
                  .required();

@@ -48,28 +48,59 @@ void TrapIntake::take(const TrapRecord& trap, RepollQueue::Clock::time_point now
              "): ignored (said once per LID)");
       return;
     }
-    switch (queue_.add(*lid, now)) {
-      case RepollQueue::Added::queued:
-        say_(what + ": re-poll of LID " + std::to_string(*lid) + " queued");
-        break;
-      case RepollQueue::Added::coalesced:
-        break;  // said when it was queued
-      case RepollQueue::Added::dropped:
-        counts_.last_drop = epoch_now;
-        if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
-          say_(what + ": re-poll budget spent (" + std::to_string(budget_) + " a minute), " +
-               std::to_string(queue_.counts().dropped) +
-               " dropped so far; the next sweep is the backstop");
-        break;
-    }
+    queue_repoll(*lid, what, now, epoch_now);
+    return;
+  }
+  if (trap.generic && (trap.trap_number == kGidInService || trap.trap_number == kGidOutOfService)) {
+    take_gid_change(trap, what, now, epoch_now);
     return;
   }
   ++counts_.ignored;
-  if (trap.generic && (trap.trap_number == kGidInService || trap.trap_number == kGidOutOfService))
-    say_(what + ": GID " + gid_text(trap.details.data() + 6) +
-         (trap.trap_number == kGidInService ? " in service" : " out of service"));
-  else if (said_numbers_.insert(trap.trap_number).second)
+  if (said_numbers_.insert(trap.trap_number).second)
     say_(what + ": not acted on (said once per trap number)");
+}
+
+void TrapIntake::queue_repoll(unsigned lid, const std::string& what,
+                              RepollQueue::Clock::time_point now, double epoch_now) {
+  switch (queue_.add(lid, now)) {
+    case RepollQueue::Added::queued:
+      say_(what + ": re-poll of LID " + std::to_string(lid) + " queued");
+      break;
+    case RepollQueue::Added::coalesced:
+      break;  // said when it was queued
+    case RepollQueue::Added::dropped:
+      counts_.last_drop = epoch_now;
+      if (queue_.counts().dropped == 1 || queue_.counts().dropped % 100 == 0)
+        say_(what + ": re-poll budget spent (" + std::to_string(budget_) + " a minute), " +
+             std::to_string(queue_.counts().dropped) +
+             " dropped so far; the next sweep is the backstop");
+      break;
+  }
+}
+
+// Trap 64/65: the GID at details byte 6, its interface ID (bytes 8-15) the port GUID.
+void TrapIntake::take_gid_change(const TrapRecord& trap, const std::string& what,
+                                 RepollQueue::Clock::time_point now, double epoch_now) {
+  const std::uint8_t* gid = trap.details.data() + 6;
+  Guid port_guid = 0;
+  for (int i = 8; i < 16; ++i) port_guid = (port_guid << 8) | gid[i];
+  const std::string said = what + ": GID " + gid_text(gid) +
+                           (trap.trap_number == kGidInService ? " in service" : " out of service");
+  if (locator_) {
+    if (const std::optional<unsigned> lid = locator_->switch_lid(port_guid)) {
+      say_(said + ": its switch is LID " + std::to_string(*lid));
+      queue_repoll(*lid, what, now, epoch_now);
+      return;
+    }
+    ++counts_.ignored;
+    if (said_ports_.insert(port_guid).second)
+      say_(said + ": not in " + locator_->path() +
+           (locator_->problem().empty() ? " (the next discovery adds it; said once)"
+                                        : " (" + locator_->problem() + ")"));
+    return;
+  }
+  ++counts_.ignored;
+  say_(said);
 }
 
 }  // namespace ibpm::events

@@ -4,7 +4,9 @@
 //   - 128 (a switch's link changed state: the switch's LID, no port) and 144 (a node's
 //     capabilities, description or enabled width or speed changed): the LID queued for a re-poll
 //     (repoll_queue.hpp); a LID that is no unicast LID is said once per value and ignored;
-//   - 64/65 (a GID in or out of service): logged;
+//   - 64/65 (a GID in or out of service): logged, and with a PortLocator the switch that holds the
+//     port or sits at the far end of its cable queued for a re-poll (its result says at once that
+//     the link came up or went down); a port the saved topology lacks is said once;
 //   - any other number: said once per trap number.
 // A flood naming one LID is one queued line in the log (the rest coalesce silently), a budget
 // spent is said at its first drop and every hundredth.
@@ -19,6 +21,7 @@
 #include <string>
 
 #include "events/trap_record.hpp"
+#include "port_locator.hpp"
 #include "repoll_queue.hpp"
 
 namespace ibpm::events {
@@ -38,9 +41,10 @@ class TrapIntake {
  public:
   using Say = std::function<void(const std::string&)>;
 
-  // `budget`: the queue's switches a minute, for the line that says it is spent.
-  TrapIntake(RepollQueue& queue, std::size_t budget, Say say)
-      : queue_(queue), budget_(budget), say_(std::move(say)) {}
+  // `budget`: the queue's switches a minute, for the line that says it is spent. `locator`, when
+  // given (and outliving this), places the ports of traps 64/65.
+  TrapIntake(RepollQueue& queue, std::size_t budget, Say say, PortLocator* locator = nullptr)
+      : queue_(queue), budget_(budget), say_(std::move(say)), locator_(locator) {}
 
   // `source`, when not empty, ends the log lines ("(SA)"), so the two ways in can be told apart.
   void take(const TrapRecord& trap, RepollQueue::Clock::time_point now, double epoch_now,
@@ -49,12 +53,19 @@ class TrapIntake {
   const TrapCounts& counts() const { return counts_; }
 
  private:
+  void queue_repoll(unsigned lid, const std::string& what, RepollQueue::Clock::time_point now,
+                    double epoch_now);
+  void take_gid_change(const TrapRecord& trap, const std::string& what,
+                       RepollQueue::Clock::time_point now, double epoch_now);
+
   RepollQueue& queue_;
   std::size_t budget_;
   Say say_;
   TrapCounts counts_;
   std::set<unsigned> said_numbers_;  // trap numbers not acted on, said once
   std::set<unsigned> said_lids_;     // LIDs that are no unicast LID, said once
+  PortLocator* locator_ = nullptr;
+  std::set<Guid> said_ports_;  // port GUIDs of 64/65 the topology lacks, said once
 };
 
 }  // namespace ibpm::events
