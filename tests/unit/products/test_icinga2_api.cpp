@@ -3,8 +3,9 @@
 // certificate that is a FIFO is refused at once (libcurl, opening it by path, would wait outside
 // every deadline); a server that takes the connection and never handshakes, one that handshakes
 // and never answers, and one that trickles its answer each cost the deadline, and the reason names
-// the URL and what the request was at. The servers are threads of this test on the loopback
-// (OpenSSL), with a CA and a certificate the openssl command makes.
+// the URL and what the request was at; a client certificate and key handed over as bytes pass a
+// server that requires one. The servers are threads of this test on the loopback (OpenSSL), with
+// a CA and certificates the openssl command makes.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
@@ -34,13 +35,16 @@ namespace icinga2_api_test {
 
 struct Certificates {
   std::string ca, cert, key;
+  std::string client_cert, client_key;  // a client's, signed by the same CA
 };
 
 // A CA and a server certificate it signs for 127.0.0.1 (all empty when the openssl command
 // cannot make them).
 Certificates make_certificates(const TempDir& dir) {
-  const Certificates made{dir / "ca.crt", dir / "server.crt", dir / "server.key"};
+  const Certificates made{dir / "ca.crt", dir / "server.crt", dir / "server.key",
+                          dir / "client.crt", dir / "client.key"};
   const std::string ca_key = dir / "ca.key", csr = dir / "server.csr", ext = dir / "san.ext";
+  const std::string client_csr = dir / "client.csr";
   write_text(ext, "subjectAltName=IP:127.0.0.1\n");
   const std::vector<std::vector<std::string>> steps = {
       {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out",
@@ -48,10 +52,15 @@ Certificates make_certificates(const TempDir& dir) {
       {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", made.key, "-out", csr, "-subj",
        "/CN=127.0.0.1"},
       {"openssl", "x509", "-req", "-in", csr, "-CA", made.ca, "-CAkey", ca_key, "-CAcreateserial",
-       "-out", made.cert, "-days", "2", "-extfile", ext}};
+       "-out", made.cert, "-days", "2", "-extfile", ext},
+      {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", made.client_key, "-out",
+       client_csr, "-subj", "/CN=ibpm-sweep"},
+      {"openssl", "x509", "-req", "-in", client_csr, "-CA", made.ca, "-CAkey", ca_key,
+       "-CAcreateserial", "-out", made.client_cert, "-days", "2"}};
   for (const auto& step : steps)
     if (run_process(step, {{}, Stderr::merged}).exit_code != 0) return {};
   REQUIRE(::chmod(made.key.c_str(), 0600) == 0);
+  REQUIRE(::chmod(made.client_key.c_str(), 0600) == 0);
   return made;
 }
 
@@ -62,10 +71,15 @@ enum class Behaviour {
   trickle,          // an answer of a megabyte announced, sent a byte every 50 ms
 };
 
+// Whether the server's handshake requires a client certificate its CA signed.
+enum class ClientCertificate { optional, required };
+
 // A server on a loopback port, its connections served by a thread until it goes.
 class StallingServer {
  public:
-  StallingServer(Behaviour behaviour, const Certificates& certificates) : behaviour_(behaviour) {
+  StallingServer(Behaviour behaviour, const Certificates& certificates,
+                 ClientCertificate client = ClientCertificate::optional)
+      : behaviour_(behaviour) {
     listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -80,6 +94,10 @@ class StallingServer {
     REQUIRE(context_);
     REQUIRE(SSL_CTX_use_certificate_chain_file(context_, certificates.cert.c_str()) == 1);
     REQUIRE(SSL_CTX_use_PrivateKey_file(context_, certificates.key.c_str(), SSL_FILETYPE_PEM) == 1);
+    if (client == ClientCertificate::required) {
+      REQUIRE(SSL_CTX_load_verify_locations(context_, certificates.ca.c_str(), nullptr) == 1);
+      SSL_CTX_set_verify(context_, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
+    }
     thread_ = std::thread([this] { serve(); });
   }
 
@@ -229,4 +247,23 @@ TEST_CASE("An API that stalls is named with what the request was at when the tim
   const std::string trickled = stalled(Behaviour::trickle);
   CHECK(trickled.rfind("reading the answer to sw01!ib-node (", 0) == 0);
   CHECK(trickled.ends_with(" bytes so far)"));
+
+  // A server that requires a client certificate: the one handed over as bytes, with its key, gets
+  // through the handshake (the request then waits); without one the handshake fails.
+  const StallingServer strict(Behaviour::never_answer, certificates, ClientCertificate::required);
+  products::Icinga2Api by_cert = api_for(dir, strict.url(), certificates.ca);
+  by_cert.user.clear();
+  by_cert.password_file.clear();
+  by_cert.cert_file = certificates.client_cert;
+  by_cert.key_file = certificates.client_key;
+  CHECK(submit(by_cert, time).submission.reason ==
+        strict.url() +
+            ": no time left (the check's timeout) waiting for the answer to sw01!ib-node");
+  // (A server of its own: each serves one connection at a time.)
+  const StallingServer stricter(Behaviour::never_answer, certificates, ClientCertificate::required);
+  const std::string refused =
+      submit(api_for(dir, stricter.url(), certificates.ca), time).submission.reason;
+  INFO(refused);
+  CHECK(refused.rfind(stricter.url() + ": ", 0) == 0);
+  CHECK(refused.find("no time left") == std::string::npos);
 }
