@@ -17,6 +17,7 @@
 #include "products/event_log.hpp"
 #include "products/event_options.hpp"
 #include "products/icinga2_api.hpp"
+#include "products/icinga2_options.hpp"
 #include "products/openmetrics.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
@@ -229,60 +230,6 @@ void add_nagios_spool_options(CLI::App& app, OutputOptions& options, const std::
       .group(group);
 }
 
-// --icinga2-api and what it needs: the CA, and a password or a client certificate.
-void add_icinga2_options(CLI::App& app, OutputOptions& options) {
-  const std::string icinga = "Icinga 2 passive results";
-  plugin::OptionRef api =
-      plugin::add_option(
-          app, "--icinga2-api", options.icinga2_api,
-          "After each sweep, hand every switch's result (what check_ib_node would say "
-          "of its ports) to its passive ib-node service through Icinga 2's REST API at "
-          "URL, e.g. https://icinga.example.org:5665 (see ibpm-nagios-config "
-          "--node-services passive)")
-          .type_name("URL")
-          .check([](const std::string& url) {
-            return url.rfind("https://", 0) == 0
-                       ? std::string()
-                       : std::string("the API's URL starts with https://");
-          })
-          .group(icinga);
-  plugin::OptionRef ca =
-      plugin::add_option(app, "--icinga2-ca", options.icinga2_ca,
-                         "The CA certificate (PEM) the API's certificate must chain to, e.g. "
-                         "/var/lib/icinga2/certs/ca.crt; no other CA is trusted")
-          .type_name("FILE")
-          .group(icinga);
-  plugin::OptionRef user =
-      plugin::add_option(app, "--icinga2-user", options.icinga2_user,
-                         "The ApiUser the results are submitted as (its only permission: "
-                         "actions/process-check-result)")
-          .type_name("NAME")
-          .group(icinga);
-  plugin::OptionRef password =
-      plugin::add_option(app, "--icinga2-password-file", options.icinga2_password_file,
-                         "The file holding the ApiUser's password (its first line); refused when "
-                         "group or others may read it")
-          .type_name("FILE")
-          .group(icinga);
-  plugin::OptionRef cert =
-      plugin::add_option(app, "--icinga2-cert", options.icinga2_cert,
-                         "Or a client certificate (PEM) to authenticate with: the ApiUser's "
-                         "client_cn names its CN")
-          .type_name("FILE")
-          .group(icinga);
-  plugin::OptionRef key = plugin::add_option(app, "--icinga2-key", options.icinga2_key,
-                                             "The client certificate's key; refused when group or "
-                                             "others may read it")
-                              .type_name("FILE")
-                              .group(icinga);
-  cert.needs(api).needs(key);
-  key.needs(api).needs(cert);
-  api.needs(ca);
-  ca.needs(api);
-  user.needs(api).needs(password);
-  password.needs(api).needs(user);
-}
-
 }  // namespace
 
 void add_output_options(CLI::App& app, OutputOptions& options) {
@@ -295,7 +242,10 @@ void add_output_options(CLI::App& app, OutputOptions& options) {
                     "port state changes", group);
   add_sample_file_options(app, options, group);
   add_nagios_spool_options(app, options, group);
-  add_icinga2_options(app, options);
+  add_icinga2_options(app,
+                      {options.icinga2_api, options.icinga2_ca, options.icinga2_user,
+                       options.icinga2_password_file, options.icinga2_cert, options.icinga2_key},
+                      Icinga2OptionsFor::submitting, "Icinga 2 passive results");
   plugin::add_flag(app, "--histograms", options.histograms,
                    "Histograms of the rates across the swept ports in the long output")
       .group(group);

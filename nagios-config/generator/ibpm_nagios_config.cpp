@@ -18,6 +18,7 @@
 #include "output_dir.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "products/icinga2_options.hpp"
 #include "thresholds/rate_thresholds.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
@@ -263,27 +264,12 @@ int main(int argc, char** argv) {
                  .show_default();
              const std::string submit =
                  "Icinga 2 passive results (--format icinga2 --node-services passive)";
-             ibpm::plugin::add_option(
-                 app, "--icinga2-api", options.icinga2.icinga2_api,
-                 "The REST API the sweep submits the switches' results to (default: the "
-                 "endpoint running the sweep, \"https://\" + NodeName + \":5665\")")
-                 .type_name("URL")
-                 .group(submit);
-             ibpm::plugin::add_option(app, "--icinga2-ca", options.icinga2.icinga2_ca,
-                                      "The CA file the API's certificate is verified against")
-                 .show_default()
-                 .group(submit);
-             ibpm::plugin::add_option(
-                 app, "--icinga2-user", options.icinga2.icinga2_user,
-                 "The ApiUser (its only permission: actions/process-check-result)")
-                 .show_default()
-                 .group(submit);
-             ibpm::plugin::add_option(
-                 app, "--icinga2-password-file", options.icinga2.icinga2_password_file,
-                 "The file with the ApiUser's password, readable only by the user the checks "
-                 "run as")
-                 .show_default()
-                 .group(submit);
+             ibpm::products::add_icinga2_options(
+                 app,
+                 {options.icinga2.icinga2_api, options.icinga2.icinga2_ca,
+                  options.icinga2.icinga2_user, options.icinga2.icinga2_password_file,
+                  options.icinga2.icinga2_cert, options.icinga2.icinga2_key},
+                 ibpm::products::Icinga2OptionsFor::configuring, submit);
              ibpm::plugin::add_option(
                  app, "--icinga2-api-user-cn", options.icinga2.icinga2_api_user_cn,
                  "Also write the ApiUser (ibpm-api-user.conf: --icinga2-user's name, permission "
@@ -291,17 +277,6 @@ int main(int argc, char** argv) {
                  "the sweep's client certificate with this CN; the sweep then presents "
                  "--icinga2-cert and --icinga2-key instead of a password")
                  .type_name("CN")
-                 .group(submit);
-             ibpm::plugin::add_option(
-                 app, "--icinga2-cert", options.icinga2.icinga2_cert,
-                 "With --icinga2-api-user-cn: the sweep's client certificate (PEM)")
-                 .show_default()
-                 .group(submit);
-             ibpm::plugin::add_option(
-                 app, "--icinga2-key", options.icinga2.icinga2_key,
-                 "With --icinga2-api-user-cn: its key, readable only by the user the checks run "
-                 "as")
-                 .show_default()
                  .group(submit);
              ibpm::plugin::add_option(
                  app, "--freshness", options.freshness,
