@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -409,4 +410,102 @@ TEST_CASE("Nagios 4 takes every switch's state from the sweep's passive results,
     if (Clock::now() > deadline) FAIL("no freshness check in time:\n" << describe(services));
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
+}
+
+// The generated passive configuration as a site runs it: Nagios 4 runs every check on its own
+// schedule (nothing forced; one second per interval unit, so the 5-minute interval is 5 s), the
+// sweep hands the switches' results over through the spool, and every host and service reaches
+// a checked state, none UNKNOWN (but ib-sm: no subnet manager runs here) and none stale by
+// freshness; symbol errors on a leaf port turn that leaf's service CRITICAL and HARD.
+TEST_CASE("Nagios 4 runs the generated passive configuration whole on its own schedule") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (find_program("nagios4").empty() || !fs::exists("/usr/lib/nagios/plugins/check_dummy") ||
+      !fs::exists("/usr/lib/nagios/plugins/negate"))
+    IBPM_SKIP(
+        "nagios4, check_dummy or negate not installed (apt-get install nagios4-core "
+        "monitoring-plugins-basic)");
+  LiveFabric live = LiveFabric::start();
+  TempDir work("nagios-schedule");
+  const std::string state = work / "state";
+  const std::string plugins = work / "plugins";
+  const std::string objects = work / "ibpm";
+  const fs::path nagios_dir = work.path() / "nagios";
+  fs::create_directories(state);
+  write_check_wrappers(live, plugins);
+  REQUIRE(live.run("check_ib_topology",
+                   {"--write-baseline", state + "/baseline.cache", "--state-dir", state})
+              .exit_code == 0);
+  // Freshness: two 5 s intervals and a sweep under the sanitizers.
+  const ProcessRun generated =
+      live.run("ibpm-nagios-config",
+               {"--format", "nagios", "-o", objects, "--state-dir", state, "--plugin-dir", plugins,
+                "--node-services", "passive", "--check-result-path",
+                (nagios_dir / "checkresults").string(), "--freshness", "30"});
+  INFO(generated.out << generated.err);
+  REQUIRE(generated.exit_code == 0);
+  NagiosSetup setup = write_nagios_setup(nagios_dir, objects);
+  // Scheduled checks on (the last setting wins), first checks spread over 10 s, results reaped
+  // every second.
+  write_text(setup.main_cfg, read_text(setup.main_cfg) +
+                                 "execute_service_checks=1\n"
+                                 "execute_host_checks=1\n"
+                                 "max_service_check_spread=10\n"
+                                 "max_host_check_spread=10\n"
+                                 "check_result_reaper_frequency=1\n"
+                                 "check_service_freshness=1\n"
+                                 "service_freshness_check_interval=1\n");
+  const ProcessRun verify = nagios_verify(setup);
+  INFO(verify.out);
+  REQUIRE(verify.exit_code == 0);
+  Nagios nagios(setup);
+
+  const auto wait_for = [&](const std::function<bool()>& done, int seconds) {
+    const auto deadline = Clock::now() + std::chrono::seconds(seconds);
+    while (!done()) {
+      if (Clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    return true;
+  };
+  std::string unchecked;
+  const bool all_checked = wait_for(
+      [&] {
+        unchecked.clear();
+        for (const auto& states : {nagios.hosts(), nagios.services()})
+          for (const auto& [name, s] : states)
+            if (s.state < 0) unchecked += " " + name;
+        return unchecked.empty() && !nagios.services().empty();
+      },
+      90);
+  INFO("never checked:" << unchecked << "\n" << nagios.log());
+  REQUIRE(all_checked);
+  {
+    const auto services = nagios.services();
+    INFO(describe(services) << describe(nagios.hosts()));
+    for (const auto& [name, s] : services) {
+      INFO(name);
+      if (!name.ends_with(";ib-sm")) CHECK(s.state != 3);
+      CHECK(s.output.find("no result from the fabric sweep") == std::string::npos);
+    }
+    for (const auto& [name, s] : nagios.hosts()) {
+      INFO(name);
+      CHECK(s.state == 0);
+    }
+  }
+
+  ConsoleUndo clear_errors(live, "PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=0");
+  live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=5000");
+  const bool critical = wait_for(
+      [&] {
+        const auto services = nagios.services();
+        const auto leaf = services.find("leaf02;ib-node");
+        return leaf != services.end() && leaf->second.state == 2 && leaf->second.hard;
+      },
+      60);
+  const auto services = nagios.services();
+  INFO(describe(services));
+  REQUIRE(critical);
+  CHECK(services.at("leaf02;ib-node").output.find("leaf02[3] <-> " + live.peer_name("leaf02", 3)) !=
+        std::string::npos);
+  CHECK(services.at("leaf01;ib-node").state == 0);
 }
