@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "unit/dump/sample_dumps.hpp"
 #include "port_locator.hpp"
 #include "repoll_queue.hpp"
 #include "support/temp_dir.hpp"
 #include "trap_intake.hpp"
+#include "unit/dump/sample_dumps.hpp"
 
 using namespace ibpm::events;
 using namespace std::chrono_literals;
