@@ -188,3 +188,40 @@ TEST_CASE("A node whose MADs are all dropped is unreachable and every other port
     second_samples += row.at("answered") == "1" && !row.at("symbol_errors_per_s").empty();
   CHECK(second_samples == 143);
 }
+
+TEST_CASE("A port whose 32-bit PortXmitWait sits at its maximum is named in the long output") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-saturated-wait");
+  const std::vector<std::string> args = sweep_args(state, {"--worst", "50"});
+  REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
+  const std::string cable = "leaf02[3] <-> " + live.peer_name("leaf02", 3);
+
+  // ibsim has the 32-bit PortXmitWait only: full, as after 0.69 s of waiting on 4x HDR.
+  live.console("PerformanceSet \"leaf02\"[3] PortCounters.PortXmitWait=4294967295");
+  const ProcessRun filled = live.run("check_ib_fabric", args);
+  INFO(filled.out);
+  CHECK(filled.first_line().find("1 saturated") != std::string::npos);
+  CHECK(filled.has(cable + ":"));
+
+  // The sweeps after: no change to rate, the port OK, and still named, with what is known.
+  const ProcessRun stuck = live.run("check_ib_fabric", args);
+  INFO(stuck.out);
+  CHECK(stuck.exit_code == 0);
+  CHECK(stuck.first_line().find("1 saturated") != std::string::npos);
+  CHECK(stuck.has("\\_[OK] " + cable +
+                  ": saturated counters (rates are lower bounds): xmit_wait; xmit_wait at its "
+                  "maximum: full before the last "));
+  CHECK(stuck.has("counted again once cleared (--reset-counters)"));
+
+  // --reset-counters clears it: said once, then measured again and no longer named.
+  const ProcessRun cleared =
+      live.run("check_ib_fabric", sweep_args(state, {"--worst", "50", "--reset-counters", "75"}));
+  INFO(cleared.out);
+  CHECK(cleared.has(cable + ": saturated counters"));
+  CHECK(cleared.has("cleared by this run, counted again from now"));
+  const ProcessRun measured = live.run("check_ib_fabric", args);
+  INFO(measured.out);
+  CHECK(measured.first_line().find("1 saturated") == std::string::npos);
+  CHECK_FALSE(measured.has(cable + ": saturated counters"));
+}
