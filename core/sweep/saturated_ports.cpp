@@ -31,9 +31,9 @@ std::string xmit_wait_text(const poll::PortResult& result) {
 
 std::string saturated_port_line(const poll::PortResult& result) {
   const counters::CounterMask saturated = result.rates.saturated;
-  std::string line = poll::cable_name(*result.target) +
-                     ": saturated counters (rates are lower bounds): " +
-                     counters::describe_counters(saturated);
+  std::string line =
+      poll::cable_name(*result.target) +
+      ": saturated counters (rates are lower bounds): " + counters::describe_counters(saturated);
   if (saturated & counters::counter_bit(counters::Counter::xmit_wait))
     line += xmit_wait_text(result);
   return line;
