@@ -233,6 +233,7 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
       (!options.history_needs_state_dir || std::filesystem::is_directory(state_dir))) {
     data.reader.emplace(state_dir, options.history.rrdcached,
                         std::chrono::seconds(options.history.timeout));
+    data.reader->keep_rows(options.rows || options.annotate);
     read_usage(data, state_dir, options);
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     if (options.annotate) {

@@ -46,6 +46,11 @@ struct CollectOptions {
   // node pages); a port whose files cannot be read is a warning, not an error.
   bool port_records = false;
 
+  // Each port's rows kept beside its averages (history::PortHistory::rows), so that the
+  // congestion trees judge waiting and fullness row by row (ibpm-congestion; the map's
+  // congestion marks with annotate keep them too).
+  bool rows = false;
+
   // The node sets whose traffic is measured: subtrees, then operator sets, Slurm switches, jobs.
   bool subtrees = true;
   std::vector<std::string> set_files;  // 'NAME: HOSTLIST|GUID ...' per line

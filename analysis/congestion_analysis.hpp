@@ -20,8 +20,10 @@ using routes::EgressLoad;
 using routes::EgressLoads;
 using routes::find_congestion;
 using routes::has_xmit_wait;
+using routes::RowLoad;
 
-// The measured directions of ibpm-utilization's link usage, by sending port.
+// The measured directions of ibpm-utilization's link usage, by sending port, with their rows
+// when the history kept them (CollectOptions::rows).
 EgressLoads egress_loads(const std::vector<history::LinkUsage>& usage);
 
 }  // namespace ibpm::analysis

@@ -34,6 +34,11 @@ std::string share_text(std::optional<double> share) {
   return share ? base::format_fixed(*share * 100, 1) + "%" : "-";
 }
 
+// A port's lost share; ">=" where its PortXmitWait sat at its maximum (the share a lower bound).
+std::string lost_text(const CongestedPort& p) {
+  return (p.wait_saturated ? ">=" : "") + share_text(p.lost_share);
+}
+
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& word : words) out += (out.empty() ? "" : " ") + word;
@@ -57,6 +62,7 @@ std::string json_port_fields(const CongestionContext& c, const CongestedPort& p)
          format_guid(p.port.node) + "\",\"port\":" + std::to_string(p.port.port) +
          ",\"to\":" + base::json_string(peer_label(c, p.port)) + ",\"role\":\"" +
          to_string(p.role) + "\",\"lost_share\":" + base::json_number(p.lost_share) +
+         ",\"wait_saturated\":" + (p.wait_saturated ? "true" : "false") +
          ",\"utilization\":" + json_optional(p.utilization);
 }
 
@@ -74,7 +80,7 @@ void print_congestion_table(std::ostream& out, const CongestionReport& report,
   out << "Congestion over " << context.end - context.start << " s"
       << (context.coverage.empty() ? "" : ": " + context.coverage) << '\n'
       << "A port waits above " << share_text(context.thresholds.wait) << " XmitWait, is full at "
-      << share_text(context.thresholds.busy) << " utilization\n";
+      << share_text(context.thresholds.busy) << " utilization, in the same rows of the history\n";
   if (report.trees.empty()) {
     out << "No congestion: no port waited for credits above the threshold\n";
     return;
@@ -84,7 +90,7 @@ void print_congestion_table(std::ostream& out, const CongestionReport& report,
   out << line;
   auto row = [&](const char* role, const CongestedPort& p) {
     std::snprintf(line, sizeof line, "%-6s %-*s %7s %7s\n", role, w, safe(p.port).c_str(),
-                  share_text(p.lost_share).c_str(), share_text(p.utilization).c_str());
+                  lost_text(p).c_str(), share_text(p.utilization).c_str());
     out << line;
   };
   for (const CongestionTree& tree : report.trees) {
@@ -99,7 +105,8 @@ void print_congestion_table(std::ostream& out, const CongestionReport& report,
 
 void print_congestion_csv(std::ostream& out, const CongestionReport& report,
                           const CongestionContext& context) {
-  out << "tree,role,node,guid,port,from,to,lost_share,utilization,root,cause_jobs,suffer_jobs\n";
+  out << "tree,role,node,guid,port,from,to,lost_share,utilization,root,cause_jobs,suffer_jobs,"
+         "wait_saturated\n";
   for (std::size_t t = 0; t < report.trees.size(); ++t) {
     const CongestionTree& tree = report.trees[t];
     const std::string root = port_label(context, report.ports[tree.root].port);
@@ -111,7 +118,8 @@ void print_congestion_csv(std::ostream& out, const CongestionReport& report,
           << base::format_fixed(p.lost_share, 6) << ',' << csv_optional(p.utilization) << ','
           << base::csv_text(root) << ','
           << (jobs ? base::csv_text(joined(tree.cause_jobs)) : std::string{}) << ','
-          << (jobs ? base::csv_text(joined(tree.suffer_jobs)) : std::string{}) << '\n';
+          << (jobs ? base::csv_text(joined(tree.suffer_jobs)) : std::string{}) << ','
+          << (p.wait_saturated ? 1 : 0) << '\n';
     };
     row(report.ports[tree.root], context.jobs);
     for (std::size_t victim : tree.victims) row(report.ports[victim], false);

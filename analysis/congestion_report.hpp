@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // ibpm-congestion's output: the congestion trees, roots first, as an aligned table, CSV (one row
 // per port and tree) or JSON (the ports with the keys the simulator's truth uses: node, guid,
-// port, role, lost_share, utilization; and the trees with their jobs).
+// port, role, lost_share, utilization, and wait_saturated: the port's 32-bit PortXmitWait sat at
+// its maximum, so lost_share is a lower bound; and the trees with their jobs). lost_share and
+// utilization are averages over the window; the roles are judged row by row.
 #pragma once
 
 #include <ctime>

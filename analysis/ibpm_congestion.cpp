@@ -43,6 +43,7 @@ void run(const Options& options) {
   collect_options.peaks = false;  // averages are all the analysis reads
   collect_options.xmit_wait_tick_ns = options.xmit_wait_tick_ns;
   collect_options.subtrees = false;
+  collect_options.rows = true;  // waiting and fullness judged in the same rows
   const ibpm::analysis::FabricAnalysis data =
       ibpm::analysis::collect(options.fabric, collect_options);
   const ibpm::routes::ForwardingTables tables = read_tables(options.fabric.state_dir);
@@ -92,23 +93,27 @@ int main(int argc, char** argv) {
       {.name = "ibpm-congestion",
        .description =
            "Congestion trees of an InfiniBand fabric from the counter history in the state "
-           "directory: the ports that waited for credits (XmitWait share of the window above "
-           "--wait-threshold), the root each waits for (found by following the forwarding tables "
-           "in STATE_DIR/routes.lft downstream to a full port, utilization at --busy-threshold "
-           "or more, that does not wait itself), and with --jobs the jobs whose routes cross "
-           "each root (they cause it) and those that cross only its victims (they suffer it). A "
-           "victim whose routes reach two roots is in both trees.",
+           "directory: the ports that waited for credits (XmitWait share of a row of the "
+           "history above --wait-threshold, or a 32-bit PortXmitWait at its maximum), the root "
+           "each waits for (found by following the forwarding tables in STATE_DIR/routes.lft "
+           "downstream to a port full in the same row, utilization at --busy-threshold or more, "
+           "that does not wait itself), and with --jobs the jobs whose routes cross each root "
+           "(they cause it) and those that cross only its victims (they suffer it). Judged row by "
+           "row, so the window need not match the congestion. A victim whose routes reach two "
+           "roots is in both trees.",
        .add_options =
            [&](CLI::App& app) {
              ibpm::analysis::add_analyzer_options(app, options.fabric, options.history,
                                                   options.format);
              ibpm::plugin::add_option(
                  app, "--wait-threshold", options.thresholds.wait,
-                 "A port waits when its XmitWait share of the window is above this (0..1)")
+                 "A port waits in a row of the history when its XmitWait share of the row is "
+                 "above this (0..1)")
                  .in_range(0.0, 1.0)
                  .show_default();
              ibpm::plugin::add_option(app, "--busy-threshold", options.thresholds.busy,
-                                      "A port is full at this average utilization or more (0..1)")
+                                      "A port is full in a row at this utilization or more "
+                                      "(0..1)")
                  .in_range(0.0, 1.0)
                  .show_default();
              ibpm::plugin::add_jobs_option(app, options.jobs,

@@ -35,7 +35,9 @@ void check_sources(const std::string& file, const FetchedRows& rows);
 std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
                                                   const state::DaemonAnswer& answer);
 
-// The port's history from its AVERAGE rows and, when read, its MAX rows.
-PortHistory history_from(const FetchedRows& average, const FetchedRows* peak);
+// The port's history from its AVERAGE rows and, when read, its MAX rows; with keep_rows, the
+// AVERAGE rows of the data and wait counters too (PortHistory::rows).
+PortHistory history_from(const FetchedRows& average, const FetchedRows* peak,
+                         bool keep_rows = false);
 
 }  // namespace ibpm::history

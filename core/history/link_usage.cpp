@@ -16,6 +16,41 @@ double error_rate(const PortHistory& h) {
 
 namespace {
 
+// The value of `series` (one of `rows`' own) in the row that holds time t; NaN outside them.
+float value_at(const PortHistory::Rows& rows, const std::vector<float>& series, std::time_t t) {
+  if (rows.step <= 0 || t <= rows.start) return std::numeric_limits<float>::quiet_NaN();
+  const auto row = static_cast<std::size_t>((t - rows.start + rows.step - 1) / rows.step) - 1;
+  return row < series.size() ? series[row] : std::numeric_limits<float>::quiet_NaN();
+}
+
+// The direction row by row, on the sender's rows (the receiver's when the sender kept none):
+// the data rate as the averages take it (sent, else received at the far end), the wait share.
+void add_rows(DirectionUsage& d, const PortHistory& sender, const PortHistory& receiver,
+              std::optional<double> capacity_octets_s, const UsageOptions& options) {
+  const PortHistory::Rows& base = sender.rows.size() ? sender.rows : receiver.rows;
+  if (base.size() == 0 || !capacity_octets_s || *capacity_octets_s <= 0) return;
+  const bool sent = sender.rows.size() && sender.average_of(counters::Counter::xmit_data);
+  const double tick = options.xmit_wait_tick_ns
+                          ? *options.xmit_wait_tick_ns * 1e-9
+                          : counters::default_xmit_wait_tick(*capacity_octets_s * 8);
+  const double octets_per_word = counters::to_octets(1);
+  d.rows_start = base.start;
+  d.rows_step = base.step;
+  d.rows.resize(base.size());
+  for (std::size_t r = 0; r < base.size(); ++r) {
+    DirectionRow& row = d.rows[r];
+    const std::time_t end = base.start + static_cast<std::time_t>(r + 1) * base.step;
+    const float words =
+        sent ? sender.rows.xmit_data[r] : value_at(receiver.rows, receiver.rows.rcv_data, end);
+    row.utilization = static_cast<float>(words * octets_per_word / *capacity_octets_s);
+    if (&base == &sender.rows) {
+      row.wait_share = static_cast<float>(sender.rows.xmit_wait[r] * tick);
+      row.wait_saturated =
+          r < sender.rows.xmit_wait_saturated.size() && sender.rows.xmit_wait_saturated[r];
+    }
+  }
+}
+
 // One direction: `from` transmits, `to` receives.
 DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
                          const PortHistory& receiver, std::optional<double> capacity_octets_s,
@@ -47,6 +82,8 @@ DirectionUsage direction(PortRef from, PortRef to, const PortHistory& sender,
     d.xmit_wait_pct = *wait * tick * 100.0;
   }
   d.errors_s = error_rate(sender);
+  d.xmit_wait_saturated = sender.xmit_wait_saturated;
+  add_rows(d, sender, receiver, capacity_octets_s, options);
   return d;
 }
 

@@ -5,7 +5,9 @@
 // b's receive side (PortRcvData) when a was not polled (a CA nobody monitors, a shard boundary).
 #pragma once
 
+#include <ctime>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +16,14 @@
 #include "history/port_history.hpp"
 
 namespace ibpm::history {
+
+// One RRD row of a direction: the share of the link's capacity it used and the share of the
+// row's time `from` waited to send (NaN where unknown).
+struct DirectionRow {
+  float utilization = std::numeric_limits<float>::quiet_NaN();
+  float wait_share = std::numeric_limits<float>::quiet_NaN();
+  bool wait_saturated = false;  // the 32-bit PortXmitWait sat at its maximum: it waited
+};
 
 struct DirectionUsage {
   PortRef from;
@@ -26,6 +36,14 @@ struct DirectionUsage {
   std::optional<double> xmit_wait_pct;  // share of the window `from` waited to send (0..100)
   double errors_s =
       0;  // error counters of `from` (receive errors of the link's far end count there)
+  // `from`'s 32-bit PortXmitWait sat at its maximum in some row: it waited, how long is unknown
+  // (its share counts only the rows before).
+  bool xmit_wait_saturated = false;
+  // Row by row, when the histories kept their rows (HistoryReader::keep_rows): row r covers
+  // (rows_start + r * rows_step, rows_start + (r + 1) * rows_step].
+  std::time_t rows_start = 0;
+  std::time_t rows_step = 0;
+  std::vector<DirectionRow> rows;
 };
 
 struct LinkUsage {

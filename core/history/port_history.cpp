@@ -64,8 +64,9 @@ FetchedRows fetch(const std::string& path, const char* cf, const Window& window)
 bool consolidated(const FetchedRows& rows) { return rows.step >= 3600; }
 
 // The port's history from its AVERAGE rows, and the MAX rows when they differ (null: they do not).
-PortHistory history_with_peaks(const FetchedRows& average, const FetchedRows* peak) {
-  return history_from(average, peak ? peak : &average);
+PortHistory history_with_peaks(const FetchedRows& average, const FetchedRows* peak,
+                               bool keep_rows) {
+  return history_from(average, peak ? peak : &average, keep_rows);
 }
 
 bool exists(const std::string& path) {
@@ -103,10 +104,10 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
   if (window.end <= window.start || !exists(file)) return {};
   backend_.flush(store_.rrd_name(node, port));
   const FetchedRows average = fetch(file, "AVERAGE", window);
-  if (!peaks) return history_from(average, nullptr);
-  if (!consolidated(average)) return history_with_peaks(average, nullptr);
+  if (!peaks) return history_from(average, nullptr, keep_rows_);
+  if (!consolidated(average)) return history_with_peaks(average, nullptr, keep_rows_);
   const FetchedRows peak = fetch(file, "MAX", window);
-  return history_with_peaks(average, &peak);
+  return history_with_peaks(average, &peak, keep_rows_);
 }
 
 std::vector<HistoryReader::Read> HistoryReader::read_all(const std::vector<PortRef>& ports,
@@ -134,12 +135,12 @@ std::vector<HistoryReader::Read> HistoryReader::read_files(const std::vector<Por
         if (!exists(files[i])) continue;
         const FetchedRows average = fetch(files[i], "AVERAGE", window);
         if (!peaks) {
-          reads[i].history = history_from(average, nullptr);
+          reads[i].history = history_from(average, nullptr, keep_rows_);
         } else if (!consolidated(average)) {
-          reads[i].history = history_with_peaks(average, nullptr);
+          reads[i].history = history_with_peaks(average, nullptr, keep_rows_);
         } else {
           const FetchedRows peak = fetch(files[i], "MAX", window);
-          reads[i].history = history_with_peaks(average, &peak);
+          reads[i].history = history_with_peaks(average, &peak, keep_rows_);
         }
       } catch (const std::exception& e) {
         reads[i].error = e.what();
@@ -209,9 +210,9 @@ void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t be
   std::map<std::size_t, FetchedRows> awaiting_peaks;
   fetch_all(slice, "AVERAGE", [&](std::size_t i, FetchedRows&& average) {
     if (!peaks)
-      reads[i].history = history_from(average, nullptr);
+      reads[i].history = history_from(average, nullptr, keep_rows_);
     else if (!consolidated(average))
-      reads[i].history = history_with_peaks(average, nullptr);
+      reads[i].history = history_with_peaks(average, nullptr, keep_rows_);
     else
       awaiting_peaks.emplace(i, std::move(average));
   });
@@ -219,7 +220,7 @@ void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t be
   std::vector<std::size_t> second;
   for (const auto& [i, rows] : awaiting_peaks) second.push_back(i);
   fetch_all(second, "MAX", [&](std::size_t i, FetchedRows&& peak) {
-    reads[i].history = history_with_peaks(awaiting_peaks.at(i), &peak);
+    reads[i].history = history_with_peaks(awaiting_peaks.at(i), &peak, keep_rows_);
   });
 }
 

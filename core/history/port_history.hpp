@@ -34,6 +34,21 @@ struct PortHistory {
   std::array<std::optional<double>, counters::kCounterCount> average{};
   std::array<std::optional<double>, counters::kCounterCount>
       peak{};  // highest step average (MAX archive)
+  // Some row's sample had the 32-bit PortXmitWait at its maximum (an agent without the 64-bit
+  // one): its rate there is unknown, not zero, and the port waited.
+  bool xmit_wait_saturated = false;
+
+  // The rows themselves, for an analysis that judges the ports row by row (the congestion trees:
+  // a port waiting in a row whose downstream port was full in that same row). Kept only when
+  // the reader is asked to (HistoryReader::keep_rows); the rates per second, NaN where unknown.
+  struct Rows {
+    std::time_t start = 0;  // row r covers (start + r*step, start + (r+1)*step]
+    std::time_t step = 0;
+    std::vector<float> xmit_data, rcv_data, xmit_wait;
+    std::vector<bool> xmit_wait_saturated;  // empty when no row's was
+    std::size_t size() const { return xmit_data.size(); }
+  };
+  Rows rows;
 
   std::optional<double> average_of(counters::Counter c) const {
     return average[static_cast<std::size_t>(c)];
@@ -50,6 +65,9 @@ class HistoryReader {
   // `timeout` bounds each read_all() through the daemon.
   HistoryReader(std::string state_dir, std::string rrdcached = {},
                 std::chrono::milliseconds timeout = std::chrono::seconds(300));
+
+  // Every read after this keeps each port's rows (PortHistory::rows) as well as its averages.
+  void keep_rows(bool keep = true) { keep_rows_ = keep; }
 
   std::string path(Guid node, PortNumber port) const;
   // A port never polled gives found = false; a file that is not an ibpm port RRD throws
@@ -83,6 +101,7 @@ class HistoryReader {
   state::PortStore store_;
   state::RrdBackend backend_;
   std::chrono::milliseconds timeout_;
+  bool keep_rows_ = false;
 };
 
 }  // namespace ibpm::history

@@ -136,10 +136,12 @@ struct CongestionFabric {
 // Sets the counters of the flows as the model delivers them and sweeps, as
 // test_locality_live does: a first sweep makes the files, then five rounds of a pause, the
 // counters set and a sweep; the window starts after the second of them. Then ibpm-congestion
-// over that window (with `congestion_args` added).
+// over that window (with `congestion_args` added). With quiet_rounds, that many rounds come
+// first without the flows (the counters left alone), inside the window: it starts before the
+// congestion, as "the last N minutes" do.
 Outcome sweep_and_analyse(CongestionFabric& net, const std::vector<sim::Flow>& flows,
                           const std::vector<std::string>& congestion_args = {},
-                          Step step = Step::one_second) {
+                          Step step = Step::one_second, int quiet_rounds = 0) {
   LiveFabric& live = net.live;
   const StateDir& state = net.state;
   const sim::NetTopology& topology = live.tree.topology;
@@ -173,14 +175,16 @@ Outcome sweep_and_analyse(CongestionFabric& net, const std::vector<sim::Flow>& f
   std::time_t first_sweep = 0;
   double seconds = 0;
   std::string last_sweep;
-  for (int k = 0; k <= 4; ++k) {
+  for (int k = 0; k <= quiet_rounds + 4; ++k) {
     std::this_thread::sleep_for(pause);
     if (faked) shift += 60;
     const auto now = std::chrono::steady_clock::now();
-    if (!t0) t0 = now;
-    // The traffic started a second before the first round (as the sweeps' clock sees it).
-    seconds = 1 + std::chrono::duration<double>(now - *t0).count() + (faked ? shift - 60 : 0);
-    set_counters(seconds);
+    if (k >= quiet_rounds) {
+      if (!t0) t0 = now;
+      // The traffic started a second before the first round (as the sweeps' clock sees it).
+      seconds = 1 + std::chrono::duration<double>(now - *t0).count() + (faked ? shift - 60 : 0);
+      set_counters(seconds);
+    }
     const ProcessRun run = net.run_at(shift, "check_ib_fabric", sweep);
     INFO(run.out << run.err);
     // WARNING or CRITICAL where ports wait: the sweep ran all the same (UNKNOWN, 3, when not).
@@ -535,4 +539,36 @@ TEST_CASE("ibpm-congestion finds no congestion at the default 60 s RRD step") {
   IBPM_REQUIRE_LIVE_RATES();
   IBPM_REQUIRE_FAKETIME();
   check_no_congestion(Step::default_60s);
+}
+
+TEST_CASE(
+    "ibpm-congestion names the spine port an incast fills over a window that starts before it") {
+  IBPM_REQUIRE_LIVE_RATES();
+  CongestionFabric net("incast-window-before");
+
+  // Four hosts each of leaf02, leaf03 and leaf04 send 5 GB/s to cn0001 (leaf01): each leaf's
+  // uplink carries 20 of its 25 GB/s, and OpenSM's tables bring the twelve flows to leaf01
+  // through one spine, whose 25 GB/s port down to leaf01 is asked 60.
+  std::vector<sim::Flow> flows;
+  for (int leaf : {2, 3, 4})
+    for (int i = 1; i <= 4; ++i) flows.push_back({host(6 * (leaf - 1) + i), host(1), 5 * GB});
+  // Five rounds without traffic, then the incast for the last five: the spine port is full in
+  // every row the incast runs, and about half the window's average.
+  const Outcome outcome = sweep_and_analyse(net, flows, {}, Step::one_second, 5);
+  const json& truth = outcome.truth;
+  const json& analysis = outcome.analysis;
+  INFO(analysis.dump(1));
+
+  // The truth: one root, the spine's port toward leaf01 (the first full port on every path).
+  const PortKey spine_down = net.key_of(net.path(host(7), host(1)).at(2));
+  REQUIRE(truth_ports(truth, "root") == std::set<PortKey>{spine_down});
+  for (const json& p : analysis["ports"])
+    if (key(p) == spine_down) CHECK(p["utilization"].get<double>() < 0.9);  // its average
+
+  // The analysis: that root alone, and the truth's victims behind it.
+  CHECK(analysis_ports(analysis, "root") == truth_ports(truth, "root"));
+  check_victims(truth_ports(truth, "victim"), analysis_ports(analysis, "victim"));
+  const auto found = analysis_victim_roots(analysis);
+  INFO("found:\n" << describe(found));
+  CHECK(found == truth_victim_roots(net, truth, flows));
 }

@@ -48,8 +48,11 @@ class CongestionCli {
   std::string file(const std::string& name) const { return (tmp_.path() / name).string(); }
 
   // Every 60 s over the last minutes, each port's PortXmitData and PortXmitWait advanced as its
-  // utilization and wait share say.
-  void write_history(const std::map<PortRef, std::pair<double, double>>& loads) const {
+  // utilization and wait share say; the ports in saturated_wait have a 32-bit PortXmitWait that
+  // sits at its maximum from the second sample on (as the sweeps record it: unknown, and the
+  // saturated gauge's bit).
+  void write_history(const std::map<PortRef, std::pair<double, double>>& loads,
+                     const std::set<PortRef>& saturated_wait = {}) const {
     state::PortStore store(state::test::direct_options(tmp_));
     const double capacity_words_s =
         static_cast<double>(link_capacity_bps(LinkWidth::x4, LinkSpeed::hdr)) / 8 / 4;
@@ -62,6 +65,11 @@ class CongestionCli {
         r.time = static_cast<double>(start + 60 * i);
         r.raw[state::source_index(counters::Counter::xmit_data)] = data;
         r.raw[state::source_index(counters::Counter::xmit_wait)] = wait;
+        if (saturated_wait.count(port) && i > 0) {
+          r.all_extended = false;  // 64-bit data, the 32-bit PortXmitWait
+          r.raw[state::source_index(counters::Counter::xmit_wait)] = 0xFFFFFFFFu;
+          r.saturated = counters::counter_bit(counters::Counter::xmit_wait);
+        }
         store.write(port.node, port.port, r);
         data += static_cast<std::uint64_t>(load.first * capacity_words_s * 60);
         wait += static_cast<std::uint64_t>(load.second * 60 * 1e9 / kTickNs);
@@ -224,4 +232,33 @@ TEST_CASE("ibpm-congestion escapes names from the fabric in CSV and JSON") {
   const auto report = nlohmann::json::parse(json.out);
   REQUIRE(report["trees"].size() == 1);
   CHECK(report["trees"][0]["victims"][0]["node"] == "=SUM(1),\\x y");
+}
+
+TEST_CASE(
+    "ibpm-congestion counts a port whose 32-bit PortXmitWait sits at its maximum as waiting") {
+  // leaf01's uplink toward cn0008 feeds the full spine port down to leaf04; its PortXmitWait
+  // filled (0.69 s of waiting on 4x HDR at the real tick) and no rate of it is left, only the
+  // saturated gauge. It waits behind that root all the same, its lost share a lower bound.
+  const CongestionCli cli;
+  const PortRef up = cli.tree().egress_toward("leaf01", "cn0008");
+  const PortRef down = cli.tree().egress_toward(cli.tree().peer_node(up), "cn0008");
+  cli.write_history({{up, {0.5, 0.3}}, {down, {1.0, 0.0}}, {cli.tree().host("cn0002"), {0.2, 0}}},
+                    {up});
+  const auto json = cli.run({"--format", "json"});
+  INFO(json.out << json.err);
+  REQUIRE(json.exit_code == 0);
+  const auto report = nlohmann::json::parse(json.out);
+  CHECK_FALSE(report.contains("note"));
+  std::set<std::string> roots, victims;
+  for (const auto& port : report["ports"]) {
+    (port["role"] == "root" ? roots : victims).insert(entry_name(port));
+    CHECK(port["wait_saturated"] == (entry_name(port) == cli.tree().name(up)));
+  }
+  CHECK(roots == std::set<std::string>{cli.tree().name(down)});
+  CHECK(victims == std::set<std::string>{cli.tree().name(up)});
+  const auto table = cli.run({});
+  INFO(table.out);
+  CHECK(table.out.find(">=0.0%") != std::string::npos);
+  const auto csv = cli.run({"--format", "csv"});
+  CHECK(csv.out.find(",wait_saturated\n") != std::string::npos);
 }
