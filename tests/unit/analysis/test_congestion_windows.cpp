@@ -115,8 +115,8 @@ class Windows {
     std::map<PortRef, history::PortHistory> histories;
     for (const auto& [port, rows] : files)
       histories[port] = history::history_from(rows, nullptr, !without_rows);
-    const std::vector<history::LinkUsage> usage = history::link_usage(
-        tree_.fabric(), [&](PortRef port) { return histories.at(port); });
+    const std::vector<history::LinkUsage> usage =
+        history::link_usage(tree_.fabric(), [&](PortRef port) { return histories.at(port); });
     return egress_loads(usage);
   }
 
@@ -301,8 +301,7 @@ void check_two_episodes(std::time_t step) {
   INFO("two episodes, step " << step << " s");
   check_against_truth(windows,
                       windows.loads(static_cast<std::time_t>(start - length),
-                                    static_cast<std::time_t>(start + 3 * length) + 2 * step,
-                                    step));
+                                    static_cast<std::time_t>(start + 3 * length) + 2 * step, step));
 }
 
 }  // namespace congestion_windows_test
