@@ -17,7 +17,12 @@ namespace {
 
 using SmallTree = test::RoutedTree;
 
-EgressLoad load(double utilization, double wait) { return {utilization, wait}; }
+EgressLoad load(double utilization, double wait) {
+  EgressLoad load;  // (members set one by one: -Wmissing-field-initializers)
+  load.utilization = utilization;
+  load.wait_share = wait;
+  return load;
+}
 
 std::set<PortRef> ports_with(const CongestionReport& report, CongestionRole role) {
   std::set<PortRef> found;

@@ -12,8 +12,17 @@ using namespace ibpm;
 namespace {
 
 // A port that waits over its threshold (as sweep_loads gives it), and one that does not.
-routes::EgressLoad waiting(double utilization, double wait) { return {utilization, wait}; }
-routes::EgressLoad busy(double utilization) { return {utilization, std::nullopt}; }
+routes::EgressLoad waiting(double utilization, double wait) {
+  routes::EgressLoad load;  // (members set one by one: -Wmissing-field-initializers)
+  load.utilization = utilization;
+  load.wait_share = wait;
+  return load;
+}
+routes::EgressLoad busy(double utilization) {
+  routes::EgressLoad load;
+  load.utilization = utilization;
+  return load;
+}
 
 }  // namespace
 
