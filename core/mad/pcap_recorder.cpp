@@ -42,7 +42,10 @@ void PcapRecorder::record(const std::uint8_t* umad_packet, std::size_t mad_lengt
                           std::chrono::system_clock::time_point when) {
   auto* packet = const_cast<std::uint8_t*>(umad_packet);  // libibumad takes non-const pointers
   const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(packet));
-  const ib_mad_addr_t* peer = umad_get_mad_addr(packet);
+  // Copied: the engine's packet buffers need not be aligned for ib_mad_addr_t.
+  ib_mad_addr_t peer_address;
+  std::memcpy(&peer_address, umad_get_mad_addr(packet), sizeof peer_address);
+  const ib_mad_addr_t* peer = &peer_address;
   // Our end of the conversation: QP0 for SMPs (class 0x01 and 0x81), QP1 for the rest.
   const std::uint32_t local_qp = (mad[1] & 0x7f) == 0x01 ? 0 : 1;
   FrameAddress address;
