@@ -199,7 +199,7 @@ class JoinedRoots {
 
   std::map<PortRef, std::set<PortRef>> full_, tips_, resolved_;
   std::set<PortRef> in_progress_;
-  const std::set<PortRef> none_;
+  const std::set<PortRef> none_{};
 };
 
 CongestedPort congested_port(const PortRef& port, CongestionRole role, const EgressLoads& loads) {
