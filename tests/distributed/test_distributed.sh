@@ -191,7 +191,11 @@ start_rrdcached() {
   start_daemon rrdcached "$W/rrdcached.log" rrdcached -g "${run_as[@]}" -O -R -B -b "$W/store" \
     -j "$W/journal" -p "$W/rrdcached.pid" -w 3600 -f 7200 \
     -m 0660 -P "$RRD_COMMANDS" -l "unix:$RRD_SOCK"
-  wait_for 30 "rrdcached answering through the tunnel" store_answers
+  # The daemon replays its journal before it answers: under CI's load (two cores, a sanitizer
+  # build beside it) that took more than 30 s once, so the wait is generous and its length logged.
+  local started=$(date +%s)
+  wait_for 180 "rrdcached answering through the tunnel" store_answers
+  log "rrdcached answered through the tunnel after $(($(date +%s) - started)) s"
 }
 say() {  # PORT COMMAND...: the daemon's answers to COMMANDs sent to PORT (QUIT added)
   local port=$1
