@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # What the DEB holds: the checks in /usr/lib/nagios/plugins and the tools in /usr/bin, each with
-# its man page; the Icinga 2, Nagios, Grafana, /etc, systemd and udev files; no test-only command;
-# no RPATH; no installed file (executables included) naming the source or build folder; the MIT
-# license in the copyright file; conffiles for /etc/ibpm; dependencies that are runtime packages
-# (computed by dpkg-shlibdeps, none -dev).
+# its man page; the Icinga 2, Nagios, Prometheus, Grafana, /etc, systemd and udev files; no
+# test-only command; no RPATH; no installed file (executables included) naming the source or build
+# folder; the MIT license in the copyright file; conffiles for /etc/ibpm; dependencies that are
+# runtime packages (computed by dpkg-shlibdeps, none -dev).
 # Usage: deb_contents.sh DEB SOURCE_DIR BUILD_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +28,8 @@ for path in /usr/lib/nagios/plugins/check_ib_{topology,port,node,fabric} \
             /usr/share/ibpm/udev/99-ibpm-umad.rules \
             /usr/share/ibpm/grafana/ibpm-{fabric-overview,switch,cable,congestion,collectors}.json \
             /usr/share/ibpm/grafana/ibpm-dashboards.yml \
+            /usr/share/ibpm/prometheus/ibpm-{alerts,threshold-alerts,recording}.yml \
+            /usr/bin/ibpm-prometheus-rules \
             /usr/share/doc/ibpm/{copyright,changelog.gz}; do
   grep -qx "$path" <<< "$files" || fail "the DEB has no $path"
 done
