@@ -111,7 +111,7 @@ namespace {
 // its last read is two turns old.
 bool periodic_port_info(const PortTarget& t, std::uint64_t runs, unsigned every,
                         std::uint16_t age) {
-  return every <= 1 || age + 1u >= 2u * every || port_turn(t.node, t.port, runs, every);
+  return every <= 1 || age + 1u >= 2u * every || port_turn(t.lid, t.port, runs, every);
 }
 
 SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::uint64_t runs,
@@ -236,7 +236,7 @@ class StoreCheck {
       // (a sample read from the store just now passes as well)
       if (!previous.of[i] || !results[i].state_error.empty()) continue;
       const bool turn =
-          port_turn(targets[i].node, targets[i].port, runs, settings.store_check_every);
+          port_turn(targets[i].lid, targets[i].port, runs, settings.store_check_every);
       (turn ? asked_ : later_).push_back(i);
     }
     // A few ports asked every run (taking turns when fewer are at theirs), so that a hand-back is
