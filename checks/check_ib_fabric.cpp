@@ -60,6 +60,9 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   ibpm::products::OutputLines written =
       ibpm::products::write_outputs(options, outputs, sweep, verdicts, events);
   ibpm::poll::add_state_lines(check, {}, record_saved.get());  // the notes are in sweep_check's
+  for (const std::string& joined : sweep.joined)
+    check.subchecks.push_back(
+        {State::ok, "joined, added to the saved topology: " + joined, {}, {}});
   // Passive results not delivered are said, never the fabric's state (the ports' state stands).
   for (ibpm::plugin::Subcheck& line : written.deliveries)
     check.subchecks.push_back(std::move(line));

@@ -296,6 +296,16 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
     failed("events", e);
   }
   try {
+    // Nodes --join added to the saved topology: said once, here (the next sweep finds them there).
+    if (!sweep.joined.empty()) {
+      const EventLog log(event_log_options(outputs));
+      for (const std::string& joined : sweep.joined)
+        log.write_message(State::ok, "joined the fabric, added to the saved topology: " + joined);
+    }
+  } catch (const std::exception& e) {
+    failed("join events", e);
+  }
+  try {
     if (std::optional<Subcheck> logged = log_store_event(options, outputs, sweep))
       lines.push_back(std::move(*logged));
   } catch (const std::exception& e) {

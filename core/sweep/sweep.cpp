@@ -11,7 +11,9 @@
 #include "mad/mad_link.hpp"
 #include "plugin/add_option.hpp"
 #include "poll/stale_topology.hpp"
+#include "sweep/port_join.hpp"
 #include "topology/fabric_topology.hpp"
+#include "topology/topology_source.hpp"
 
 namespace ibpm::sweep {
 
@@ -52,10 +54,10 @@ topology::Topology sweep_topology(const SweepOptions& options, SweepResult& resu
 // last discovery did not see) is said in `unknown` and left out; elsewhere it is an error.
 std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
                                          const Fabric& fabric, const NodeNameMap* names,
-                                         const SweepOptions& options,
+                                         const SweepOptions& options, const std::set<Guid>& joined,
                                          std::vector<std::string>& unknown) {
-  if (options.nodes.empty()) return targets;
-  std::set<Guid> wanted;
+  if (options.nodes.empty() && options.join.empty()) return targets;
+  std::set<Guid> wanted = joined;
   for (const std::string& text : options.nodes) {
     try {
       wanted.insert(poll::resolve_node(fabric, names, text).guid);
@@ -124,6 +126,62 @@ std::set<Guid> far_ends_of_new_downs(const std::vector<poll::PortResult>& result
   return far_ends;
 }
 
+// --join: the ports learnt at the SA and added to the topology swept and to the saved one (read
+// again, so that the cables other checks keep as lost stay out of it); the nodes to re-poll:
+// each joined node and the switches its cables lead to.
+std::set<Guid> join_ports(const SweepOptions& options, const plugin::CommonOptions& common,
+                          mad::MadTap& tap, SweepResult& result) {
+  std::set<Guid> repoll;
+  if (options.join.empty()) return repoll;
+  std::vector<Guid> guids;
+  for (const std::string& text : options.join) {
+    try {
+      std::size_t used = 0;
+      guids.push_back(std::stoull(text, &used, 0));
+      if (used != text.size() || guids.back() == 0) throw std::invalid_argument(text);
+    } catch (const std::exception&) {
+      throw std::runtime_error("--join " + text + ": not a port GUID");
+    }
+  }
+  if (tap.replaying()) {
+    result.state_notes.push_back("--join: nothing learnt from a replay");
+    return repoll;
+  }
+  PortJoin join;
+  {
+    mad::UmadPort port(options.fabric.ca, options.fabric.port);
+    mad::MadEngine engine(port, tap.recorder());
+    mad::EngineOptions engine_options;
+    engine_options.window = 8;
+    if (common.timeout)
+      engine_options.deadline = Clock::now() + std::chrono::seconds(common.timeout) / 4;
+    join = learn_ports(engine, engine_options, port.sm_lid(), result.topology.fabric, guids);
+    poll::accumulate(result.mad_stats, engine.stats());
+  }
+  for (std::string& note : join.notes) result.state_notes.push_back("--join: " + note);
+  if (join.joined.empty()) return repoll;
+  const topology::TopologySource source = topology::topology_source(options.fabric);
+  for (const JoinedNode& joined : join.joined) {
+    if (!add_joined(result.topology.fabric, joined)) continue;
+    result.joined.push_back(describe_joined(result.topology.fabric, joined, result.name_map()));
+    repoll.insert(joined.node.guid);
+    for (const auto& cable : joined.cables) repoll.insert(cable.second.node);
+  }
+  if (source.cache_given()) {
+    result.state_notes.push_back("--join: " + source.file() + " (--cache) is not rewritten");
+    return repoll;
+  }
+  try {
+    topology::Topology saved = topology::load_topology_file(source.file());
+    for (const JoinedNode& joined : join.joined) add_joined(saved.fabric, joined);
+    source.save(saved.fabric);
+  } catch (const std::exception& e) {
+    result.state_notes.push_back(std::string("--join: the saved topology was not rewritten: ") +
+                                 e.what());
+  }
+  return repoll;
+}
+
 }  // namespace
 
 void add_sweep_options(CLI::App& app, SweepOptions& options) {
@@ -188,7 +246,9 @@ void add_sweep_options(CLI::App& app, SweepOptions& options) {
       .group(group);
 }
 
-bool is_repoll(const SweepOptions& options) { return options.repoll && !options.nodes.empty(); }
+bool is_repoll(const SweepOptions& options) {
+  return options.repoll && (!options.nodes.empty() || !options.join.empty());
+}
 
 void add_repoll_option(CLI::App& app, SweepOptions& options) {
   options.repoll = true;  // the nodes of this command are re-polls (ibpm-rates' are not)
@@ -200,6 +260,14 @@ void add_repoll_option(CLI::App& app, SweepOptions& options) {
       "STATE_DIR/samples/nodes.rec, no RRD file, summary or OpenMetrics file written; events "
       "and passive results go where the sweep's go")
       .type_name("NODE")
+      .group("Sweep");
+  plugin::add_option(
+      app, "--join", options.join,
+      "A port that came into service (trap 64) and the saved topology lacks (port GUID; "
+      "repeatable), as ibpm-events asks: its node and cables learnt at the SA (NodeRecord, "
+      "LinkRecords) and from its PortInfo, added to the saved topology (the next sweep polls it), "
+      "said once as an event, and re-polled with the switch it is cabled to")
+      .type_name("GUID")
       .group("Sweep");
 }
 
@@ -227,12 +295,15 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   const state::PortStore store(poll::store_options(options));
   result.central_store = store.central_store();
   // Opened before anything else: a recording that cannot be used stops the sweep at once.
-  mad::MadTap tap(options.fabric.record, options.fabric.replay);
+  mad::MadTap tap(options.fabric.record, options.fabric.replay,
+                  {options.fabric.record_max_size, options.fabric.record_keep});
 
   result.topology = sweep_topology(options, result);
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric
   // is ours: the sweep saves the topology from the fabric.
   result.topology.ibnd.reset();
+  // The ports --join names, and the switches they are cabled to: re-polled with the rest.
+  const std::set<Guid> joined = join_ports(options, common, tap, result);
   // A re-poll's second pass: the ports of the switches at the far end of links it found down.
   std::vector<poll::PortTarget> far_end_targets;
   for (int pass = 0;; ++pass) {
@@ -242,11 +313,15 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     const bool far_end_pass = !targets.empty();
     if (!far_end_pass) {
       FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
-      all.targets = only_nodes(std::move(all.targets), fabric, result.name_map(), options, unknown);
+      all.targets =
+          only_nodes(std::move(all.targets), fabric, result.name_map(), options, joined, unknown);
       result.fabric_ports = all.targets.size();
       result.without_lid = std::move(all.without_lid);
       targets = shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
       if (targets.empty() && !unknown.empty()) throw std::runtime_error(unknown.front());
+      if (targets.empty() && options.nodes.empty() && !options.join.empty())
+        throw std::runtime_error(result.state_notes.empty() ? "--join: nothing new to learn"
+                                                            : result.state_notes.back());
       if (targets.empty())
         throw std::runtime_error(result.fabric_ports == 0
                                      ? "no cabled ports to poll in " + result.topology.origin

@@ -29,6 +29,9 @@ struct SweepOptions : poll::PollOptions {
   // The nodes are a re-poll beside the sweeps (see is_repoll): check_ib_fabric's --node, set by
   // add_repoll_option.
   bool repoll = false;
+  // Port GUIDs that came into service (trap 64) and the topology lacks: learnt at the SA, added
+  // to the saved topology and re-polled with the switch they are cabled to (port_join.hpp).
+  std::vector<std::string> join;
   delegation::ShardSpec shard;  // K/N; 1/1 polls everything
   std::string delegation_file;  // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
@@ -51,7 +54,7 @@ bool is_repoll(const SweepOptions& options);
 // --type, --shard, --delegation, --assign, --rediscover-after (the "Sweep" group). Call after
 // add_fabric_options; add_poll_options is separate.
 void add_sweep_options(CLI::App& app, SweepOptions& options);
-// --node (check_ib_fabric's: a re-poll, see is_repoll).
+// --node and --join (check_ib_fabric's: a re-poll, see is_repoll).
 void add_repoll_option(CLI::App& app, SweepOptions& options);
 
 struct SweepResult {
@@ -77,7 +80,8 @@ struct SweepResult {
   std::optional<double> first_read, last_read;  // epoch seconds of the earliest/latest counters
   mad::EngineStats mad_stats;
   bool rediscovered = false;
-  std::string topology_note;  // why it was discovered again, when it was
+  std::string topology_note;        // why it was discovered again, when it was
+  std::vector<std::string> joined;  // nodes --join added to the topology, described
 
   const NodeNameMap* name_map() const { return names ? &*names : nullptr; }
 };

@@ -8,7 +8,9 @@
 // wherever the sweep delivers (Nagios spool, Icinga 2 API, events file). Traps are coalesced
 // (repoll_queue.hpp): one re-poll at a time, a second apart at least, a budget of switches a
 // minute. It waits in poll() and uses no CPU while the fabric is quiet. --status-file keeps what it
-// did for the check that watches it. With --sa it also subscribes to the traps at the master
+// did for the check that watches it. A trap 64 for a port the saved topology (--topology) lacks
+// (a node joined) has the next re-poll learn that port at the SA and add it to the topology
+// (check_ib_fabric --join GUID). With --sa it also subscribes to the traps at the master
 // SM's SA, for any subnet manager (sa_subscriber.hpp), and treats its Reports as the plugin's
 // traps.
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <iostream>
@@ -108,6 +111,7 @@ class Listener {
                 .settle = std::chrono::milliseconds(options_.settle_ms)}),
         locator_(options_.topology),
         intake_(queue_, options_.budget, say, options_.topology.empty() ? nullptr : &locator_) {
+    intake_.on_join([this](Guid guid) { want_join(guid); });
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGTERM);
@@ -158,12 +162,15 @@ class Listener {
   // pidfd to wait on.
   int timeout_ms() const {
     if (child_ > 0 && child_fd_ < 0) return 50;
-    std::optional<Clock::time_point> next = queue_.next_start();
-    if (stopping_) next.reset();
-    if (sa_ && !stopping_)
-      next = std::min(next.value_or(Clock::time_point::max()), sa_->next_wake());
-    if (!next) return -1;
-    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();
+    if (stopping_) return -1;
+    Clock::time_point next = Clock::time_point::max();
+    if (child_ == 0) {  // (a re-poll in flight: its end wakes the loop)
+      if (!joins_.empty()) return 0;
+      if (const std::optional<Clock::time_point> start = queue_.next_start()) next = *start;
+    }
+    if (sa_) next = std::min(next, sa_->next_wake());
+    if (next == Clock::time_point::max()) return -1;
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - Clock::now()).count();
     return static_cast<int>(std::clamp<long long>(wait, 0, 60000));
   }
 
@@ -223,12 +230,45 @@ class Listener {
     intake_.take(trap, Clock::now(), now);
   }
 
+  // A trap 64 for a port the topology lacks: the next re-poll learns it (--join), unless it is
+  // waiting already or was tried within the last minute (a port that flaps in and out, or one
+  // the SA cannot say, costs one lookup a minute); at most kJoinsWaiting wait.
+  void want_join(Guid guid) {
+    static constexpr std::size_t kJoinsWaiting = 64;
+    const Clock::time_point now = Clock::now();
+    if (std::find(joins_.begin(), joins_.end(), guid) != joins_.end()) return;
+    if (const auto tried = join_tried_.find(guid);
+        tried != join_tried_.end() && now - tried->second < std::chrono::minutes(1))
+      return;
+    if (joins_.size() >= kJoinsWaiting) {
+      if (++joins_dropped_ == 1 || joins_dropped_ % 100 == 0)
+        say(std::to_string(joins_dropped_) +
+            " joined ports not learnt: too many waiting (the next discovery adds them)");
+      return;
+    }
+    joins_.push_back(guid);
+    join_tried_[guid] = now;
+  }
+
   void start_repoll() {
-    if (stopping_) return;
+    if (stopping_ || child_ > 0) return;
     const std::vector<unsigned> lids = queue_.start(Clock::now());
-    if (lids.empty()) return;
+    std::vector<Guid> joins;
+    while (!joins_.empty() && joins.size() < options_.max_nodes) {
+      joins.push_back(joins_.front());
+      joins_.erase(joins_.begin());
+    }
+    if (lids.empty() && joins.empty()) return;
     std::vector<std::string> args = options_.command;
     for (unsigned lid : lids) args.insert(args.end(), {"--node", std::to_string(lid)});
+    std::string joined;
+    for (Guid guid : joins) {
+      std::ostringstream text;
+      text << "0x" << std::hex << guid;
+      args.insert(args.end(), {"--join", text.str()});
+      joined += " " + text.str();
+    }
+    joins_started_ += joins.size();
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -256,7 +296,10 @@ class Listener {
     started_ = Clock::now();
     std::string named;
     for (unsigned lid : lids) named += (named.empty() ? "" : " ") + std::to_string(lid);
-    say("re-polling LID " + named);
+    say((named.empty() ? std::string() : "re-polling LID " + named) +
+        (joined.empty()
+             ? ""
+             : (named.empty() ? "learning joined port" : ", learning joined port") + joined));
   }
 
   void reap_child() {
@@ -294,7 +337,8 @@ class Listener {
          << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
          << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs
          << ",\"repolled\":" << c.polled << ",\"settled\":" << c.settled
-         << ",\"waiting\":" << queue_.waiting()
+         << ",\"waiting\":" << queue_.waiting() << ",\"joins\":" << joins_started_
+         << ",\"joins_dropped\":" << joins_dropped_
          << ",\"last_repoll_end\":" << health_.last_repoll_end
          << ",\"last_repoll_exit\":" << health_.last_repoll_exit << ",\"by_trap\":{";
     bool first = true;
@@ -324,6 +368,10 @@ class Listener {
   int child_fd_ = -1;
   Clock::time_point started_;
   bool stopping_ = false;
+  std::vector<Guid> joins_;  // ports of traps 64 the topology lacks, to learn (--join)
+  std::map<Guid, Clock::time_point> join_tried_;
+  std::uint64_t joins_started_ = 0;
+  std::uint64_t joins_dropped_ = 0;
 };
 
 }  // namespace
@@ -342,7 +390,9 @@ int main(int argc, char** argv) {
            "and "
            "re-polls at once the switch a trap 128 (link state change) or 144 (capability, "
            "description or enabled width/speed change) names, or that holds or is cabled to the "
-           "port of a trap 64/65 (GID in or out of service, placed by --topology): COMMAND "
+           "port of a trap 64/65 (GID in or out of service, placed by --topology; a port "
+           "coming into service that the topology lacks is learnt at the SA and added to it by "
+           "the re-poll, with --join GUID): COMMAND "
            "(check_ib_fabric and the "
            "sweep's own options, after --) is run with --node LID added, so the switch's ports "
            "are judged by the sweep's rules and its result goes wherever the sweep's goes. "

@@ -92,11 +92,14 @@ void TrapIntake::take_gid_change(const TrapRecord& trap, const std::string& what
       queue_repoll(*lid, what, now, epoch_now);
       return;
     }
-    ++counts_.ignored;
+    const bool joins = join_ && trap.trap_number == kGidInService && locator_->problem().empty();
+    if (!joins) ++counts_.ignored;
     if (said_ports_.insert(port_guid).second)
       say_(said + ": not in " + locator_->path() +
-           (locator_->problem().empty() ? " (the next discovery adds it; said once)"
-                                        : " (" + locator_->problem() + ")"));
+           (!locator_->problem().empty() ? " (" + locator_->problem() + ")"
+            : joins ? " (a node joined: learnt at the SA and added to it by a re-poll; said once)"
+                    : " (the next discovery adds it; said once)"));
+    if (joins) join_(port_guid);
     return;
   }
   ++counts_.ignored;

@@ -6,7 +6,9 @@
 //     (repoll_queue.hpp); a LID that is no unicast LID is said once per value and ignored;
 //   - 64/65 (a GID in or out of service): logged, and with a PortLocator the switch that holds the
 //     port or sits at the far end of its cable queued for a re-poll (its result says at once that
-//     the link came up or went down); a port the saved topology lacks is said once;
+//     the link came up or went down); a port the saved topology lacks is said once, and for a
+//     64 (a node joined) handed to the join callback, which has the re-poll learn it at the SA
+//     and add it to the topology (check_ib_fabric --join);
 //   - any other number: said once per trap number.
 // A flood naming one LID is one queued line in the log (the rest coalesce silently), a budget
 // spent is said at its first drop and every hundredth.
@@ -52,6 +54,10 @@ class TrapIntake {
 
   const TrapCounts& counts() const { return counts_; }
 
+  // Called with the port GUID of each trap 64 whose port the topology lacks (a node joined).
+  using Join = std::function<void(Guid)>;
+  void on_join(Join join) { join_ = std::move(join); }
+
  private:
   void queue_repoll(unsigned lid, const std::string& what, RepollQueue::Clock::time_point now,
                     double epoch_now);
@@ -66,6 +72,7 @@ class TrapIntake {
   std::set<unsigned> said_lids_;     // LIDs that are no unicast LID, said once
   PortLocator* locator_ = nullptr;
   std::set<Guid> said_ports_;  // port GUIDs of 64/65 the topology lacks, said once
+  Join join_;
 };
 
 }  // namespace ibpm::events
