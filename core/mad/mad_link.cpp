@@ -4,10 +4,14 @@
 
 namespace ibpm::mad {
 
-MadTap::MadTap(const std::string& record, const std::string& replay) {
+MadTap::MadTap(const std::string& record, const std::string& replay,
+               const RecordRotation& rotation) {
   if (!record.empty() && !replay.empty())
     throw MadError("--record and --replay exclude each other");
-  if (!record.empty()) recorder_ = std::make_unique<PcapRecorder>(record);
+  if (!record.empty()) {
+    rotate_if_full(record, rotation);
+    recorder_ = std::make_unique<PcapRecorder>(record);
+  }
   if (!replay.empty()) replay_ = std::make_unique<ReplaySource>(replay);
 }
 

@@ -12,6 +12,7 @@
 
 #include "mad/mad_engine.hpp"
 #include "mad/pcap_recorder.hpp"
+#include "mad/record_rotation.hpp"
 #include "mad/replay_source.hpp"
 #include "mad/umad_port.hpp"
 
@@ -19,8 +20,9 @@ namespace ibpm::mad {
 
 class MadTap {
  public:
-  // Empty paths: neither. Throws MadError (one line) when a file cannot be used.
-  MadTap(const std::string& record, const std::string& replay);
+  // Empty paths: neither. The recording is rotated first when it is full (record_rotation.hpp).
+  // Throws MadError (one line) when a file cannot be used.
+  MadTap(const std::string& record, const std::string& replay, const RecordRotation& rotation = {});
 
   bool replaying() const { return replay_ != nullptr; }
   PcapRecorder* recorder() { return recorder_.get(); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -21,6 +22,8 @@ struct FabricOptions {
   std::string state_dir = "/var/lib/ibpm";  // --state-dir: where checks keep state between runs
   std::string record;                       // --record: append every MAD to this pcap file
   std::string replay;                       // --replay: answers from this recording, not the fabric
+  std::uint64_t record_max_size = 0;        // --record-max-size: rotate it at this size, 0: never
+  unsigned record_keep = 5;                 // --record-keep: rotated files kept
 };
 
 // -C/--Ca CA and -P/--Port PORT (0..254) in help group `group`: the local HCA port the MADs go

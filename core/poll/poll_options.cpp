@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "base/number.hpp"
+#include "mad/record_rotation.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
 
@@ -98,6 +99,22 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
                          "that Wireshark and tshark decode, and --replay reads")
           .type_name("FILE")
           .group(group);
+  plugin::add_option_function(
+      app, "--record-max-size",
+      [&options](const std::string& text) {
+        options.record_max_size = mad::parse_record_size(text);
+      },
+      "Rotate the --record file when a run starts and it holds SIZE or more (500M, 2G): it "
+      "becomes FILE.1, FILE.1 becomes FILE.2 and so on, each file holding whole runs")
+      .type_name("SIZE")
+      .group(group)
+      .needs(record);
+  plugin::add_option(app, "--record-keep", options.record_keep,
+                     "Rotated recordings kept beside the --record file (FILE.1 ... FILE.N, the "
+                     "oldest removed)")
+      .in_range(0u, 1000u)
+      .show_default()
+      .group(group);
   plugin::add_option(app, "--replay", options.replay,
                      "Take the fabric's answers from FILE (a --record recording) instead of the "
                      "fabric, at the recording's times; the topology comes from --cache or the "

@@ -222,3 +222,65 @@ TEST_CASE("A sweep replayed without the simulator gives the live sweep's output"
   CHECK(text.line_count() == 1);
   CHECK(text.first_line().rfind("IB FABRIC UNKNOWN - --replay ", 0) == 0);
 }
+
+TEST_CASE("A rotated recording keeps the last sweeps, whole, and replays in turn") {
+  IBPM_REQUIRE_SIMULATOR();
+  TempDir dir("record-rotation");
+  const std::string record = dir / "sweep.pcap";
+  const auto file = [&](int n) { return n ? record + "." + std::to_string(n) : record; };
+  const auto sizes = [&] {
+    std::vector<std::uintmax_t> bytes;
+    for (int n = 0; n <= 4; ++n)
+      bytes.push_back(std::filesystem::exists(file(n)) ? std::filesystem::file_size(file(n)) : 0);
+    return bytes;
+  };
+  std::vector<ProcessRun> live_runs;
+  std::vector<std::uintmax_t> before_last;
+  {
+    LiveFabric live = LiveFabric::start();
+    REQUIRE(live.fabric.run_client({"ibnetdiscover", "--cache", dir / "fabric.cache"}) == 0);
+    // Each sweep of this fabric records about 200 kB: every run after the first finds the file
+    // full and moves it aside.
+    for (int sweep = 1; sweep <= 5; ++sweep) {
+      if (sweep == 5) {
+        // Sweeps 4, 3, 2, 1 in FILE, FILE.1, FILE.2, FILE.3: copied for the replay below.
+        before_last = sizes();
+        std::filesystem::create_directory(dir / "kept");
+        for (int n = 0; n <= 3; ++n)
+          std::filesystem::copy_file(file(n), dir / ("kept/" + std::to_string(n)));
+      }
+      live.console("PerformanceSet \"leaf03\"[2] PortCounters.PortRcvErrors=" +
+                   std::to_string(10 * sweep));
+      live_runs.push_back(live.run(
+          "check_ib_fabric", sweep_args(dir / "live", {"--record", record, "--record-max-size",
+                                                       "50K", "--record-keep", "3"})));
+      INFO(live_runs.back().out << live_runs.back().err);
+      REQUIRE(live_runs.back().exit_code != 3);
+    }
+  }
+  for (int n = 0; n < 4; ++n) {
+    INFO("FILE." << n);
+    CHECK(before_last[static_cast<std::size_t>(n)] > 50 * 1024);
+  }
+  CHECK(before_last[4] == 0);
+  // The fifth sweep moved each file one on and removed sweep 1's.
+  const std::vector<std::uintmax_t> after = sizes();
+  CHECK(after[0] > 50 * 1024);
+  CHECK(after[1] == before_last[0]);
+  CHECK(after[2] == before_last[1]);
+  CHECK(after[3] == before_last[2]);
+  CHECK(after[4] == 0);
+
+  // The four files replayed oldest first (without the simulator) give the four live sweeps.
+  for (int n = 3; n >= 0; --n) {
+    const std::size_t sweep = static_cast<std::size_t>(3 - n);
+    const ProcessRun replay = run_process(
+        with_bin(sweep_args(dir / "replay", {"--replay", dir / ("kept/" + std::to_string(n))})));
+    INFO("sweep " << sweep + 1 << ", live:\n"
+                  << live_runs[sweep].out << "replayed:\n"
+                  << replay.out << replay.err);
+    CHECK(replay.exit_code == live_runs[sweep].exit_code);
+    CHECK(time_independent(replay.out) == time_independent(live_runs[sweep].out));
+  }
+  CHECK(live_runs[3].has("rcv_errors="));
+}

@@ -13,6 +13,7 @@
 #include "mad/mad_link.hpp"
 #include "mad/mad_packet.hpp"
 #include "mad/pma.hpp"
+#include "mad/record_rotation.hpp"
 #include "mad/smp.hpp"
 #include "support/temp_dir.hpp"
 
@@ -249,4 +250,62 @@ TEST_CASE("A recording that is not one is refused with one line naming the fault
     write_bytes(dir / "huge", huge);
     CHECK(replay_error(dir / "huge").find("--replay " + (dir / "huge") + ": packet 1: ") == 0);
   }
+}
+
+TEST_CASE("--record-max-size reads bytes with K, M, G or T") {
+  CHECK(parse_record_size("1048576") == 1048576);
+  CHECK(parse_record_size("1k") == 1024);
+  CHECK(parse_record_size("500M") == 500ULL << 20);
+  CHECK(parse_record_size("10MiB") == 10ULL << 20);
+  CHECK(parse_record_size("10MB") == 10ULL << 20);
+  CHECK(parse_record_size("2G") == 2ULL << 30);
+  CHECK(parse_record_size("3T") == 3ULL << 40);
+  for (const char* bad : {"", "M", "5X", "-1", "1.5G", "99999999999999999999", "20000000T"})
+    CHECK_THROWS_WITH(parse_record_size(bad), "--record-max-size " + std::string(bad) +
+                                                  ": not a size (bytes, or a number with K, M, "
+                                                  "G or T)");
+}
+
+TEST_CASE(
+    "A full recording is moved aside when a run starts, the oldest past --record-keep removed") {
+  test::TempDir dir("recording-rotation");
+  const std::string path = dir / "sweep.pcap";
+  const MadQuery query = port_counters_query(5, 1);
+  // One run: opens the tap as a command does, records a query and its answer.
+  const auto run = [&](std::uint8_t fill, const RecordRotation& rotation) {
+    MadTap tap(path, "", rotation);
+    write(*tap.recorder(), request(query, fill), Direction::sent, at_ms(fill));
+    write(*tap.recorder(), response(query, fill, fill), Direction::received, at_ms(fill + 1));
+    tap.recorder()->flush();
+  };
+  const auto answer_in = [&](const std::string& file) {
+    return static_cast<int>(ReplaySource(file).answer(query).data[8]);
+  };
+  const RecordRotation rotation{.max_size = 1000, .keep = 2};
+  run(1, rotation);
+  run(2, rotation);  // 2 runs: 24 + 4 * 322 bytes, under 1000 before this one
+  CHECK_FALSE(std::filesystem::exists(path + ".1"));
+  run(3, rotation);  // the file had 1312 bytes: moved aside
+  REQUIRE(std::filesystem::exists(path + ".1"));
+  CHECK(ReplaySource(path + ".1").answers() == 2);
+  CHECK(ReplaySource(path).answers() == 1);
+  CHECK(answer_in(path) == 3);
+  run(4, rotation);
+  run(5, rotation);  // (1 and 2) -> .2, (3 and 4) -> .1
+  CHECK(answer_in(path + ".2") == 1);
+  CHECK(answer_in(path + ".1") == 3);
+  run(6, rotation);
+  run(7, rotation);  // the oldest (1 and 2) removed
+  CHECK(answer_in(path + ".2") == 3);
+  CHECK(answer_in(path + ".1") == 5);
+  CHECK(answer_in(path) == 7);
+  CHECK_FALSE(std::filesystem::exists(path + ".3"));
+
+  // Without a size nothing moves; with --record-keep 0 a full file is dropped.
+  for (int i = 8; i < 12; ++i) run(static_cast<std::uint8_t>(i), {.max_size = 0, .keep = 2});
+  CHECK(answer_in(path + ".1") == 5);
+  CHECK(ReplaySource(path).answers() == 5);
+  run(12, {.max_size = 1000, .keep = 0});
+  CHECK(ReplaySource(path).answers() == 1);
+  CHECK(answer_in(path + ".1") == 5);
 }
