@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "plugin/result.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 #include "poll/port_report.hpp"
 #include "thresholds/rate_thresholds.hpp"
 

@@ -16,7 +16,7 @@
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "poll/poll_options.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 #include "poll/port_report.hpp"
 #include "topology/topology.hpp"
 

@@ -14,7 +14,7 @@
 #include "link_quality/ber_windows.hpp"
 #include "link_quality/flapping.hpp"
 #include "plugin/result.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 namespace ibpm::poll {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 
 namespace ibpm::poll {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 
 namespace ibpm::products {
 

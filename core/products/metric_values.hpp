@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "counters/counter.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 
 namespace ibpm::products {
 

@@ -42,7 +42,7 @@
 #include "counters/counter.hpp"
 #include "fabric/fabric.hpp"
 #include "link_quality/ber_windows.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace ibpm::products {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "plugin/result.hpp"
-#include "poll/port_poller.hpp"
+#include "poll/port_result.hpp"
 #include "sweep/sweep_report.hpp"
 
 namespace ibpm::sweep {
