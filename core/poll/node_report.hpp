@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "plugin/result.hpp"
-#include "poll/port_result.hpp"
 #include "poll/port_report.hpp"
+#include "poll/port_result.hpp"
 #include "thresholds/rate_thresholds.hpp"
 
 namespace ibpm::poll {

@@ -16,8 +16,8 @@
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "poll/poll_options.hpp"
-#include "poll/port_result.hpp"
 #include "poll/port_report.hpp"
+#include "poll/port_result.hpp"
 #include "topology/topology.hpp"
 
 namespace ibpm::poll {
