@@ -8,20 +8,27 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
 #include "history/fetched_rows.hpp"
 #include "state/rrd_layout.hpp"
+#include "state/rrdcached_flush.hpp"
 #include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::history {
 
 namespace {
+
+// How a file's own read failure is said (the daemon may still read a file this user cannot).
+constexpr const char* kCannotRead = ": cannot read its history: ";
 
 // rrd_fetch rounds the end up to the next step boundary, and a boundary up by a whole step: one
 // second less ends the fetch on the row that holds `end`, so a window ending on a boundary reads
@@ -38,7 +45,7 @@ FetchedRows fetch(const std::string& path, const char* cf, const Window& window)
     const char* reason = rrd_get_error();
     std::string text = reason && *reason ? reason : "librrd gave no reason";
     rrd_clear_error();
-    throw state::StateError(path + ": cannot read its history: " + text);
+    throw state::StateError(path + kCannotRead + text);
   }
   FetchedRows rows;
   rows.start = start;
@@ -73,6 +80,40 @@ bool exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
 }
+
+// Indices of files ready to be read, handed to reader threads as they come.
+class ReadyFiles {
+ public:
+  void push(std::size_t i) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      ready_.push_back(i);
+    }
+    wake_.notify_one();
+  }
+  // No more will come: pop() gives nullopt once the last is taken.
+  void close() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    wake_.notify_all();
+  }
+  std::optional<std::size_t> pop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return !ready_.empty() || closed_; });
+    if (ready_.empty()) return std::nullopt;
+    const std::size_t i = ready_.front();
+    ready_.pop_front();
+    return i;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::size_t> ready_;
+  bool closed_ = false;
+};
 
 // Threads for reading files directly: the disk's queue wants several reads in flight even on a
 // machine of two cores, and librrd's fetch is reentrant.
@@ -113,43 +154,110 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
 std::vector<HistoryReader::Read> HistoryReader::read_all(const std::vector<PortRef>& ports,
                                                          const Window& window, bool peaks) const {
   if (window.end <= window.start) return std::vector<Read>(ports.size());
-  return backend_.uses_daemon() ? read_through_daemon(ports, window, peaks)
-                                : read_files(ports, window, peaks);
+  if (!backend_.uses_daemon()) return read_files(ports, window, peaks);
+  if (store_.central_store()) return read_through_daemon(ports, window, peaks);
+  return read_flushed_files(ports, window, peaks);
 }
 
 std::vector<HistoryReader::Read> HistoryReader::read_files(const std::vector<PortRef>& ports,
                                                            const Window& window, bool peaks) const {
   std::vector<Read> reads(ports.size());
-  std::vector<std::string> files(ports.size());
-  std::vector<std::size_t> order(ports.size());
-  for (std::size_t i = 0; i < ports.size(); ++i) files[i] = path(ports[i].node, ports[i].port);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  // Path order: a node's ports, and nodes made one after the other, lie close on the disk.
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return files[a] < files[b]; });
+  const FileOrder files = in_path_order(ports);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < order.size();) {
-      const std::size_t i = order[k];
-      try {
-        if (!exists(files[i])) continue;
-        const FetchedRows average = fetch(files[i], "AVERAGE", window);
-        if (!peaks) {
-          reads[i].history = history_from(average, nullptr, keep_rows_);
-        } else if (!consolidated(average)) {
-          reads[i].history = history_with_peaks(average, nullptr, keep_rows_);
-        } else {
-          const FetchedRows peak = fetch(files[i], "MAX", window);
-          reads[i].history = history_with_peaks(average, &peak, keep_rows_);
-        }
-      } catch (const std::exception& e) {
-        reads[i].error = e.what();
-      }
+    for (std::size_t k; (k = next.fetch_add(1)) < files.order.size();) {
+      const std::size_t i = files.order[k];
+      reads[i] = read_file(files.paths[i], window, peaks);
     }
   };
   std::vector<std::jthread> threads;
-  for (unsigned t = 1; t < reader_threads(order.size()); ++t) threads.emplace_back(work);
+  for (unsigned t = 1; t < reader_threads(ports.size()); ++t) threads.emplace_back(work);
   work();
+  return reads;
+}
+
+HistoryReader::FileOrder HistoryReader::in_path_order(const std::vector<PortRef>& ports) const {
+  FileOrder files;
+  files.paths.resize(ports.size());
+  files.order.resize(ports.size());
+  for (std::size_t i = 0; i < ports.size(); ++i)
+    files.paths[i] = path(ports[i].node, ports[i].port);
+  std::iota(files.order.begin(), files.order.end(), std::size_t{0});
+  std::sort(files.order.begin(), files.order.end(),
+            [&](std::size_t a, std::size_t b) { return files.paths[a] < files.paths[b]; });
+  return files;
+}
+
+HistoryReader::Read HistoryReader::read_file(const std::string& file, const Window& window,
+                                             bool peaks) const {
+  Read read;
+  try {
+    if (!exists(file)) return read;
+    const FetchedRows average = fetch(file, "AVERAGE", window);
+    if (!peaks) {
+      read.history = history_from(average, nullptr, keep_rows_);
+    } else if (!consolidated(average)) {
+      read.history = history_with_peaks(average, nullptr, keep_rows_);
+    } else {
+      const FetchedRows peak = fetch(file, "MAX", window);
+      read.history = history_with_peaks(average, &peak, keep_rows_);
+    }
+  } catch (const std::exception& e) {
+    read.error = e.what();
+  }
+  return read;
+}
+
+std::vector<HistoryReader::Read> HistoryReader::read_flushed_files(
+    const std::vector<PortRef>& ports, const Window& window, bool peaks) const {
+  std::vector<Read> reads(ports.size());
+  const FileOrder files = in_path_order(ports);
+  // Each file is read as soon as the daemon says it is written, while it writes the next.
+  ReadyFiles ready;
+  std::vector<char> flushed(ports.size(), 0);  // the daemon answered the port's FLUSH
+  std::string failure;
+  {
+    std::vector<std::jthread> readers;
+    for (unsigned t = 0; t < reader_threads(ports.size()); ++t)
+      readers.emplace_back([&] {
+        while (const auto i = ready.pop()) reads[*i] = read_file(files.paths[*i], window, peaks);
+      });
+    try {
+      state::flush_files(
+          backend_.daemon_address(), ports.size(),
+          [&](std::size_t k, std::string& out) {
+            const PortRef& port = ports[files.order[k]];
+            store_.append_rrd_name(out, port.node, port.port);
+          },
+          [&](std::size_t k, const state::FlushResult& result) {
+            const std::size_t i = files.order[k];
+            flushed[i] = 1;
+            if (result.missing) return;  // no file: no history
+            if (!result.error.empty())
+              reads[i].error = files.paths[i] + ": " + result.error;
+            else
+              ready.push(i);
+          },
+          std::chrono::steady_clock::now() + timeout_);
+    } catch (const state::StateError& e) {
+      failure = e.what();
+    }
+    ready.close();
+  }
+  // A file this user may not open (the daemon's own, mode 0640) is still the daemon's to read:
+  // those few go through FETCH, so that a report never says less than the daemon could tell.
+  std::vector<PortRef> refused;
+  std::vector<std::size_t> refused_at;
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    if (!flushed[i]) {
+      reads[i] = Read{{}, failure};
+    } else if (reads[i].error.find(kCannotRead) != std::string::npos) {
+      refused.push_back(ports[i]);
+      refused_at.push_back(i);
+    }
+  }
+  std::vector<Read> fetched = read_through_daemon(refused, window, peaks);
+  for (std::size_t k = 0; k < fetched.size(); ++k) reads[refused_at[k]] = std::move(fetched[k]);
   return reads;
 }
 

@@ -78,9 +78,11 @@ class HistoryReader {
   PortHistory read(Guid node, PortNumber port, const Window& window, bool peaks = true) const;
 
   // read() of many ports, each port's failure its own (`error` names the file and the port's
-  // history is then empty). Through a daemon: one pipelined exchange of FETCH commands (each
-  // flushes its file first), a few round trips for thousands of ports, and the files need not be
-  // on this host. Without one: the files read by several threads at once, in path order.
+  // history is then empty). Without a daemon: the files read by several threads at once, in path
+  // order. Through a local daemon (unix socket): its pending updates of the files flushed in one
+  // exchange (FLUSHALL, then a pipelined FLUSH of each), then the files read as without one.
+  // Through a central store (TCP: the files need not be on this host): one pipelined exchange of
+  // FETCH commands (each flushes its file first), a few round trips for thousands of ports.
   struct Read {
     PortHistory history;
     std::string error;
@@ -89,6 +91,10 @@ class HistoryReader {
                              bool peaks = true) const;
 
  private:
+  // A local daemon (a unix socket: its files are this host's, named by their paths): the files'
+  // pending updates flushed in one exchange, then the files read directly, as without a daemon.
+  std::vector<Read> read_flushed_files(const std::vector<PortRef>& ports, const Window& window,
+                                       bool peaks) const;
   std::vector<Read> read_through_daemon(const std::vector<PortRef>& ports, const Window& window,
                                         bool peaks) const;
   // Ports [begin, end) through one connection, into reads[begin, end).
@@ -97,6 +103,15 @@ class HistoryReader {
                   std::vector<Read>& reads) const;
   std::vector<Read> read_files(const std::vector<PortRef>& ports, const Window& window,
                                bool peaks) const;
+  // One file read directly; its failure in Read::error.
+  Read read_file(const std::string& file, const Window& window, bool peaks) const;
+  // The ports' files, and their indices in path order (a node's ports, and nodes made one after
+  // the other, lie close on the disk).
+  struct FileOrder {
+    std::vector<std::string> paths;
+    std::vector<std::size_t> order;
+  };
+  FileOrder in_path_order(const std::vector<PortRef>& ports) const;
 
   state::PortStore store_;
   state::RrdBackend backend_;

@@ -56,7 +56,7 @@ bool accepts_connections(const fs::path& socket) {
 
 }  // namespace
 
-Rrdcached::Rrdcached(const fs::path& dir, Listen how, Folders folders)
+Rrdcached::Rrdcached(const fs::path& dir, Listen how, Folders folders, const std::string& commands)
     : socket_(dir / "rrdcached.sock"), port_(how == Listen::tcp ? free_loopback_port() : 0) {
   fs::create_directories(dir / "journal");
   fs::create_directories(dir / "state");
@@ -70,6 +70,8 @@ Rrdcached::Rrdcached(const fs::path& dir, Listen how, Folders folders)
   std::vector<std::string> argv{kRrdcached, "-g", "-l", listen, "-p",   pidfile, "-j",  journal,
                                 "-B",       "-b", base, "-w",   "3600", "-f",    "7200"};
   if (folders == Folders::made) argv.push_back("-R");
+  // -P applies to the sockets named after it.
+  if (!commands.empty()) argv.insert(argv.begin() + 2, {"-P", commands});
   daemon_.emplace(argv, log);
 }
 

@@ -26,8 +26,9 @@ bool accepts_connections(int port);
 
 class Rrdcached {
  public:
+  // commands: rrdcached's -P (the only commands it serves); empty: every command.
   explicit Rrdcached(const std::filesystem::path& dir, Listen how = Listen::unix_socket,
-                     Folders folders = Folders::made);
+                     Folders folders = Folders::made, const std::string& commands = {});
   ~Rrdcached();
   Rrdcached(const Rrdcached&) = delete;
   Rrdcached& operator=(const Rrdcached&) = delete;

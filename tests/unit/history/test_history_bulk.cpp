@@ -137,9 +137,13 @@ TEST_CASE("history in bulk: through rrdcached, one connection and a few round tr
   write_histories(store, 400);
   const HistoryReader reader(state_dir, daemon.address());
 
-  // The round trips do not grow with the ports: 40 and 400 ports cost one connection each and
-  // the same few round trips (one FETCH per port, in writes of 256 KiB: the window lies in the
-  // full-resolution archive, where MAX is AVERAGE).
+  // The round trips do not grow with the ports: 40 and 400 ports cost the same few round trips.
+  // Over TCP (a central store, its files perhaps on another host): one connection, one FETCH per
+  // port in writes of 256 KiB (the window lies in the full-resolution archive, where MAX is
+  // AVERAGE). On a unix socket (the daemon's files are this host's): one exchange of a FLUSH per
+  // port, each file read directly as its answer comes; the daemon holds every update (-w 3600),
+  // so a port's history is whole only if the flush wrote it.
+  const bool local = how == Listen::unix_socket;
   for (const std::size_t count : {std::size_t{40}, std::size_t{400}}) {
     const state::ExchangeCount before = state::exchange_totals();
     const auto reads = reader.read_all(first_ports(count), kWindow);
@@ -153,11 +157,11 @@ TEST_CASE("history in bulk: through rrdcached, one connection and a few round tr
   }
   // More commands than the socket holds, each with a large answer: the answers are read while the
   // commands go out (written first, both sides would wait for each other for ever).
-  // So many that the read is spread over two connections side by side.
+  // So many that the read is spread over connections side by side (two FETCH, four FLUSH).
   const std::vector<PortRef> same_port(9000, port_of(5));
   const state::ExchangeCount before = state::exchange_totals();
   const auto repeated = reader.read_all(same_port, kWindow);
-  CHECK(state::exchange_totals().connections - before.connections == 2);
+  CHECK(state::exchange_totals().connections - before.connections == (local ? 4 : 2));
   for (std::size_t i = 0; i < repeated.size(); i += 997) check_port(repeated[i], 5);
   check_port(repeated[4499], 5);
   check_port(repeated[4500], 5);
@@ -224,6 +228,37 @@ const Window kHours{kHourStart, kHourStart + 3 * 3600};
 
 }  // namespace
 
+TEST_CASE("history in bulk: a local daemon's files are read directly once flushed") {
+  if (!fs::exists(ibpm::test::kRrdcached)) IBPM_SKIP("rrdcached is not installed");
+  // A daemon that serves no FETCH (-P): the files on this host are read after their FLUSH, so
+  // the history is whole (every update was pending, -w 3600) and no FETCH was needed.
+  TempDir dir("history-bulk-flushed");
+  Rrdcached daemon(dir.path(), Listen::unix_socket, ibpm::test::Folders::made,
+                   "BATCH,UPDATE,CREATE,FLUSH,PENDING,INFO,LAST");
+  REQUIRE(daemon.wait_until_listening());
+  const std::string state_dir = (dir.path() / "state").string();
+  const state::PortStore store(state::StoreOptions{state_dir, daemon.address(), {}});
+  write_histories(store, 300);
+  const HistoryReader reader(state_dir, daemon.address());
+  const auto reads = reader.read_all(first_ports(300), kWindow);
+  for (std::size_t i = 0; i < 300; ++i) check_port(reads[i], i);
+  // The same numbers as the files give without the daemon, now that they are written.
+  const HistoryReader direct(state_dir, "");
+  const auto from_files = direct.read_all(first_ports(300), kWindow);
+  for (std::size_t i = 0; i < 300; ++i) CHECK(same(reads[i].history, from_files[i].history));
+  // A central store (its files perhaps on another host) is read with FETCH, which this daemon
+  // refuses: every port says so.
+  Rrdcached central(dir.path() / "central", Listen::tcp, ibpm::test::Folders::made,
+                    "BATCH,UPDATE,CREATE,FLUSH,PENDING,INFO,LAST");
+  REQUIRE(central.wait_until_listening());
+  const state::PortStore central_store(
+      state::StoreOptions{(dir.path() / "central" / "state").string(), central.address(), {}});
+  write_histories(central_store, 3);
+  const HistoryReader through_central(central_store.state_dir(), central.address());
+  const auto refused = through_central.read_all(first_ports(3), kWindow);
+  CHECK_THAT(refused[0].error, Catch::Contains("ermission"));
+}
+
 TEST_CASE("history in bulk: consolidated rows take their peaks from the MAX archive") {
   ::unsetenv("RRDCACHED_ADDRESS");
   TempDir dir("history-bulk-hours");
@@ -237,16 +272,19 @@ TEST_CASE("history in bulk: consolidated rows take their peaks from the MAX arch
 
 TEST_CASE("history in bulk: through rrdcached, a MAX fetch only for consolidated rows") {
   if (!fs::exists(ibpm::test::kRrdcached)) IBPM_SKIP("rrdcached is not installed");
+  const Listen how = GENERATE(Listen::unix_socket, Listen::tcp);
+  const bool local = how == Listen::unix_socket;
   TempDir dir("history-bulk-hours-daemon");
-  Rrdcached daemon(dir.path(), Listen::unix_socket);
+  Rrdcached daemon(dir.path(), how);
   REQUIRE(daemon.wait_until_listening());
   const state::PortStore store = write_hours(dir, daemon.address());
   const HistoryReader reader(store.state_dir(), daemon.address());
   const state::ExchangeCount before = state::exchange_totals();
   check_hours(reader.read_all(kHourPorts, kHours));
   const state::ExchangeCount after = state::exchange_totals();
-  // AVERAGE of the three ports, then MAX of the three: two round trips on one connection each.
-  CHECK(after.commands - before.commands == 6);
+  // Over TCP: AVERAGE of the three ports, then MAX of the three. On a unix socket: the three
+  // FLUSHes, whatever the archives the files are then read from.
+  CHECK(after.commands - before.commands == (local ? 3 : 6));
   // The last half hour lies in the full-resolution archive: AVERAGE alone, peaks all the same.
   const Window last{kHourStart + 3 * 3600 - 1800, kHourStart + 3 * 3600};
   const state::ExchangeCount before_last = state::exchange_totals();
