@@ -37,6 +37,7 @@ std::optional<std::chrono::steady_clock::time_point> submit_deadline(
 Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOptions outputs,
           ibpm::sweep::SweepReportSettings settings, const ibpm::plugin::CommonOptions& common) {
   outputs.submit_deadline = submit_deadline(common, std::chrono::steady_clock::now());
+  outputs.verbosity = common.verbosity;
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;

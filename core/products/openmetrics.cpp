@@ -6,7 +6,10 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 #include "base/atomic_file.hpp"
@@ -213,9 +216,54 @@ std::string port_labels(const poll::PortResult& result, const Fabric& fabric,
   return labels + "\"";
 }
 
-void header(std::string& out, const std::string& name, const std::string& type,
+// The text handed to a stream in pieces of about 64 kB: a large fabric's file (88 MB at 23,328
+// ports) is never held whole in memory.
+class Chunks {
+ public:
+  explicit Chunks(std::ostream& out) : out_(out) { text_.reserve(kSize + 4096); }
+  ~Chunks() { flush(); }
+  Chunks(const Chunks&) = delete;
+  Chunks& operator=(const Chunks&) = delete;
+
+  Chunks& operator+=(std::string_view text) {
+    text_ += text;
+    if (text_.size() >= kSize) flush();
+    return *this;
+  }
+  void flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kSize = 64 * 1024;
+  std::ostream& out_;
+  std::string text_;
+};
+
+void header(Chunks& out, const std::string& name, const std::string& type,
             const std::string& help) {
-  out += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+  out += "# HELP ";
+  out += name;
+  out += " ";
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += " ";
+  out += type;
+  out += "\n";
+}
+
+// One sample line: NAME{LABELS} VALUE (MORE is appended to the labels).
+void sample(Chunks& out, const std::string& name, const std::string& labels, std::string_view value,
+            std::string_view more = {}) {
+  out += name;
+  out += "{";
+  out += labels;
+  out += more;
+  out += "} ";
+  out += value;
+  out += "\n";
 }
 
 const char* congestion_role(sweep::CongestionPart part) {
@@ -271,18 +319,21 @@ counters::CounterMask parse_counter_list(std::string_view list) {
   return mask;
 }
 
-std::string openmetrics_text(const std::vector<PortVerdict>& verdicts, const Fabric& fabric,
-                             const SweepFigures& figures, const OpenMetricsSettings& settings) {
+namespace {
+
+// The whole file into `stream`.
+void write_openmetrics_to(std::ostream& stream, const std::vector<PortVerdict>& verdicts,
+                          const Fabric& fabric, const SweepFigures& figures,
+                          const OpenMetricsSettings& settings) {
   const LevelNames levels(fabric);
   std::vector<std::string> labels;
   labels.reserve(verdicts.size());
   for (const PortVerdict& v : verdicts) labels.push_back(port_labels(*v.result, fabric, levels));
-  std::string out;
+  Chunks out(stream);
   for (const Family& family : port_families(settings)) {
     header(out, family.name, family.type, family.help);
     for (std::size_t i = 0; i < verdicts.size(); ++i)
-      if (const auto value = family.value(verdicts[i]))
-        out += family.name + "{" + labels[i] + "} " + *value + "\n";
+      if (const auto value = family.value(verdicts[i])) sample(out, family.name, labels[i], *value);
   }
   // Only the ports of a congestion tree: most sweeps have none.
   header(out, "ibpm_port_congestion", "gauge",
@@ -290,12 +341,12 @@ std::string openmetrics_text(const std::vector<PortVerdict>& verdicts, const Fab
          "role root (what the others wait behind) or victim (waits behind a root)");
   for (std::size_t i = 0; i < verdicts.size(); ++i)
     if (const char* role = congestion_role(verdicts[i].congestion))
-      out += "ibpm_port_congestion{" + labels[i] + ",role=\"" + role + "\"} 1\n";
-  const std::string scope = "{scope=\"" + openmetrics_label_value(figures.scope) + "\"} ";
+      sample(out, "ibpm_port_congestion", labels[i], "1", ",role=\"" + std::string(role) + "\"");
+  const std::string scope = "scope=\"" + openmetrics_label_value(figures.scope) + "\"";
   const auto figure = [&](const std::string& name, const std::string& help,
                           const std::string& value) {
     header(out, name, "gauge", help);
-    out += name + scope + value + "\n";
+    sample(out, name, scope, value);
   };
   figure("ibpm_sweep_start_time_seconds", "When the last sweep started (epoch seconds)",
          base::format_number(figures.started));
@@ -313,14 +364,24 @@ std::string openmetrics_text(const std::vector<PortVerdict>& verdicts, const Fab
   figure("ibpm_sweep_store_checked",
          "Ports whose last update the last sweep checked in the central store (0 without one)",
          std::to_string(figures.store_checked));
-  return out;
+}
+
+}  // namespace
+
+std::string openmetrics_text(const std::vector<PortVerdict>& verdicts, const Fabric& fabric,
+                             const SweepFigures& figures, const OpenMetricsSettings& settings) {
+  std::ostringstream out;
+  write_openmetrics_to(out, verdicts, fabric, figures, settings);
+  return std::move(out).str();
 }
 
 void write_openmetrics(const std::string& path, const std::vector<PortVerdict>& verdicts,
                        const Fabric& fabric, const SweepFigures& figures,
                        const OpenMetricsSettings& settings) {
-  const std::string text = openmetrics_text(verdicts, fabric, figures, settings);
-  base::replace_file_with(path, [&](std::ostream& out) { out << text; });
+  // Streamed into the file as it is made (replace_file_with checks the stream).
+  base::replace_file_with(path, [&](std::ostream& out) {
+    write_openmetrics_to(out, verdicts, fabric, figures, settings);
+  });
 }
 
 }  // namespace ibpm::products

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "base/atomic_file.hpp"
+#include "base/number.hpp"
 #include "layout/state_layout.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
@@ -337,7 +338,17 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
       if (!outputs.openmetrics_counters.empty())
         settings.counters = parse_counter_list(outputs.openmetrics_counters);
       settings.ber = options.ber;
+      const auto start = std::chrono::steady_clock::now();
       write_openmetrics(outputs.openmetrics, verdicts, sweep.topology.fabric, figures, settings);
+      if (outputs.verbosity > 0) {
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        lines.push_back({State::ok,
+                         "OpenMetrics file: " +
+                             std::to_string(std::filesystem::file_size(outputs.openmetrics)) +
+                             " bytes written in " + base::format_fixed(took.count(), 3) + " s",
+                         {},
+                         {}});
+      }
     } catch (const std::exception& e) {
       failed("OpenMetrics file", e);
     }

@@ -38,6 +38,7 @@ struct OutputOptions {
   std::string openmetrics;  // write the exposition format here
   std::string openmetrics_series = "default";  // or "all": every counter, width, lane speed
   std::string openmetrics_counters;            // the counters it exports, when not the series'
+  int verbosity = 0;  // -v: the OpenMetrics file's size and the time it took in the long output
 
   std::string nagios_spool;                      // Nagios's check_result_path
   std::string nagios_fabric_host = "ib-fabric";  // as ibpm-nagios-config names hosts

@@ -77,9 +77,14 @@ TEST_CASE("node_exporter serves the sweep's series with the injected error on th
                                       prom};
   REQUIRE(live.run("check_ib_fabric", args).exit_code == 0);
   live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=40");
-  const ProcessRun bad = live.run("check_ib_fabric", args);
+  std::vector<std::string> verbose = args;
+  verbose.push_back("-v");
+  const ProcessRun bad = live.run("check_ib_fabric", verbose);
   INFO(bad.out);
   REQUIRE(bad.exit_code == 2);
+  // -v says what the file took: its size as written, and the time.
+  CHECK(bad.has("OpenMetrics file: " + std::to_string(std::filesystem::file_size(prom)) +
+                " bytes written in "));
 
   const int port = free_loopback_port();
   BackgroundProcess node_exporter(
