@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # scripts/fuzz.sh [SECONDS]: builds the libFuzzer targets of fuzz/ with clang (AddressSanitizer
-# and UBSan, in build-fuzz/) and runs each for SECONDS (default 20: five targets, under two
+# and UBSan, in build-fuzz/) and runs each for SECONDS (default 20: six targets, about two
 # minutes with the build cached). Seeds are the real dumps of ../shared/fixtures/real (read
-# from there, never copied into the project) and a small cache file; the corpus grows in
+# from there, never copied into the project), a small cache file and a small recording (both
+# written by programs built here); the corpus grows in
 # build-fuzz/corpus/ between runs. A crash, a leak, an input over 10 s or 1 GB of memory fails
 # the run; the input is kept in build-fuzz/artifacts/. The longer run: scripts/fuzz.sh 1800
 set -euo pipefail
@@ -12,7 +13,8 @@ seconds=${1:-20}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${IBPM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 fixtures=${IBPM_REAL_FIXTURES:-$root/../shared/fixtures/real}
-targets=(fuzz_ibnetdiscover fuzz_ports_report fuzz_node_name_map fuzz_thresholds fuzz_ibnd_cache)
+targets=(fuzz_ibnetdiscover fuzz_ports_report fuzz_node_name_map fuzz_thresholds fuzz_ibnd_cache
+  fuzz_recording)
 
 for program in clang clang++ cmake; do
   if ! command -v "$program" >/dev/null; then
@@ -28,12 +30,12 @@ fi
 echo "==> building the fuzz targets in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DIBPM_FUZZ=ON -DIBPM_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j2 --target "${targets[@]}" fuzz_cache_seed >/dev/null
+cmake --build "$build" -j2 --target "${targets[@]}" fuzz_cache_seed fuzz_recording_seed >/dev/null
 
 # Seeds per target: links to the real files (small ones: big seeds slow every run down).
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds"/{dumps,ports,maps,thresholds,caches}
+mkdir -p "$seeds"/{dumps,ports,maps,thresholds,caches,recordings}
 if [ -d "$fixtures" ]; then
   for file in "$fixtures"/*; do
     [ "$(stat -c %s "$file")" -le 400000 ] || continue
@@ -51,9 +53,11 @@ printf '# metric warning critical\nsymbol_errors 10/h 100/h\nlink_downed - 1/h\n
   >"$seeds/thresholds/example.conf"
 printf '0x0002c90300000001 "leaf 01"\nS-0002c90300000002 spine01 # comment\n' >"$seeds/maps/example.map"
 "$build/fuzz/fuzz_cache_seed" "$seeds/caches"
+"$build/fuzz/fuzz_recording_seed" "$seeds/recordings"
 
 declare -A seed_dir=([fuzz_ibnetdiscover]=dumps [fuzz_ports_report]=ports
-  [fuzz_node_name_map]=maps [fuzz_thresholds]=thresholds [fuzz_ibnd_cache]=caches)
+  [fuzz_node_name_map]=maps [fuzz_thresholds]=thresholds [fuzz_ibnd_cache]=caches
+  [fuzz_recording]=recordings)
 # Leaks in the libraries under us are theirs (libibnetdisc's cache loader loses its LID keys).
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan-third-party.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=()
