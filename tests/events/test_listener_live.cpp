@@ -331,3 +331,71 @@ TEST_CASE(
   ibpm_events.stop();
   opensm->stop();
 }
+
+TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, with no sweep") {
+  // Both ends of leaf06[9] enable only 1X (a PortInfo Set, as ibportstate sends it: ibsim brings a
+  // link up at what both ends enable, and OpenSM leaves LinkWidthEnabled as it is), then the
+  // cable is unlinked and linked again: CRITICAL, then WARNING for the width under the baseline's
+  // 4X, each from the listener's re-poll.
+  IBPM_REQUIRE_SIMULATOR();
+  if (std::string(IBPM_EVENT_PLUGIN).empty())
+    IBPM_SKIP("the OpenSM event plugin was not built (apt-get install libopensm-dev)");
+  LiveFabric live = LiveFabric::start();
+  TempDir work("events-width");
+  const fs::path spool = work.path() / "spool";
+  const std::string socket = work / "events.sock";
+  fs::create_directories(spool);
+  const std::vector<std::string> outputs{
+      "--state-dir", work / "state", "--no-syslog", "--nagios-spool", spool.string(), "-t", "20"};
+  REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
+  std::vector<std::string> listener{"/usr/bin/env"};
+  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
+  listener.insert(listener.end(),
+                  {bin("ibpm-events"), "--socket", socket, "--status-file", work / "listener.json",
+                   "--min-interval", "200", "--", bin("check_ib_fabric")});
+  listener.insert(listener.end(), outputs.begin(), outputs.end());
+  BackgroundProcess ibpm_events(listener, work / "listener.log");
+  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
+  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
+  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+
+  const std::string peer = live.peer_name("leaf06", 9);  // "spine03[6]"
+  const std::string spine = peer.substr(0, peer.find('['));
+  const std::string spine_port =
+      peer.substr(peer.find('[') + 1, peer.find(']') - peer.find('[') - 1);
+  const Discovery found = discover(live.fabric);
+  const auto enable_width = [&](const std::string& node, const std::string& port,
+                                const std::string& width) {
+    std::vector<std::string> command{"/usr/bin/env"};
+    for (const std::string& var : live.fabric.client_env_overrides()) command.push_back(var);
+    command.insert(command.end(),
+                   {"ibportstate", std::to_string(found.lids.at(node)), port, "width", width});
+    const ProcessRun set = run_process(command);
+    INFO(set.out << set.err);
+    REQUIRE(set.exit_code == 0);
+  };
+  enable_width("leaf06", "9", "1");
+  enable_width(spine, spine_port, "1");
+  ConsoleUndo relink(live, "ReLink \"leaf06\"[9]");
+  std::set<std::string> old = files_in(spool);
+  live.console("Unlink \"leaf06\"[9]");
+  const std::optional<SpoolResult> down =
+      wait_for_result(spool, "leaf06", 2, old, std::chrono::seconds(10));
+  INFO(read_text(work / "listener.log"));
+  REQUIRE(down);
+  old = files_in(spool);
+  const auto relinked = Clock::now();
+  live.console("ReLink \"leaf06\"[9]");
+  const std::optional<SpoolResult> narrow =
+      wait_for_result(spool, "leaf06", 1, old, std::chrono::seconds(10));
+  REQUIRE(narrow);
+  INFO(narrow->text);
+  CHECK(narrow->text.find("link degraded: 1x HDR, expected 4x HDR") != std::string::npos);
+  CHECK(narrow->text.find(peer) != std::string::npos);  // both cable ends named
+  CHECK(narrow->text.find("link Down") == std::string::npos);
+  WARN("ReLink at 1X to WARNING in the spool: "
+       << std::chrono::duration<double>(narrow->seen - relinked).count() << " s");
+  ibpm_events.stop();
+  opensm->stop();
+}
