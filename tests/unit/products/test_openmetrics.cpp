@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "products/openmetrics.hpp"
+#include "products/openmetrics_merge.hpp"
 #include "support/port_results.hpp"
 #include "support/process.hpp"
 #include "support/skip.hpp"
@@ -427,6 +429,95 @@ TEST_CASE("a file of hostile descriptions parses in the Python client, labels wh
   INFO(parse.out << parse.err);
   CHECK(parse.exit_code == 0);
   CHECK(parse.first_line() == "2 2 False");
+}
+
+TEST_CASE("a re-poll replaces its ports' series in the sweep's file and keeps the others'") {
+  TempDir dir("openmetrics-merge");
+  const std::string path = (dir.path() / "ibpm.prom").string();
+  const Fabric fabric = leaf_spine_host();
+  SweepFigures sweep_figures;
+  sweep_figures.started = 1714564800.5;
+  sweep_figures.ports = 3;
+  const std::vector<poll::PortResult> swept{cabled(quiet_port(1)), cabled(quiet_port(2)),
+                                            cabled(quiet_port(3))};
+  write_openmetrics(path, verdicts_of(swept), fabric, sweep_figures);
+  const std::string before = read_text(path);
+  // The re-poll found port 2 down and unread, and judged it CRITICAL.
+  poll::PortResult down = cabled(unanswered_port(2));
+  LinkState live;
+  live.state = PortState::down;
+  down.sample.live = live;
+  const std::vector<poll::PortResult> repolled{down};
+  std::vector<sweep::PortVerdict> verdicts = verdicts_of(repolled);
+  verdicts[0].state = plugin::State::critical;
+  SweepFigures repoll_figures;
+  repoll_figures.scope = "nodes";
+  merge_openmetrics_file(path, openmetrics_text(verdicts, fabric, repoll_figures));
+  const std::string after = read_text(path);
+  INFO(after);
+  const std::vector<std::string> before_lines = sample_lines(before);
+  const std::vector<std::string> lines = sample_lines(after);
+  const std::string port2 = "{node_guid=\"0x0002c90300001234\",port=\"2\",";
+  const auto has = [&](const std::string& text) { return after.find(text) != std::string::npos; };
+  CHECK(has("ibpm_port_up" + port2));
+  CHECK(has("ibpm_port_link_state" + port2));
+  CHECK(has("ibpm_port_check_state" + port2));
+  // Port 2: down, unread, CRITICAL; none of its counters of the sweep are left.
+  for (const std::string& line : lines) {
+    if (line.find(port2) == std::string::npos) continue;
+    INFO(line);
+    if (line.starts_with("ibpm_port_up{")) CHECK(line.ends_with("} 0"));
+    if (line.starts_with("ibpm_port_link_state{")) CHECK(line.ends_with("} 1"));
+    if (line.starts_with("ibpm_port_check_state{")) CHECK(line.ends_with("} 2"));
+    CHECK(line.find("_total{") == std::string::npos);
+  }
+  // Ports 1 and 3 and the sweep's figures as the sweep wrote them; none of the re-poll's.
+  for (const std::string& line : before_lines)
+    if (line.find(port2) == std::string::npos) CHECK(has(line + "\n"));
+  CHECK_FALSE(has("scope=\"nodes\""));
+  // Each family's HELP and TYPE once, its samples together: what the parsers want.
+  std::set<std::string> types;
+  std::string family;
+  std::set<std::string> closed;
+  for (const std::string& line : lines) {
+    if (line.starts_with("# TYPE ")) {
+      const std::string name = line.substr(7, line.find(' ', 7) - 7);
+      CHECK(types.insert(name).second);
+      if (!family.empty()) closed.insert(family);
+      family = name;
+      continue;
+    }
+    if (line.front() == '#') continue;
+    const std::string name = line.substr(0, line.find('{'));
+    INFO(line);
+    CHECK(name.starts_with(family));
+    CHECK_FALSE(closed.contains(family));
+  }
+  // Read twice, the same: a second re-poll of the same port leaves one set of its series.
+  merge_openmetrics_file(path, openmetrics_text(verdicts, fabric, repoll_figures));
+  CHECK(read_text(path) == after);
+
+  const std::string promtool = find_program("promtool");
+  if (promtool.empty()) IBPM_SKIP("promtool not installed (Debian package prometheus)");
+  const ProcessRun check =
+      run_process({"/bin/sh", "-c", "exec \"$0\" check metrics < \"$1\"", promtool, path});
+  INFO(check.out << check.err);
+  CHECK(check.exit_code == 0);
+}
+
+TEST_CASE("a re-poll with no sweep file yet writes its ports' series alone") {
+  TempDir dir("openmetrics-merge-new");
+  const std::string path = (dir.path() / "ibpm.prom").string();
+  const Fabric fabric = two_switches("leaf01", "spine01");
+  const std::vector<poll::PortResult> repolled{cabled(quiet_port(1))};
+  SweepFigures figures;
+  figures.scope = "nodes";
+  merge_openmetrics_file(path, text_of(repolled, fabric, figures));
+  const std::string text = read_text(path);
+  CHECK(text.find("ibpm_port_up{node_guid=\"0x0002c90300001234\",port=\"1\",") !=
+        std::string::npos);
+  CHECK(text.find("ibpm_sweep_") == std::string::npos);
+  CHECK(text.find("# TYPE ibpm_port_up gauge\n") != std::string::npos);
 }
 
 }  // namespace openmetrics_test
