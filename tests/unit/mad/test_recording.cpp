@@ -252,7 +252,7 @@ TEST_CASE("A recording that is not one is refused with one line naming the fault
   }
 }
 
-TEST_CASE("--record-max-size reads bytes with K, M, G or T") {
+TEST_CASE("A recording size (--record-max-size) is bytes with K, M, G or T") {
   CHECK(parse_record_size("1048576") == 1048576);
   CHECK(parse_record_size("1k") == 1024);
   CHECK(parse_record_size("500M") == 500ULL << 20);
