@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// A recording of many sweeps becomes a state directory: sweeps of a known traffic pattern on
+// ibsim recorded into one file, split into runs (ibpm-split-recording) and replayed in turn
+// without the simulator into a fresh state directory, give the same ibpm-locality report as the
+// live state directory (both read at one frozen clock, so their windows are the same seconds).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <thread>
+
+#include "sim/traffic.hpp"
+#include "support/live_fabric.hpp"
+#include "support/simulator.hpp"
+
+using namespace ibpm;
+using namespace ibpm::test;
+
+namespace replay_locality_test {
+
+constexpr double MB = 1e6;
+const char* const kFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+std::string host(int n) {
+  char name[16];
+  std::snprintf(name, sizeof name, "cn%04d", n);
+  return name;
+}
+
+// A ring inside leaf01, leaf02 <-> leaf03 across the spines, leaf04 half local.
+std::vector<sim::Flow> jobs() {
+  std::vector<sim::Flow> flows;
+  for (int i = 1; i <= 6; ++i) flows.push_back({host(i), host(i % 6 + 1), 300 * MB});
+  for (int i = 0; i < 6; ++i) flows.push_back({host(7 + i), host(13 + i), 120 * MB});
+  flows.push_back({host(19), host(20), 400 * MB});
+  flows.push_back({host(21), host(31), 150 * MB});
+  return flows;
+}
+
+// ibpm-locality over the last `window` seconds of `state`, with the clock frozen at `now`.
+ProcessRun locality(const std::string& state, const std::string& cache, std::time_t now,
+                    long window) {
+  char frozen[32];
+  std::strftime(frozen, sizeof frozen, "%Y-%m-%d %H:%M:%S", std::gmtime(&now));
+  return run_process({"env", std::string("LD_PRELOAD=") + kFaketime, "TZ=UTC",
+                      std::string("FAKETIME=") + frozen, bin("ibpm-locality"), "--state-dir", state,
+                      "--cache", cache, "--window", std::to_string(window), "--format", "csv"});
+}
+
+}  // namespace replay_locality_test
+
+using namespace replay_locality_test;
+
+TEST_CASE("Sweeps recorded into one file and replayed in turn give the live locality report") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (!std::filesystem::exists(kFaketime))
+    IBPM_SKIP("faketime not installed (apt-get install faketime)");
+  TempDir dir("replay-locality");
+  const std::string cache = dir / "fabric.cache";
+  const std::string night = dir / "night.pcap";
+  const auto sweep_args = [&](const std::string& state, const std::string& mode,
+                              const std::string& file) {
+    return std::vector<std::string>{"--state-dir", state, "--no-syslog", "--rrd-step", "1",
+                                    "--cache",     cache, mode,          file};
+  };
+  std::time_t window_start = 0;
+  {
+    LiveFabric live = LiveFabric::start();
+    REQUIRE(live.fabric.run_client({"ibnetdiscover", "--cache", cache}) == 0);
+    sim::TrafficPattern traffic(live.tree.topology, jobs());
+    REQUIRE(live.run("check_ib_fabric", sweep_args(dir / "live", "--record", night)).exit_code ==
+            0);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < 4; ++k) {
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      live.fabric.console(traffic.counter_commands(
+          1 + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+      const ProcessRun run =
+          live.run("check_ib_fabric", sweep_args(dir / "live", "--record", night));
+      INFO(run.out << run.err);
+      REQUIRE(run.exit_code == 0);
+      if (k == 1) window_start = std::time(nullptr) + 1;
+    }
+  }  // the simulator stops here
+
+  const ProcessRun split = run_process({bin("ibpm-split-recording"), night, "-o", dir / "runs"},
+                                       {.env = {}, .stderr_to = Stderr::merged});
+  INFO(split.out);
+  REQUIRE(split.exit_code == 0);
+  std::vector<std::string> runs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "runs"))
+    runs.push_back(entry.path().string());
+  std::sort(runs.begin(), runs.end());
+  REQUIRE(runs.size() == 5);
+  for (const std::string& run : runs) {
+    const ProcessRun replay = run_process([&] {
+      std::vector<std::string> argv{bin("check_ib_fabric")};
+      for (const std::string& arg : sweep_args(dir / "replay", "--replay", run))
+        argv.push_back(arg);
+      return argv;
+    }());
+    INFO(run << ":\n" << replay.out << replay.err);
+    REQUIRE(replay.exit_code == 0);
+  }
+
+  const std::time_t now = std::time(nullptr) + 1;
+  const long window = static_cast<long>(now - window_start);
+  const ProcessRun live_report = locality(dir / "live", cache, now, window);
+  const ProcessRun replayed_report = locality(dir / "replay", cache, now, window);
+  INFO("live:\n"
+       << live_report.out << live_report.err << "replayed:\n"
+       << replayed_report.out << replayed_report.err);
+  REQUIRE(live_report.exit_code == 0);
+  CHECK(replayed_report.exit_code == 0);
+  CHECK(live_report.line_count() == 8);  // a header, six leaves and the spines' set
+  CHECK(live_report.has("leaf01"));
+  CHECK(replayed_report.out == live_report.out);
+}
