@@ -34,7 +34,7 @@ std::vector<std::string> start(const fs::path& dir, const IcingaNode& node) {
   const fs::path certs = dir / "data/certs";
   if (!fs::exists(certs / (node.name + ".crt"))) {
     if (!fs::exists(certs / "ca.crt")) make_ca(certs, "ca");
-    make_server_certificate(certs, certs, node.name);
+    make_server_certificate(certs, certs, node.name, node.host);
   }
   const std::string zone = node.zone.empty() ? node.name : node.zone;
   std::string conf =
@@ -46,8 +46,8 @@ std::vector<std::string> start(const fs::path& dir, const IcingaNode& node) {
   conf += node.zones.empty() ? "object Endpoint NodeName { }\n"
                                "object Zone ZoneName { endpoints = [ NodeName ] }\n"
                              : node.zones;
-  conf += "object ApiListener \"api\" {\n  bind_host = \"127.0.0.1\"\n  bind_port = " +
-          std::to_string(node.port) + "\n" +
+  conf += "object ApiListener \"api\" {\n  bind_host = \"" + node.host +
+          "\"\n  bind_port = " + std::to_string(node.port) + "\n" +
           (node.accept_config ? "  accept_config = true\n  accept_commands = true\n" : "") +
           "}\n"
           "object ApiUser \"reader\" {\n  password = \"reader-password\"\n"
@@ -86,11 +86,12 @@ void make_ca(const fs::path& dir, const std::string& name) {
            "-subj", "/CN=" + name});
 }
 
-void make_server_certificate(const fs::path& ca_dir, const fs::path& dir, const std::string& cn) {
+void make_server_certificate(const fs::path& ca_dir, const fs::path& dir, const std::string& cn,
+                             const std::string& ip) {
   const std::string key = (dir / (cn + ".key")).string();
   const std::string csr = (dir / (cn + ".csr")).string();
   const std::string extensions = (dir / (cn + ".ext")).string();
-  write_text(extensions, "subjectAltName=DNS:" + cn + ",DNS:localhost,IP:127.0.0.1\n");
+  write_text(extensions, "subjectAltName=DNS:" + cn + ",DNS:localhost,IP:" + ip + "\n");
   openssl(
       {"req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=" + cn});
   openssl({"x509", "-req", "-in", csr, "-CA", (ca_dir / "ca.crt").string(), "-CAkey",
@@ -110,7 +111,10 @@ void make_client_certificate(const fs::path& ca_dir, const fs::path& dir, const 
 }
 
 IcingaDaemon::IcingaDaemon(const fs::path& dir, const IcingaNode& node)
-    : dir_(dir), port_(node.port), process_(start(dir, node), dir / "icinga2.out") {
+    : dir_(dir),
+      host_(node.host),
+      port_(node.port),
+      process_(start(dir, node), dir / "icinga2.out") {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (get("/v1/status/IcingaApplication").exit_code != 0) {
     if (!process_.running() || std::chrono::steady_clock::now() > deadline)

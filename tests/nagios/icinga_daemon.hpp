@@ -18,9 +18,9 @@ namespace ibpm::nagios_test {
 void make_ca(const std::filesystem::path& dir, const std::string& name);
 
 // DIR/CN.crt and DIR/CN.key for a daemon named CN, signed by CA_DIR/ca.crt (and ca.key), valid
-// for CN, localhost and 127.0.0.1 (its endpoint name for Icinga 2, the loopback for clients).
+// for CN, localhost and the address IP (its endpoint name for Icinga 2, its address for clients).
 void make_server_certificate(const std::filesystem::path& ca_dir, const std::filesystem::path& dir,
-                             const std::string& cn);
+                             const std::string& cn, const std::string& ip = "127.0.0.1");
 
 // DIR/CN.crt and DIR/CN.key (mode 0600): a client certificate signed by CA_DIR/ca.crt.
 void make_client_certificate(const std::filesystem::path& ca_dir, const std::filesystem::path& dir,
@@ -29,7 +29,8 @@ void make_client_certificate(const std::filesystem::path& ca_dir, const std::fil
 // What a daemon runs and with whom.
 struct IcingaNode {
   std::string name = "localhost";  // NodeName, its certificate's CN
-  int port = 0;                    // its API on 127.0.0.1
+  std::string host = "127.0.0.1";  // its API's address (a loopback one)
+  int port = 0;                    // and port
   bool checker = false;            // runs checks itself (else every state is a submitted one)
   int max_concurrent_checks = 0;   // MaxConcurrentChecks (0: Icinga 2's own)
   bool accept_config = false;      // a satellite: its parent syncs its zones to it
@@ -46,7 +47,7 @@ class IcingaDaemon {
   // API answers. Its CA and certificate are made in DIR/data/certs unless NAME.crt is there.
   IcingaDaemon(const std::filesystem::path& dir, const IcingaNode& node);
 
-  std::string url() const { return "https://127.0.0.1:" + std::to_string(port_); }
+  std::string url() const { return "https://" + host_ + ":" + std::to_string(port_); }
   std::string ca() const { return (dir_ / "data/certs/ca.crt").string(); }
 
   // GET as the reading user.
@@ -63,6 +64,7 @@ class IcingaDaemon {
 
  private:
   std::filesystem::path dir_;
+  std::string host_;
   int port_;
   ibpm::test::BackgroundProcess process_;
 };

@@ -3,12 +3,14 @@
 // as a site runs it: nothing forced and no option handed to a check by the test. Each mode: the
 // active switch services (check_ib_node per switch, the default), the passive ones (the sweep
 // submits every switch's result through the API over TLS as the generated ApiUser, by client
-// certificate), and satellite zones (a master and a satellite per zone, on the loopback, the zones'
-// folders synced by the master as include_zones makes them; each satellite runs its shard's sweep
-// and its switches' checks). Every host and service reaches a checked state within a few
-// intervals: every host UP, every service OK but ib-sm (no subnet manager runs here), none stale
-// by freshness. Symbol errors on a leaf port turn that leaf's ib-node CRITICAL and HARD, naming
-// the cable, and the sweep that polls the port CRITICAL; the other switches stay OK.
+// certificate), and both in satellite zones (a master and a satellite per zone on the loopback,
+// the zones' folders synced by the master as include_zones makes them; each satellite runs its
+// shard's sweep and its switches' checks, and with passive services its sweep submits to its own
+// API, the generated "https://" + NodeName + ":5665"). Every host and service reaches a checked
+// state within a few intervals: every host UP, every service OK but ib-sm (no subnet manager runs
+// here), none stale by freshness. Symbol errors on a leaf port turn that leaf's ib-node CRITICAL
+// and HARD, naming the cable, and the sweep that polls the port CRITICAL; the other switches stay
+// OK.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -17,6 +19,8 @@
 #include <iostream>
 #include <list>
 #include <map>
+#include <random>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,7 +43,14 @@ using Clock = std::chrono::steady_clock;
 
 namespace icinga_schedule_test {
 
-enum class Mode { active, passive, zones };
+// Switch services active or passive, in one daemon or in satellite zones.
+struct Mode {
+  bool passive = false;
+  bool zones = false;
+  std::string name() const {
+    return std::string(passive ? "passive" : "active") + (zones ? "-zones" : "");
+  }
+};
 
 constexpr int kInterval = 4;  // seconds between checks (--check-interval)
 constexpr int kZones = 2;
@@ -57,10 +68,17 @@ std::string describe(const std::map<std::string, nlohmann::json>& objects) {
   return text;
 }
 
-// "ib-zone-K" -> "ib-satellite-K": the endpoint that runs a zone's checks (--zone-prefix and
-// --satellite-prefix left at their defaults); the master's zone -> "master".
-std::string endpoint_of_zone(const std::string& zone) {
-  return zone.rfind("ib-zone-", 0) == 0 ? "ib-satellite-" + zone.substr(8) : zone;
+// "ib-zone-K" -> PREFIX + K: the endpoint that runs a zone's checks (--zone-prefix left at its
+// default); the master's zone -> "master".
+std::string endpoint_of_zone(const std::string& prefix, const std::string& zone) {
+  return zone.rfind("ib-zone-", 0) == 0 ? prefix + zone.substr(8) : zone;
+}
+
+// A loopback network of its own for the satellites, "127.A.B." (their names and addresses are
+// PREFIX1, PREFIX2): each binds the default API port 5665 there.
+std::string loopback_prefix() {
+  std::random_device random;
+  return "127." + std::to_string(1 + random() % 254) + "." + std::to_string(random() % 256) + ".";
 }
 
 void run_on_own_schedule(Mode mode) {
@@ -71,9 +89,7 @@ void run_on_own_schedule(Mode mode) {
         "icinga2, openssl, curl or negate not installed (apt-get install icinga2-bin openssl "
         "curl monitoring-plugins-basic)");
   LiveFabric live = LiveFabric::start();
-  TempDir work(mode == Mode::active    ? "icinga-schedule-active"
-               : mode == Mode::passive ? "icinga-schedule-passive"
-                                       : "icinga-schedule-zones");
+  TempDir work("icinga-schedule-" + mode.name());
   const std::string state = work / "state";
   const std::string objects = work / "ibpm";
   const fs::path plugins = work.path() / "plugins";
@@ -86,16 +102,19 @@ void run_on_own_schedule(Mode mode) {
                    {"--write-baseline", state + "/baseline.cache", "--state-dir", state})
               .exit_code == 0);
 
-  // The daemons' API ports: the master's (or the only daemon's) first.
-  std::vector<int> ports{free_loopback_port()};
-  if (mode == Mode::zones)
+  // The daemons' API addresses: the master's (or the only daemon's) first. With passive switch
+  // services and zones, each satellite's sweep submits to "https://" + NodeName + ":5665", as
+  // generated: the satellites are named by their own loopback addresses and listen on 5665.
+  const std::string satellite_prefix = mode.passive ? loopback_prefix() : "ib-satellite-";
+  std::vector<std::pair<std::string, int>> addresses{{"127.0.0.1", free_loopback_port()}};
+  if (mode.zones)
     for (int k = 1; k <= kZones; ++k) {
       int port = free_loopback_port();
-      while (std::find(ports.begin(), ports.end(), port) != ports.end())
-        port = free_loopback_port();
-      ports.push_back(port);
+      while (port == addresses[0].second) port = free_loopback_port();
+      addresses.emplace_back(mode.passive ? satellite_prefix + std::to_string(k) : "127.0.0.1",
+                             mode.passive ? 5665 : port);
     }
-  const std::string url = "https://127.0.0.1:" + std::to_string(ports[0]);
+  const std::string url = "https://127.0.0.1:" + std::to_string(addresses[0].second);
 
   std::vector<std::string> args{"--format",
                                 "icinga2",
@@ -107,43 +126,46 @@ void run_on_own_schedule(Mode mode) {
                                 plugins.string(),
                                 "--check-interval",
                                 std::to_string(kInterval)};
-  if (mode == Mode::passive) {
+  if (mode.passive) {
     make_client_certificate(ca, work.path(), "ibpm-sweep");
+    if (!mode.zones) args.insert(args.end(), {"--icinga2-api", url});
     for (const std::string& more :
-         {std::string("--node-services"), std::string("passive"), std::string("--icinga2-api"), url,
-          std::string("--icinga2-ca"), (ca / "ca.crt").string(), std::string("--icinga2-user"),
-          std::string("ibpm-cert"), std::string("--icinga2-api-user-cn"), std::string("ibpm-sweep"),
+         {std::string("--node-services"), std::string("passive"), std::string("--icinga2-ca"),
+          (ca / "ca.crt").string(), std::string("--icinga2-user"), std::string("ibpm-cert"),
+          std::string("--icinga2-api-user-cn"), std::string("ibpm-sweep"),
           std::string("--icinga2-cert"), work / "ibpm-sweep.crt", std::string("--icinga2-key"),
           work / "ibpm-sweep.key"})
       args.push_back(more);
   }
-  if (mode == Mode::zones) {
-    args.insert(args.end(), {"--zones", std::to_string(kZones)});
+  if (mode.zones) {
+    args.insert(args.end(),
+                {"--zones", std::to_string(kZones), "--satellite-prefix", satellite_prefix});
     for (int k = 1; k <= kZones; ++k)
-      args.insert(args.end(), {"--endpoint-address", "ib-satellite-" + std::to_string(k) +
-                                                         "=127.0.0.1:" + std::to_string(ports[k])});
+      args.insert(args.end(), {"--endpoint-address", satellite_prefix + std::to_string(k) + "=" +
+                                                         addresses[k].first + ":" +
+                                                         std::to_string(addresses[k].second)});
   }
   const ProcessRun generated = live.run("ibpm-nagios-config", args);
   INFO(generated.out << generated.err);
   REQUIRE(generated.exit_code == 0);
 
   // Each daemon's certificate from the one CA, as `icinga2 pki` or the node wizard gives them.
-  const auto node_dir = [&](const std::string& name) {
-    const fs::path dir = work.path() / "icinga" / name;
+  const auto node_dir = [&](const IcingaNode& node) {
+    const fs::path dir = work.path() / "icinga" / node.name;
     fs::create_directories(dir / "data/certs");
     fs::copy_file(ca / "ca.crt", dir / "data/certs/ca.crt");
-    make_server_certificate(ca, dir / "data/certs", name);
+    make_server_certificate(ca, dir / "data/certs", node.name, node.host);
     return dir;
   };
   // ibsim serves about 10 clients at once: at most 5 checks run at a time, over all daemons.
   std::list<IcingaDaemon> daemons;
-  if (mode != Mode::zones) {
+  if (!mode.zones) {
     IcingaNode node;
-    node.port = ports[0];
+    node.port = addresses[0].second;
     node.checker = true;
     node.max_concurrent_checks = 5;
     node.objects = "include_recursive \"" + objects + "\"\n";
-    daemons.emplace_back(node_dir(node.name), node);
+    daemons.emplace_back(node_dir(node), node);
   } else {
     // The master as docs/operators.md sets it up: its zone "master", the generated zones, and
     // the zones' folders through ibpm-master.conf; each satellite its zone, the master's
@@ -152,7 +174,7 @@ void run_on_own_schedule(Mode mode) {
     const std::string zones_file = "include \"" + objects + "/ibpm-zones.conf\"\n";
     IcingaNode master;
     master.name = "master";
-    master.port = ports[0];
+    master.port = addresses[0].second;
     master.checker = true;
     master.max_concurrent_checks = 1;
     master.zones =
@@ -160,21 +182,22 @@ void run_on_own_schedule(Mode mode) {
         "object Zone \"master\" { endpoints = [ \"master\" ] }\n" +
         zones_file;
     master.objects = "include \"" + objects + "/ibpm-master.conf\"\n";
-    daemons.emplace_back(node_dir(master.name), master);
+    daemons.emplace_back(node_dir(master), master);
     for (int k = 1; k <= kZones; ++k) {
       IcingaNode satellite;
-      satellite.name = "ib-satellite-" + std::to_string(k);
+      satellite.name = satellite_prefix + std::to_string(k);
       satellite.zone = "ib-zone-" + std::to_string(k);
-      satellite.port = ports[k];
+      satellite.host = addresses[k].first;
+      satellite.port = addresses[k].second;
       satellite.checker = true;
       satellite.max_concurrent_checks = 2;
       satellite.accept_config = true;
       satellite.zones = "object Endpoint \"master\" {\n  host = \"127.0.0.1\"\n  port = \"" +
-                        std::to_string(ports[0]) +
+                        std::to_string(addresses[0].second) +
                         "\"\n}\n"
                         "object Zone \"master\" { endpoints = [ \"master\" ] }\n" +
                         zones_file;
-      const fs::path dir = node_dir(satellite.name);
+      const fs::path dir = node_dir(satellite);
       satellite.extra = "const IbpmStateDir = \"" + (dir / "ibpm").string() + "\"\n";
       daemons.emplace_back(dir, satellite);
     }
@@ -209,7 +232,7 @@ void run_on_own_schedule(Mode mode) {
     return services.size() == 9;
   };
   // Satellites connect, take their zones from the master and restart with them first.
-  const int start_up = mode == Mode::zones ? 60 : 0;
+  const int start_up = mode.zones ? 60 : 0;
   const auto started = Clock::now();
 
   // Every switch's ib-node OK from the checks Icinga 2 ran, within a few intervals.
@@ -219,8 +242,9 @@ void run_on_own_schedule(Mode mode) {
     REQUIRE(ok);
   }
   // Every other host and service has been checked (Icinga 2 spreads the first checks over their
-  // interval: routes are read every 12 intervals), and none is UNKNOWN: a freshness UNKNOWN
-  // would say the results stopped coming, a missing option would be the check's UNKNOWN.
+  // interval: routes are read every 12 intervals, the first time up to 48 s after the start), and
+  // each is OK: a freshness UNKNOWN would say the results stopped coming, a missing option would be
+  // the check's UNKNOWN.
   std::string unchecked;
   const bool all_checked = wait_for(
       [&] {
@@ -230,7 +254,7 @@ void run_on_own_schedule(Mode mode) {
             if (attrs.at("last_check_result").is_null()) unchecked += " " + name;
         return unchecked.empty();
       },
-      start_up + 14 * kInterval);
+      start_up + 20 * kInterval);
   INFO("never checked:" << unchecked << "\n" << describe(icinga.objects("services")) << logs());
   REQUIRE(all_checked);
   std::cout << "every host and service checked "
@@ -259,16 +283,33 @@ void run_on_own_schedule(Mode mode) {
       CHECK(output.find("reshness") == std::string::npos);
       CHECK(output.find("no result from the fabric sweep") == std::string::npos);
     }
+    if (mode.passive) {
+      // The sweeps (one, or one per satellite to its own API) delivered every switch's result.
+      int submitted = 0;
+      for (const auto& [name, attrs] : services) {
+        if (!name.ends_with("!ib-fabric") && !name.ends_with("!ib-fabric-shard")) continue;
+        const std::string output = attrs.at("last_check_result").at("output");
+        INFO(name << ": " << output);
+        static const std::regex line(R"(\\_\[OK\] (\d+) switch results submitted to Icinga 2)");
+        std::smatch found;
+        REQUIRE(std::regex_search(output, found, line));
+        CHECK(output.find("not delivered") == std::string::npos);
+        submitted += std::stoi(found[1].str());
+      }
+      CHECK(submitted == 9);
+    }
     CHECK(services.contains("ib-fabric!ib-topology"));
     CHECK(services.contains("ib-fabric!ib-routes"));
-    if (mode == Mode::zones) {
+    if (mode.zones) {
       // Each object's checks ran on its zone's endpoint: the shards and the switches on their
-      // satellites, the rest on the master; each zone connected.
+      // satellites, the rest on the master; each zone connected. (A passive result names the
+      // host of the sweep that submitted it, here the test's.)
       for (const auto* objects_of_type : {&hosts, &services})
         for (const auto& [name, attrs] : *objects_of_type) {
           INFO(name);
+          if (mode.passive && name.ends_with("!ib-node")) continue;
           CHECK(attrs.at("last_check_result").at("check_source") ==
-                endpoint_of_zone(attrs.at("zone")));
+                endpoint_of_zone(satellite_prefix, attrs.at("zone")));
         }
       for (int k = 1; k <= kZones; ++k) {
         const std::string shard = "ib-fabric-shard-" + std::to_string(k) + "!ib-fabric-shard";
@@ -280,7 +321,7 @@ void run_on_own_schedule(Mode mode) {
       // Each satellite keeps its own samples (IbpmStateDir, read by the synced settings).
       for (int k = 1; k <= kZones; ++k) {
         const fs::path own =
-            work.path() / "icinga" / ("ib-satellite-" + std::to_string(k)) / "ibpm";
+            work.path() / "icinga" / (satellite_prefix + std::to_string(k)) / "ibpm";
         bool has_rrd = false;
         if (fs::exists(own))
           for (const auto& entry : fs::recursive_directory_iterator(own))
@@ -302,7 +343,7 @@ void run_on_own_schedule(Mode mode) {
   // judgement; active: after its retries), the others OK, and the sweep that polls the port
   // CRITICAL.
   const std::string leaf_zone = icinga.node_services().at("leaf02").at("zone");
-  const std::string sweep = mode == Mode::zones
+  const std::string sweep = mode.zones
                                 ? "ib-fabric-shard-" + leaf_zone.substr(8) + "!ib-fabric-shard"
                                 : "ib-fabric!ib-fabric";
   ConsoleUndo clear_errors(live, "PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=0");
@@ -328,23 +369,39 @@ void run_on_own_schedule(Mode mode) {
   const std::string output = leaf.at("last_check_result").at("output");
   CHECK(output.rfind("IB NODE CRITICAL - leaf02: ", 0) == 0);
   CHECK(output.find("leaf02[3] <-> " + live.peer_name("leaf02", 3)) != std::string::npos);
-  CHECK(soft_seen == (mode != Mode::passive));
-  if (mode == Mode::zones)
-    CHECK(leaf.at("last_check_result").at("check_source") == endpoint_of_zone(leaf_zone));
+  CHECK(soft_seen == !mode.passive);
+  if (mode.zones && !mode.passive)
+    CHECK(leaf.at("last_check_result").at("check_source") ==
+          endpoint_of_zone(satellite_prefix, leaf_zone));
   std::cout << "leaf02's ib-node CRITICAL and HARD " << to_hard << " s after the fault (check "
             << "interval " << kInterval << " s)\n";
 }
 
 }  // namespace icinga_schedule_test
 
+using icinga_schedule_test::Mode;
+using icinga_schedule_test::run_on_own_schedule;
+
 TEST_CASE("Icinga 2 runs the generated passive configuration whole on its own schedule") {
-  icinga_schedule_test::run_on_own_schedule(icinga_schedule_test::Mode::passive);
+  Mode mode;
+  mode.passive = true;
+  run_on_own_schedule(mode);
 }
 
 TEST_CASE("Icinga 2 runs the generated active configuration whole on its own schedule") {
-  icinga_schedule_test::run_on_own_schedule(icinga_schedule_test::Mode::active);
+  run_on_own_schedule(Mode());
 }
 
 TEST_CASE("Icinga 2 runs the generated zones whole on its own schedule, master and satellites") {
-  icinga_schedule_test::run_on_own_schedule(icinga_schedule_test::Mode::zones);
+  Mode mode;
+  mode.zones = true;
+  run_on_own_schedule(mode);
+}
+
+TEST_CASE(
+    "Icinga 2 runs the generated passive zones whole on its own schedule, each satellite's API") {
+  Mode mode;
+  mode.passive = true;
+  mode.zones = true;
+  run_on_own_schedule(mode);
 }
