@@ -12,6 +12,7 @@
 #include <chrono>
 #include <future>
 
+#include "poll/port_poller.hpp"
 #include "poll/state_lines.hpp"
 #include "products/sweep_outputs.hpp"
 #include "sweep/congestion_roots.hpp"

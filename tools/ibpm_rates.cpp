@@ -11,6 +11,7 @@
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
 #include "plugin/report_format.hpp"
+#include "poll/port_poller.hpp"
 #include "rates_table.hpp"
 #include "sweep/sweep_report.hpp"
 

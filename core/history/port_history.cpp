@@ -2,7 +2,6 @@
 
 #include "history/port_history.hpp"
 
-#include <rrd.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,55 +11,21 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <numeric>
 #include <thread>
 
 #include "history/fetched_rows.hpp"
+#include "state/archive_rows.hpp"
 #include "state/rrd_layout.hpp"
-#include "state/rrdcached_flush.hpp"
-#include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::history {
 
 namespace {
 
-// How a file's own read failure is said (the daemon may still read a file this user cannot).
-constexpr const char* kCannotRead = ": cannot read its history: ";
-
-// rrd_fetch rounds the end up to the next step boundary, and a boundary up by a whole step: one
-// second less ends the fetch on the row that holds `end`, so a window ending on a boundary reads
-// no row after it.
-std::time_t fetch_end(const Window& window) { return std::max(window.start + 1, window.end - 1); }
-
 FetchedRows fetch(const std::string& path, const char* cf, const Window& window) {
-  time_t start = window.start, end = fetch_end(window);
-  unsigned long step = 0, sources = 0;
-  char** names = nullptr;
-  rrd_value_t* data = nullptr;
-  rrd_clear_error();
-  if (rrd_fetch_r(path.c_str(), cf, &start, &end, &step, &sources, &names, &data) != 0) {
-    const char* reason = rrd_get_error();
-    std::string text = reason && *reason ? reason : "librrd gave no reason";
-    rrd_clear_error();
-    throw state::StateError(path + kCannotRead + text);
-  }
-  FetchedRows rows;
-  rows.start = start;
-  rows.end = end;
-  rows.step = step;
-  rows.sources = sources;
-  for (unsigned long i = 0; i < sources; ++i) {
-    rows.names.emplace_back(names[i]);
-    rrd_freemem(names[i]);
-  }
-  rrd_freemem(names);
-  rows.values.assign(data, data + rows.rows() * sources);
-  rrd_freemem(data);
-  check_sources(path, rows);
-  return rows;
+  return state::read_archive(path, cf, window.start, window.end);
 }
 
 // ibpm's files consolidate only into rows of an hour and of a day (state/rrd_layout.hpp); their
@@ -251,7 +216,7 @@ std::vector<HistoryReader::Read> HistoryReader::read_flushed_files(
   for (std::size_t i = 0; i < ports.size(); ++i) {
     if (!flushed[i]) {
       reads[i] = Read{{}, failure};
-    } else if (reads[i].error.find(kCannotRead) != std::string::npos) {
+    } else if (reads[i].error.find(state::kCannotReadHistory) != std::string::npos) {
       refused.push_back(ports[i]);
       refused_at.push_back(i);
     }
@@ -265,71 +230,44 @@ std::vector<HistoryReader::Read> HistoryReader::read_through_daemon(
     const std::vector<PortRef>& ports, const Window& window, bool peaks) const {
   std::vector<Read> reads(ports.size());
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
-  state::in_slices(ports.size(), state::connections_for(ports.size()),
-                   [&](std::size_t begin, std::size_t end) {
-                     read_slice(ports, begin, end, window, peaks, deadline, reads);
-                   });
+  std::vector<std::size_t> all(ports.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  // The AVERAGE rows of every port, then the MAX rows of those whose rows are consolidated (in
+  // the usual window, inside the full-resolution archive, none).
+  std::vector<std::optional<FetchedRows>> awaiting_peaks(ports.size());
+  fetch_rows(ports, all, "AVERAGE", window, deadline, reads,
+             [&](std::size_t i, FetchedRows&& average) {
+               if (!peaks)
+                 reads[i].history = history_from(average, nullptr, keep_rows_);
+               else if (!consolidated(average))
+                 reads[i].history = history_with_peaks(average, nullptr, keep_rows_);
+               else
+                 awaiting_peaks[i] = std::move(average);
+             });
+  std::vector<std::size_t> second;
+  for (std::size_t i = 0; i < ports.size(); ++i)
+    if (awaiting_peaks[i]) second.push_back(i);
+  fetch_rows(ports, second, "MAX", window, deadline, reads, [&](std::size_t i, FetchedRows&& peak) {
+    reads[i].history = history_with_peaks(*awaiting_peaks[i], &peak, keep_rows_);
+  });
   return reads;
 }
 
-void HistoryReader::read_slice(const std::vector<PortRef>& ports, std::size_t begin,
-                               std::size_t end, const Window& window, bool peaks,
-                               std::chrono::steady_clock::time_point deadline,
-                               std::vector<Read>& reads) const {
-  const std::string range =
-      " " + std::to_string(window.start) + " " + std::to_string(fetch_end(window));
-  // The slice's ports in one exchange of FETCH commands of one consolidation function.
-  // on_rows(i, rows) takes port i's rows (none when it has no file); a port whose answer did
-  // not come gets the exchange's failure.
-  const auto fetch_all = [&](const std::vector<std::size_t>& which, const char* cf,
-                             const std::function<void(std::size_t, FetchedRows &&)>& on_rows) {
-    std::size_t answered = 0;
-    try {
-      state::pipeline(
-          backend_.daemon_address(), which.size(),
-          [&](std::size_t c, std::string& out) {
-            const PortRef& port = ports[which[c]];
-            out += "FETCH ";
-            state::append_daemon_escaped(out, store_.rrd_name(port.node, port.port));
-            out += ' ';
-            out += cf;
-            out += range;
-          },
-          [&](std::size_t c, const state::DaemonAnswer& answer) {
-            answered = c + 1;
-            const std::size_t i = which[c];
-            try {
-              std::optional<FetchedRows> rows =
-                  rows_from_fetch_answer(store_.rrd_name(ports[i].node, ports[i].port), answer);
-              if (rows) on_rows(i, std::move(*rows));  // none: no such file, no history
-            } catch (const state::StateError& e) {
-              reads[i].error = e.what();
-            }
-          },
-          deadline);
-    } catch (const state::StateError& e) {
-      for (std::size_t c = answered; c < which.size(); ++c) reads[which[c]] = Read{{}, e.what()};
-    }
-  };
-  std::vector<std::size_t> slice(end - begin);
-  std::iota(slice.begin(), slice.end(), begin);
-  // The AVERAGE rows of every port, then the MAX rows of those whose rows are consolidated (in
-  // the usual window, inside the full-resolution archive, none).
-  std::map<std::size_t, FetchedRows> awaiting_peaks;
-  fetch_all(slice, "AVERAGE", [&](std::size_t i, FetchedRows&& average) {
-    if (!peaks)
-      reads[i].history = history_from(average, nullptr, keep_rows_);
-    else if (!consolidated(average))
-      reads[i].history = history_with_peaks(average, nullptr, keep_rows_);
-    else
-      awaiting_peaks.emplace(i, std::move(average));
-  });
-  if (awaiting_peaks.empty()) return;
-  std::vector<std::size_t> second;
-  for (const auto& [i, rows] : awaiting_peaks) second.push_back(i);
-  fetch_all(second, "MAX", [&](std::size_t i, FetchedRows&& peak) {
-    reads[i].history = history_with_peaks(awaiting_peaks.at(i), &peak, keep_rows_);
-  });
+void HistoryReader::fetch_rows(
+    const std::vector<PortRef>& ports, const std::vector<std::size_t>& which, const char* cf,
+    const Window& window, std::chrono::steady_clock::time_point deadline, std::vector<Read>& reads,
+    const std::function<void(std::size_t, FetchedRows&&)>& on_rows) const {
+  state::fetch_through_daemon(
+      backend_.daemon_address(), which.size(),
+      [&](std::size_t k, std::string& out) {
+        store_.append_rrd_name(out, ports[which[k]].node, ports[which[k]].port);
+      },
+      cf, window.start, window.end,
+      [&](std::size_t k, FetchedRows&& rows) { on_rows(which[k], std::move(rows)); },
+      [&](std::size_t k, const std::string& reason) {
+        reads[which[k]] = Read{{}, reason};
+      },
+      deadline);
 }
 
 }  // namespace ibpm::history

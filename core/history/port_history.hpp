@@ -7,12 +7,14 @@
 #include <array>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "counters/counter.hpp"
 #include "fabric/types.hpp"
+#include "state/archive_rows.hpp"
 #include "state/port_store.hpp"
 
 namespace ibpm::history {
@@ -97,10 +99,12 @@ class HistoryReader {
                                        bool peaks) const;
   std::vector<Read> read_through_daemon(const std::vector<PortRef>& ports, const Window& window,
                                         bool peaks) const;
-  // Ports [begin, end) through one connection, into reads[begin, end).
-  void read_slice(const std::vector<PortRef>& ports, std::size_t begin, std::size_t end,
-                  const Window& window, bool peaks, std::chrono::steady_clock::time_point deadline,
-                  std::vector<Read>& reads) const;
+  // The `cf` rows of ports[which[k]] through the daemon: on_rows(i, rows) for each port i that
+  // has a file; a port the daemon could not read gets its reason in reads[i].
+  void fetch_rows(const std::vector<PortRef>& ports, const std::vector<std::size_t>& which,
+                  const char* cf, const Window& window,
+                  std::chrono::steady_clock::time_point deadline, std::vector<Read>& reads,
+                  const std::function<void(std::size_t, state::FetchedRows&&)>& on_rows) const;
   std::vector<Read> read_files(const std::vector<PortRef>& ports, const Window& window,
                                bool peaks) const;
   // One file read directly; its failure in Read::error.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mad/backoff.hpp"
+#include "mad/engine_options.hpp"
 #include "mad/umad_port.hpp"
 
 namespace ibpm::mad {
@@ -79,20 +80,6 @@ struct MadReply {
   std::chrono::system_clock::time_point received;  // when the answer arrived
 
   bool ok() const { return status == ReplyStatus::answered && mad_status == 0; }
-};
-
-struct EngineOptions {
-  std::size_t window = 64;                                        // queries in flight at most
-  BackoffPolicy backoff;                                          // per-try timeout and retries
-  std::optional<std::chrono::steady_clock::time_point> deadline;  // nothing runs past it
-  std::function<Milliseconds()> jitter = random_jitter();
-};
-
-struct EngineStats {
-  std::size_t sent = 0;     // tries put on the wire
-  std::size_t retries = 0;  // tries after a query's first
-  std::size_t ignored = 0;  // replies matching no outstanding try
-  double seconds = 0;       // wall time the runs took: the sweep's MAD phase
 };
 
 class MadEngine {

@@ -7,9 +7,12 @@
 #include <cstdint>
 
 #include "base/number.hpp"
+#include "mad/mad_engine.hpp"
 #include "mad/record_rotation.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/options.hpp"
+#include "poll/port_poller.hpp"
+#include "state/port_store.hpp"
 
 namespace ibpm::poll {
 

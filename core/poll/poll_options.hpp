@@ -10,14 +10,17 @@
 
 #include "link_quality/ber_windows.hpp"
 #include "link_quality/flapping.hpp"
+#include "mad/engine_options.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
-#include "poll/port_poller.hpp"
-#include "state/port_store.hpp"
+#include "state/rrd_layout.hpp"
+#include "state/store_options.hpp"
 #include "thresholds/threshold_options.hpp"
 
 namespace ibpm::poll {
+
+struct PollSettings;  // poll/port_poller.hpp: the outputs that include this header need no poller
 
 // How a run's MADs are sent: every command that talks to the fabric takes the same three options.
 struct MadOptions {

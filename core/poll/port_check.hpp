@@ -12,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "mad/engine_options.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
 #include "poll/poll_options.hpp"
 #include "poll/port_report.hpp"
 #include "poll/port_result.hpp"
+#include "poll/store_trouble.hpp"
 #include "topology/topology.hpp"
 
 namespace ibpm::poll {

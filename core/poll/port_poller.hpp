@@ -13,6 +13,7 @@
 
 #include "base/rare_text.hpp"
 #include "mad/mad_engine.hpp"
+#include "poll/pending_record.hpp"
 #include "poll/port_rates.hpp"
 #include "poll/port_result.hpp"
 #include "poll/port_sampler.hpp"
@@ -48,18 +49,6 @@ struct PollSettings {
   unsigned store_check_every = 1;
   // How far back each port's error history reaches (the longest BER window), seconds.
   double error_history_seconds = 7500;
-};
-
-// A run's sample record, still to be saved (the caller may first set each result's `reported`),
-// with the run's node locks, which are held until then.
-struct PendingRecord {
-  state::NodeLocks locks;
-  // As loaded, then updated in place by the run: every written sample goes into it, and the
-  // results share their samples from it. Saved to `path`; an empty path: the run keeps no record
-  // (this one lives only as long as its results).
-  std::shared_ptr<state::SampleRecord> record = std::make_shared<state::SampleRecord>();
-  std::string path;
-  bool keep_other_ports = false;  // ports of earlier runs stay in the record (re-polls)
 };
 
 struct PollRun {

@@ -27,17 +27,9 @@
 #include "state/rrd_backend.hpp"
 #include "state/rrd_layout.hpp"
 #include "state/state_error.hpp"
+#include "state/store_options.hpp"
 
 namespace ibpm::state {
-
-struct StoreOptions {
-  std::string state_dir;
-  // rrdcached address ("unix:/path" or host[:port]); empty: RRDCACHED_ADDRESS when set, else the
-  // files are written directly. A unix socket: the daemon sees state_dir under the same path. A
-  // TCP address: a central store, files named relative to the daemon's base directory.
-  std::string rrdcached;
-  RrdLayout layout;
-};
 
 // The rrdcached address to use: `configured`, else RRDCACHED_ADDRESS when set, else empty (direct).
 std::string daemon_address(const std::string& configured);

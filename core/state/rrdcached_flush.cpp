@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-#include "state/rrdcached_flush.hpp"
-
 #include <algorithm>
 
+#include "state/archive_rows.hpp"
 #include "state/rrd_backend.hpp"
 #include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
@@ -24,7 +23,7 @@ std::size_t flush_connections(std::size_t count) {
 void flush_files(const std::string& address, std::size_t count,
                  const std::function<void(std::size_t, std::string&)>& name_of,
                  const std::function<void(std::size_t, const FlushResult&)>& on_flushed,
-                 DaemonConnection::Deadline deadline) {
+                 std::chrono::steady_clock::time_point deadline) {
   if (count == 0) return;
   in_slices(count, flush_connections(count), [&](std::size_t begin, std::size_t end) {
     pipeline(

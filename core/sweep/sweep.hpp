@@ -13,9 +13,12 @@
 
 #include "delegation/delegation.hpp"
 #include "delegation/split_nodes.hpp"
+#include "mad/engine_options.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
+#include "poll/pending_record.hpp"
 #include "poll/poll_options.hpp"
+#include "poll/port_result.hpp"
 #include "poll/store_trouble.hpp"
 #include "sweep/fabric_targets.hpp"
 #include "thresholds/rate_thresholds.hpp"
