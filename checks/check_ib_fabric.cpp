@@ -65,6 +65,9 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   for (const std::string& joined : sweep.joined)
     check.subchecks.push_back(
         {State::ok, "joined, added to the saved topology: " + joined, {}, {}});
+  for (const std::string& changed : sweep.refreshed)
+    check.subchecks.push_back(
+        {State::ok, "node changed, the saved topology updated: " + changed, {}, {}});
   // Passive results not delivered are said, never the fabric's state (the ports' state stands).
   for (ibpm::plugin::Subcheck& line : written.deliveries)
     check.subchecks.push_back(std::move(line));

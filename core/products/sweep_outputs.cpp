@@ -20,6 +20,7 @@
 #include "products/icinga2_api.hpp"
 #include "products/icinga2_options.hpp"
 #include "products/openmetrics.hpp"
+#include "products/openmetrics_merge.hpp"
 #include "products/port_events.hpp"
 #include "products/sample_csv.hpp"
 #include "products/store_events.hpp"
@@ -193,7 +194,8 @@ void add_sample_file_options(CLI::App& app, OutputOptions& options, const std::s
                      "state, the sweep's judgements (state, BER, XmitWait share, flapping, "
                      "degraded link, congestion root or victim) and its own figures in the "
                      "Prometheus text format (for node_exporter's textfile collector: FILE ends "
-                     "in .prom, in its folder)")
+                     "in .prom, in its folder); a re-poll (--node) replaces only the series of "
+                     "the ports it read")
       .type_name("FILE")
       .group(group);
   plugin::add_option(app, "--openmetrics-series", options.openmetrics_series,
@@ -297,11 +299,14 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
     failed("events", e);
   }
   try {
-    // Nodes --join added to the saved topology: said once, here (the next sweep finds them there).
-    if (!sweep.joined.empty()) {
+    // Nodes --join added to the saved topology, and nodes a re-poll found changed: said once,
+    // here (the next runs find them so in the topology).
+    if (!sweep.joined.empty() || !sweep.refreshed.empty()) {
       const EventLog log(event_log_options(outputs));
       for (const std::string& joined : sweep.joined)
         log.write_message(State::ok, "joined the fabric, added to the saved topology: " + joined);
+      for (const std::string& changed : sweep.refreshed)
+        log.write_message(State::ok, "node changed, the saved topology updated: " + changed);
     }
   } catch (const std::exception& e) {
     failed("join events", e);
@@ -319,8 +324,9 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
       failed("CSV", e);
     }
   }
-  // A re-poll of a few nodes replaces neither file: each stands for a whole sweep.
-  if (!outputs.openmetrics.empty() && !sweep::is_repoll(options)) {
+  // A re-poll of a few nodes replaces the series of the ports it read in the sweep's file, and
+  // leaves the others' and the sweep's own figures as they are (openmetrics_merge.hpp).
+  if (!outputs.openmetrics.empty()) {
     try {
       const sweep::SweepCounts counts = sweep::count_ports(verdicts);
       SweepFigures figures;
@@ -339,7 +345,12 @@ OutputLines write_outputs(const SweepOptions& options, const OutputOptions& outp
         settings.counters = parse_counter_list(outputs.openmetrics_counters);
       settings.ber = options.ber;
       const auto start = std::chrono::steady_clock::now();
-      write_openmetrics(outputs.openmetrics, verdicts, sweep.topology.fabric, figures, settings);
+      if (sweep::is_repoll(options))
+        merge_openmetrics_file(
+            outputs.openmetrics,
+            openmetrics_text(verdicts, sweep.topology.fabric, figures, settings));
+      else
+        write_openmetrics(outputs.openmetrics, verdicts, sweep.topology.fabric, figures, settings);
       if (outputs.verbosity > 0) {
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
         lines.push_back({State::ok,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "delegation/delegation_file.hpp"
@@ -14,6 +15,7 @@
 #include "poll/port_sampler.hpp"
 #include "poll/stale_topology.hpp"
 #include "state/port_store.hpp"
+#include "sweep/node_refresh.hpp"
 #include "sweep/port_join.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology_source.hpp"
@@ -129,6 +131,43 @@ std::set<Guid> far_ends_of_new_downs(const std::vector<poll::PortResult>& result
   return far_ends;
 }
 
+// The saved topology read again (so that the cables other checks keep as lost stay out of it),
+// changed by `change` and replaced atomically; not with --cache (never rewritten). A problem is a
+// note: the re-poll's results stand.
+void rewrite_saved_topology(const SweepOptions& options, SweepResult& result,
+                            const std::string& who, const std::function<void(Fabric&)>& change) {
+  const topology::TopologySource source = topology::topology_source(options.fabric);
+  if (source.cache_given()) {
+    result.state_notes.push_back(who + ": " + source.file() + " (--cache) is not rewritten");
+    return;
+  }
+  try {
+    topology::Topology saved = topology::load_topology_file(source.file());
+    change(saved.fabric);
+    source.save(saved.fabric);
+  } catch (const std::exception& e) {
+    result.state_notes.push_back(who + ": the saved topology was not rewritten: " + e.what());
+  }
+}
+
+// A re-poll's nodes' description and system image GUID (traps 144, 145), read from each node
+// and written into the topology where they changed (node_refresh.hpp).
+void refresh_nodes(const SweepOptions& options, mad::MadEngine& engine, const std::set<Guid>& nodes,
+                   SweepResult& result) {
+  mad::EngineOptions engine_options;
+  engine_options.window = 8;
+  engine_options.deadline = Clock::now() + std::chrono::seconds(2);
+  const std::vector<NodeChange> changes =
+      read_node_changes(engine, engine_options, result.topology.fabric, nodes);
+  if (changes.empty()) return;
+  for (const NodeChange& change : changes)
+    if (std::string said = apply_node_change(result.topology.fabric, change); !said.empty())
+      result.refreshed.push_back(std::move(said));
+  rewrite_saved_topology(options, result, "node refresh", [&](Fabric& fabric) {
+    for (const NodeChange& change : changes) apply_node_change(fabric, change);
+  });
+}
+
 // --join: the ports learnt at the SA and added to the topology swept and to the saved one (read
 // again, so that the cables other checks keep as lost stay out of it); the nodes to re-poll:
 // each joined node and the switches its cables lead to.
@@ -163,25 +202,15 @@ std::set<Guid> join_ports(const SweepOptions& options, const plugin::CommonOptio
   }
   for (std::string& note : join.notes) result.state_notes.push_back("--join: " + note);
   if (join.joined.empty()) return repoll;
-  const topology::TopologySource source = topology::topology_source(options.fabric);
   for (const JoinedNode& joined : join.joined) {
     if (!add_joined(result.topology.fabric, joined)) continue;
     result.joined.push_back(describe_joined(result.topology.fabric, joined, result.name_map()));
     repoll.insert(joined.node.guid);
     for (const auto& cable : joined.cables) repoll.insert(cable.second.node);
   }
-  if (source.cache_given()) {
-    result.state_notes.push_back("--join: " + source.file() + " (--cache) is not rewritten");
-    return repoll;
-  }
-  try {
-    topology::Topology saved = topology::load_topology_file(source.file());
-    for (const JoinedNode& joined : join.joined) add_joined(saved.fabric, joined);
-    source.save(saved.fabric);
-  } catch (const std::exception& e) {
-    result.state_notes.push_back(std::string("--join: the saved topology was not rewritten: ") +
-                                 e.what());
-  }
+  rewrite_saved_topology(options, result, "--join", [&](Fabric& fabric) {
+    for (const JoinedNode& joined : join.joined) add_joined(fabric, joined);
+  });
   return repoll;
 }
 
@@ -260,8 +289,9 @@ void add_repoll_option(CLI::App& app, SweepOptions& options) {
       "Re-poll only this node's ports (GUID, LID or name; repeatable) beside the sweeps, as "
       "ibpm-events does for the switch a trap names: every port's PortInfo read (and the "
       "switch at the far end of a link found newly down), the samples kept in "
-      "STATE_DIR/samples/nodes.rec, no RRD file, summary or OpenMetrics file written; events "
-      "and passive results go where the sweep's go")
+      "STATE_DIR/samples/nodes.rec, no RRD file or summary written, the series of the ports "
+      "read replaced in the --openmetrics file (the other ports' kept); events and passive "
+      "results go where the sweep's go")
       .type_name("NODE")
       .group("Sweep");
   plugin::add_option(
@@ -338,7 +368,11 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     {
       // Open only while polling: a discovery opens its own (see port_check.cpp).
       mad::MadLink link(options.fabric.ca, options.fabric.port, tap);
+      std::set<Guid> polled_nodes;
+      if (is_repoll(options) && !far_end_pass && !tap.replaying())
+        for (const poll::PortTarget& t : targets) polled_nodes.insert(t.node);
       poll::PollRun run = poll::poll_ports(link.engine(), store, std::move(targets), settings);
+      if (!polled_nodes.empty()) refresh_nodes(options, link.engine(), polled_nodes, result);
       poll::accumulate(result.mad_stats, link.engine().stats());
       if (far_end_pass) {
         // Its ports join the first pass's, and its record (loaded after the first pass saved its

@@ -50,8 +50,9 @@ std::string sweep_scope(const SweepOptions& options);
 
 // A re-poll of a few nodes (--node), as the event listener asks for the switch a trap names:
 // every port's PortInfo read, its samples kept in its own record (samples/nodes.rec) and no
-// history written (the sweeps' files stay theirs), no summary or OpenMetrics file replaced; its
-// events and passive results go where the sweep's go.
+// history written (the sweeps' files stay theirs), no summary replaced, the series of the ports
+// it read replaced in the OpenMetrics file (the others' kept); its events and passive results go
+// where the sweep's go.
 bool is_repoll(const SweepOptions& options);
 
 // --type, --shard, --delegation, --assign, --rediscover-after (the "Sweep" group). Call after
@@ -85,6 +86,9 @@ struct SweepResult {
   bool rediscovered = false;
   std::string topology_note;        // why it was discovered again, when it was
   std::vector<std::string> joined;  // nodes --join added to the topology, described
+  // A re-poll's nodes whose description or system image GUID changed, written into the saved
+  // topology (node_refresh.hpp): what changed.
+  std::vector<std::string> refreshed;
 
   const NodeNameMap* name_map() const { return names ? &*names : nullptr; }
 };
