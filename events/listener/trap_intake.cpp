@@ -12,6 +12,7 @@ constexpr unsigned kGidInService = 64;
 constexpr unsigned kGidOutOfService = 65;
 constexpr unsigned kLinkStateChange = 128;
 constexpr unsigned kLocalChanges = 144;
+constexpr unsigned kSystemImageChange = 145;
 
 std::string gid_text(const std::uint8_t* gid) {
   std::ostringstream text;
@@ -28,7 +29,9 @@ std::string gid_text(const std::uint8_t* gid) {
 std::optional<unsigned> lid_to_repoll(const TrapRecord& trap) {
   if (!trap.generic) return std::nullopt;
   if (trap.trap_number == kLinkStateChange) return trap.details_u16(0);
-  if (trap.trap_number == kLocalChanges) return trap.details_u16(2);
+  // 144 and 145 carry the node's LID at details byte 2.
+  if (trap.trap_number == kLocalChanges || trap.trap_number == kSystemImageChange)
+    return trap.details_u16(2);
   return std::nullopt;
 }
 

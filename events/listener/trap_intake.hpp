@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // What the listener does with a trap, whichever way it came (the OpenSM plugin's socket or a
 // Report from the SA): counted, and
-//   - 128 (a switch's link changed state: the switch's LID, no port) and 144 (a node's
-//     capabilities, description or enabled width or speed changed): the LID queued for a re-poll
-//     (repoll_queue.hpp); a LID that is no unicast LID is said once per value and ignored;
+//   - 128 (a switch's link changed state: the switch's LID, no port), 144 (a node's
+//     capabilities, description or enabled width or speed changed) and 145 (its system image
+//     GUID changed): the LID queued for a re-poll (repoll_queue.hpp), which also refreshes the
+//     node's description and system image GUID in the saved topology; a LID that is no unicast
+//     LID is said once per value and ignored;
 //   - 64/65 (a GID in or out of service): logged, and with a PortLocator the switch that holds the
 //     port or sits at the far end of its cable queued for a re-poll (its result says at once that
 //     the link came up or went down); a port the saved topology lacks is said once, and for a
@@ -28,7 +30,7 @@
 
 namespace ibpm::events {
 
-// The LID a trap asks to re-poll, if any: the switch of a 128, the node of a 144.
+// The LID a trap asks to re-poll, if any: the switch of a 128, the node of a 144 or 145.
 std::optional<unsigned> lid_to_repoll(const TrapRecord& trap);
 
 struct TrapCounts {

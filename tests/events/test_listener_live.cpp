@@ -375,8 +375,24 @@ TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, wit
     INFO(set.out << set.err);
     REQUIRE(set.exit_code == 0);
   };
-  enable_width("leaf06", "9", "1");
-  enable_width(spine, spine_port, "1");
+  // Each Set makes the switch send trap 144, and OpenSM sweeps: set again until both ends keep 1X.
+  const auto enabled_1x = [&](const std::string& node, const std::string& port) {
+    std::vector<std::string> command{"/usr/bin/env"};
+    for (const std::string& var : live.fabric.client_env_overrides()) command.push_back(var);
+    command.insert(command.end(), {"ibportstate", std::to_string(found.lids.at(node)), port});
+    const std::string out = run_process(command).out;
+    return out.find("LinkWidthEnabled:") != std::string::npos &&
+           out.find("LinkWidthEnabled:................1X\n") != std::string::npos &&
+           out.find("LinkWidthActive:.................1X\n") != std::string::npos;
+  };
+  bool narrowed = false;
+  for (int attempt = 0; attempt < 5 && !narrowed; ++attempt) {
+    enable_width("leaf06", "9", "1");
+    enable_width(spine, spine_port, "1");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    narrowed = enabled_1x("leaf06", "9") && enabled_1x(spine, spine_port);
+  }
+  REQUIRE(narrowed);
   ConsoleUndo relink(live, "ReLink \"leaf06\"[9]");
   std::set<std::string> old = files_in(spool);
   live.console("Unlink \"leaf06\"[9]");
@@ -385,10 +401,12 @@ TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, wit
   INFO(read_text(work / "listener.log"));
   REQUIRE(down);
   old = files_in(spool);
+  const std::string before_relink = read_text(work / "listener.log");
   const auto relinked = Clock::now();
   live.console("ReLink \"leaf06\"[9]");
   const std::optional<SpoolResult> narrow =
       wait_for_result(spool, "leaf06", 1, old, std::chrono::seconds(10));
+  INFO("after ReLink: " << read_text(work / "listener.log").substr(before_relink.size()));
   REQUIRE(narrow);
   INFO(narrow->text);
   CHECK(narrow->text.find("link degraded: 1x HDR, expected 4x HDR") != std::string::npos);

@@ -87,3 +87,47 @@ TEST_CASE("Trap 65 for a host port re-polls its switch, one for an unknown port 
   CHECK(said[0].find("in service: not in " + topology.string()) != std::string::npos);
   CHECK(intake.counts().ignored == 3);
 }
+
+TEST_CASE("Trap 64 for a port the topology lacks is handed to the join callback, 65 is not") {
+  ibpm::test::TempDir dir("port-locator-join");
+  const fs::path topology = dir.path() / "topology.ibnetdiscover";
+  write(topology, ibpm::test::kSample);
+  PortLocator locator(topology.string());
+  RepollQueue queue{RepollLimits{.settle = 0ms}};
+  std::vector<std::string> said;
+  TrapIntake intake{queue, 256, [&](const std::string& line) { said.push_back(line); }, &locator};
+  std::vector<ibpm::Guid> joins;
+  intake.on_join([&](ibpm::Guid guid) { joins.push_back(guid); });
+  const auto now = RepollQueue::Clock::now();
+
+  // A node joined: each 64 asks (the listener keeps one lookup a minute), said once.
+  for (int i = 0; i < 2; ++i) intake.take(gid_trap(64, 0x77), now, 1.0);
+  CHECK(joins == std::vector<ibpm::Guid>{0x77, 0x77});
+  REQUIRE(said.size() == 1);
+  CHECK(said[0].find("a node joined: learnt at the SA and added to it by a re-poll") !=
+        std::string::npos);
+  CHECK(intake.counts().ignored == 0);
+  // Out of service, or in the topology already: nothing to learn.
+  intake.take(gid_trap(65, 0x78), now, 2.0);
+  intake.take(gid_trap(64, 0xe41d2d030061f958), now, 3.0);
+  CHECK(joins.size() == 2);
+  CHECK(queue.waiting() == 1);  // the known port's switch
+  // A topology that cannot be read learns nothing: its problem is said.
+  fs::remove(topology);
+  PortLocator gone(topology.string());
+  TrapIntake blind{queue, 256, [&](const std::string& line) { said.push_back(line); }, &gone};
+  blind.on_join([&](ibpm::Guid guid) { joins.push_back(guid); });
+  blind.take(gid_trap(64, 0x79), now, 4.0);
+  CHECK(joins.size() == 2);
+}
+
+TEST_CASE("Traps 144 and 145 name the LID of the node to re-poll") {
+  for (unsigned number : {144u, 145u}) {
+    TrapRecord trap;
+    trap.generic = true;
+    trap.trap_number = static_cast<std::uint16_t>(number);
+    trap.details[2] = 0x01;
+    trap.details[3] = 0x0c;
+    CHECK(lid_to_repoll(trap) == 268u);
+  }
+}
