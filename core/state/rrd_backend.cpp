@@ -3,26 +3,24 @@
 #include "state/rrd_backend.hpp"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <rrd.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-// rrd_client.h has no extern "C" of its own.
-extern "C" {
-#include <rrd_client.h>
-}
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 
 #include "base/temporary.hpp"
 #include "state/directories.hpp"
+#include "state/rrdcached_batch.hpp"
+#include "state/rrdcached_connection.hpp"
+#include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::state {
@@ -55,54 +53,50 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-// The rrdc_* calls share one connection per process: keep connect-and-ask sequences together.
-std::mutex& daemon_mutex() {
-  static std::mutex mutex;
-  return mutex;
+// The daemon's answers to `commands` about `path` (each followed by `argument` when there is one),
+// in one exchange on a connection of its own
+// (the project's one client of rrdcached, state/rrdcached_pipeline.hpp), within `timeout`. Throws
+// StateError("PATH: rrdcached at ADDRESS: reason") when the daemon cannot be reached or answer.
+std::vector<DaemonAnswer> ask(const std::string& address, const std::string& path,
+                              const std::vector<std::string>& commands,
+                              std::chrono::milliseconds timeout, const std::string& argument = {}) {
+  std::vector<DaemonAnswer> answers(commands.size());
+  try {
+    pipeline(
+        address, commands.size(),
+        [&](std::size_t i, std::string& out) {
+          out += commands[i];
+          out += ' ';
+          append_daemon_escaped(out, path);
+          if (!argument.empty()) out += ' ' + argument;
+        },
+        [&](std::size_t i, const DaemonAnswer& answer) { answers[i] = answer; },
+        std::chrono::steady_clock::now() + timeout);
+  } catch (const StateError& e) {
+    throw StateError(path + ": " + e.what());
+  }
+  return answers;
 }
 
-// librrd writes to the daemon's socket without MSG_NOSIGNAL: after a daemon restart the stale
-// connection would kill the process with SIGPIPE. Blocked, the write fails with EPIPE instead
-// (and librrd reconnects); a SIGPIPE raised meanwhile is taken so it never arrives later.
-class SigpipeBlocked {
- public:
-  SigpipeBlocked() {
-    sigemptyset(&pipe_);
-    sigaddset(&pipe_, SIGPIPE);
-    sigset_t pending;
-    sigpending(&pending);
-    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
-    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+// The file's header through the daemon (a FLUSH, then INFO: INFO answers from the file on disk),
+// nullopt when the daemon has no such file.
+std::optional<RrdHeader> daemon_header(const std::string& address, const std::string& path,
+                                       std::chrono::milliseconds timeout) {
+  std::optional<RrdHeader> header;
+  std::string error;
+  try {
+    daemon_infos(
+        address, std::span<const std::string>(&path, 1),
+        [&](std::size_t, const std::optional<RrdHeader>& h, const std::string& e) {
+          header = h;
+          error = e;
+        },
+        timeout);
+  } catch (const StateError& e) {
+    throw StateError(path + ": " + e.what());
   }
-  ~SigpipeBlocked() {
-    sigset_t pending;
-    sigpending(&pending);
-    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
-      const timespec now{0, 0};
-      sigtimedwait(&pipe_, nullptr, &now);
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SigpipeBlocked(const SigpipeBlocked&) = delete;
-  SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
-
- private:
-  sigset_t pipe_{};
-  sigset_t old_{};
-  bool was_pending_ = false;
-};
-
-// What every daemon call holds: the shared connection to itself, and SIGPIPE at bay.
-struct DaemonCall {
-  std::lock_guard<std::mutex> guard{daemon_mutex()};
-  SigpipeBlocked sigpipe;
-};
-
-void connect(const std::string& address, const std::string& path) {
-  rrd_clear_error();
-  // Reuses the open connection when it goes to the same address.
-  if (rrdc_connect(address.c_str()) != 0)
-    throw StateError(path + ": rrdcached at " + address + ": " + take_rrd_error(path));
+  if (!error.empty()) throw StateError(path + ": " + error + " (through rrdcached)");
+  return header;
 }
 
 // "ds[NAME].FIELD" -> NAME, FIELD; false for other keys.
@@ -113,17 +107,6 @@ bool split_source_key(std::string_view key, std::string_view& name, std::string_
   name = key.substr(3, close - 3);
   field = key.substr(close + 2);
   return true;
-}
-
-RrdHeader header_from(const rrd_info_t* info) {
-  RrdHeader header;
-  for (const rrd_info_t* item = info; item; item = item->next) {
-    if (item->type == RD_I_CNT)
-      add_header_count(header, item->key, item->value.u_cnt);
-    else if (item->type == RD_I_STR && item->value.u_str)
-      add_header_text(header, item->key, item->value.u_str);
-  }
-  return header;
 }
 
 // `file` (in a folder of our own, named for `path`) writable by its group: rrdcached, run as a
@@ -170,99 +153,84 @@ bool says_missing(const std::string& reason) {
   return reason.find("No such file") != std::string::npos;
 }
 
-RrdBackend::RrdBackend(std::string daemon_address) : daemon_(std::move(daemon_address)) {}
+RrdBackend::RrdBackend(std::string daemon_address, std::chrono::milliseconds timeout)
+    : daemon_(std::move(daemon_address)), timeout_(timeout) {}
 
 RrdHeader RrdBackend::info(const std::string& path) const {
-  rrd_clear_error();
-  rrd_info_t* info = nullptr;
   if (uses_daemon()) {
-    DaemonCall call;
-    connect(daemon_, path);
-    if (rrdc_flush(path.c_str()) != 0) fail(path, "cannot flush through rrdcached");
-    info = rrdc_info(path.c_str());
-  } else {
-    // rrd_lastupdate_r reads the header only: a third of rrd_info_r's time, which matters at
-    // a few dozen files per run. It gives names and last values, not types.
-    time_t last_update = 0;
-    unsigned long count = 0;
-    char** names = nullptr;
-    char** values = nullptr;
-    if (rrd_lastupdate_r(path.c_str(), &last_update, &count, &names, &values) != 0)
-      fail(path, "cannot read");
-    RrdHeader header;
-    header.last_update = last_update;
-    for (unsigned long i = 0; i < count; ++i) {
-      SourceHeader& source = header.sources[names[i]];
-      source.index = i;
-      source.last_ds = values[i];
-      rrd_freemem(names[i]);
-      rrd_freemem(values[i]);
-    }
-    rrd_freemem(names);
-    rrd_freemem(values);
-    return header;
+    std::optional<RrdHeader> header = daemon_header(daemon_, path, timeout_);
+    if (!header) throw StateError(path + ": cannot read: No such file (through rrdcached)");
+    return *header;
   }
-  if (!info) fail(path, "cannot read");
-  RrdHeader header = header_from(info);
-  rrd_info_free(info);
+  rrd_clear_error();
+  // rrd_lastupdate_r reads the header only: a third of rrd_info_r's time, which matters at
+  // a few dozen files per run. It gives names and last values, not types.
+  time_t last_update = 0;
+  unsigned long count = 0;
+  char** names = nullptr;
+  char** values = nullptr;
+  if (rrd_lastupdate_r(path.c_str(), &last_update, &count, &names, &values) != 0)
+    fail(path, "cannot read");
+  RrdHeader header;
+  header.last_update = last_update;
+  for (unsigned long i = 0; i < count; ++i) {
+    SourceHeader& source = header.sources[names[i]];
+    source.index = i;
+    source.last_ds = values[i];
+    rrd_freemem(names[i]);
+    rrd_freemem(values[i]);
+  }
+  rrd_freemem(names);
+  rrd_freemem(values);
   return header;
 }
 
 std::optional<RrdHeader> RrdBackend::info_if_present(const std::string& path) const {
-  if (!uses_daemon()) {
-    if (!exists(path)) return std::nullopt;
-    return info(path);
-  }
-  rrd_clear_error();
-  DaemonCall call;
-  connect(daemon_, path);
-  if (rrdc_flush(path.c_str()) != 0) {
-    const std::string reason = take_rrd_error(path);
-    if (says_missing(reason)) return std::nullopt;
-    throw StateError(path + ": cannot flush through rrdcached: " + reason);
-  }
-  rrd_info_t* info = rrdc_info(path.c_str());
-  if (!info) {
-    const std::string reason = take_rrd_error(path);
-    if (says_missing(reason)) return std::nullopt;
-    throw StateError(path + ": cannot read: " + reason);
-  }
-  RrdHeader header = header_from(info);
-  rrd_info_free(info);
-  return header;
+  if (uses_daemon()) return daemon_header(daemon_, path, timeout_);
+  if (!exists(path)) return std::nullopt;
+  return info(path);
 }
 
 bool RrdBackend::present(const std::string& path) const {
   if (!uses_daemon()) return exists(path);
-  rrd_clear_error();
-  DaemonCall call;
-  connect(daemon_, path);
-  if (rrdc_flush(path.c_str()) == 0) return true;
-  const std::string reason = take_rrd_error(path);
-  if (says_missing(reason)) return false;
-  throw StateError(path + ": cannot flush through rrdcached: " + reason);
+  const DaemonAnswer flushed = ask(daemon_, path, {"FLUSH"}, timeout_).front();
+  if (flushed.status >= 0) return true;
+  if (says_missing(flushed.message)) return false;
+  throw StateError(path + ": cannot flush through rrdcached: " + flushed.message);
 }
 
 void RrdBackend::create(const std::string& path, const std::vector<std::string>& definitions,
                         unsigned long step, std::time_t last_update) const {
-  std::vector<const char*> argv = c_strings(definitions);
-  const int argc = static_cast<int>(argv.size());
-  rrd_clear_error();
   if (uses_daemon()) {
-    DaemonCall call;
-    connect(daemon_, path);
-    // no_overwrite: when another run made the file first, its file stays.
-    if (rrdc_create(path.c_str(), step, last_update, 1, argc, argv.data()) != 0) {
-      // The file may be on this host (a local daemon) or only on the store's (over TCP).
-      const std::string reason = take_rrd_error(path);
-      if (says_no_folders(reason))
-        throw StoreMisconfigured("rrdcached at " + daemon_ +
-                                 " may not make the ports' folders (\"No permission to recursively "
-                                 "create\"): start it with -R, as docs/operators.md does");
-      if (!says_exists(reason) && !exists(path))
-        throw StateError(path + ": cannot create through rrdcached: " + reason);
+    // -O: when another run made the file first, its file stays.
+    const std::string options =
+        " -b " + std::to_string(last_update) + " -s " + std::to_string(step) + " -O";
+    DaemonAnswer made;
+    try {
+      pipeline(
+          daemon_, 1,
+          [&](std::size_t, std::string& out) {
+            out += "CREATE ";
+            append_daemon_escaped(out, path);
+            out += options;
+            for (const std::string& definition : definitions) {
+              out += ' ';
+              append_daemon_escaped(out, definition);
+            }
+          },
+          [&](std::size_t, const DaemonAnswer& answer) { made = answer; },
+          std::chrono::steady_clock::now() + timeout_);
+    } catch (const StateError& e) {
+      throw StateError(path + ": " + e.what());
     }
-    rrd_clear_error();
+    if (made.status >= 0) return;
+    // The file may be on this host (a local daemon) or only on the store's (over TCP).
+    if (says_no_folders(made.message))
+      throw StoreMisconfigured("rrdcached at " + daemon_ +
+                               " may not make the ports' folders (\"No permission to recursively "
+                               "create\"): start it with -R, as docs/operators.md does");
+    if (!says_exists(made.message) && !exists(path))
+      throw StateError(path + ": cannot create through rrdcached: " + made.message);
     return;
   }
   // rrd_create would rename over a file another run made (and perhaps updated) meanwhile: make
@@ -275,6 +243,9 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
     throw StateError(path + ": cannot create: " + e.what());
   }
   const std::string& tmp = scratch->file_path();
+  std::vector<const char*> argv = c_strings(definitions);
+  const int argc = static_cast<int>(argv.size());
+  rrd_clear_error();
   errno = 0;
   if (rrd_create_r2(tmp.c_str(), step, last_update, 0, nullptr, nullptr, argc, argv.data()) != 0)
     fail(path, "cannot create", errno);
@@ -287,24 +258,23 @@ void RrdBackend::create(const std::string& path, const std::vector<std::string>&
 }
 
 void RrdBackend::update(const std::string& path, const std::string& line) const {
-  const char* values[] = {line.c_str()};
-  rrd_clear_error();
   if (uses_daemon()) {
-    DaemonCall call;
-    connect(daemon_, path);
-    if (rrdc_update(path.c_str(), 1, values) != 0) fail(path, "cannot update through rrdcached");
+    const DaemonAnswer updated = ask(daemon_, path, {"UPDATE"}, timeout_, line).front();
+    if (updated.status < 0)
+      throw StateError(path + ": cannot update through rrdcached: " + updated.message);
     return;
   }
+  const char* values[] = {line.c_str()};
+  rrd_clear_error();
   errno = 0;
   if (rrd_update_r(path.c_str(), nullptr, 1, values) != 0) fail(path, "cannot update");
 }
 
 void RrdBackend::flush(const std::string& path) const {
   if (!uses_daemon()) return;
-  rrd_clear_error();
-  DaemonCall call;
-  connect(daemon_, path);
-  if (rrdc_flush(path.c_str()) != 0) fail(path, "cannot flush through rrdcached");
+  const DaemonAnswer flushed = ask(daemon_, path, {"FLUSH"}, timeout_).front();
+  if (flushed.status < 0)
+    throw StateError(path + ": cannot flush through rrdcached: " + flushed.message);
 }
 
 }  // namespace ibpm::state

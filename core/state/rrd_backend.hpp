@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// librrd behind the three operations the store needs: create, update, read the header. Files are
-// written directly, or through an rrdcached daemon that batches the writes. The daemon's INFO
-// answers from the file as it is on disk, so a read through the daemon first flushes that file's
-// pending updates (one write of that file, not of the whole cache).
+// The three operations the store needs on one file: create, update, read the header. Files are
+// written directly through librrd, or through an rrdcached daemon that batches the writes, spoken
+// to by the project's own client (state/rrdcached_pipeline.hpp), every exchange bounded in time.
+// The daemon's INFO answers from the file as it is on disk, so a read through the daemon first
+// flushes that file's pending updates (one write of that file, not of the whole cache).
 #pragma once
 
+#include <chrono>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -39,7 +41,10 @@ bool says_missing(const std::string& reason);
 
 class RrdBackend {
  public:
-  explicit RrdBackend(std::string daemon_address);  // empty: write the files directly
+  // Empty address: the files are read and written directly. Through the daemon every exchange
+  // ends within `timeout` (one call's, not the run's), or throws StateError.
+  explicit RrdBackend(std::string daemon_address,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(30));
   bool uses_daemon() const { return !daemon_.empty(); }
   const std::string& daemon_address() const { return daemon_; }
 
@@ -61,6 +66,7 @@ class RrdBackend {
 
  private:
   std::string daemon_;
+  std::chrono::milliseconds timeout_;
 };
 
 }  // namespace ibpm::state
