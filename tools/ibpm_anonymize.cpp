@@ -14,6 +14,7 @@
 #include "dump/ibnetdiscover_writer.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/options.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -99,8 +100,8 @@ int main(int argc, char** argv) {
                                       "The fabric's topology: ibnetdiscover dump or libibnetdisc "
                                       "cache file")
                  .type_name("FILE");
-             ibpm::plugin::add_option(app, "-o,--output-dir", options.out_dir,
-                                      "Folder for the anonymized files (made if missing)")
+             ibpm::plugin::add_output_option(app, options.out_dir,
+                                             "Folder for the anonymized files (made if missing)")
                  .type_name("DIR")
                  .required();
              ibpm::plugin::add_option(app, "--key", options.key,

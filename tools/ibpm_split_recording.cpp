@@ -17,6 +17,7 @@
 #include "mad/ib_frame.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
+#include "plugin/options.hpp"
 
 namespace {
 
@@ -110,8 +111,8 @@ int main(int argc, char** argv) {
              ibpm::plugin::add_option(app, "recording", options.recording,
                                       "The recording (pcap, made with --record)")
                  .required();
-             ibpm::plugin::add_option(app, "-o,--output-dir", options.out_dir,
-                                      "Folder for the runs' files (made if missing)")
+             ibpm::plugin::add_output_option(app, options.out_dir,
+                                             "Folder for the runs' files (made if missing)")
                  .type_name("DIR")
                  .required();
              ibpm::plugin::add_option(app, "--gap", options.gap,
