@@ -75,6 +75,17 @@ std::vector<poll::PortTarget> only_nodes(std::vector<poll::PortTarget> targets,
   return targets;
 }
 
+// The ports of `mine` (this collector's share) that are among `asked`.
+std::vector<poll::PortTarget> mine_among(std::vector<poll::PortTarget> mine,
+                                         const std::vector<poll::PortTarget>& asked) {
+  std::set<std::pair<Guid, PortNumber>> wanted;
+  for (const poll::PortTarget& t : asked) wanted.emplace(t.node, t.port);
+  std::erase_if(mine, [&](const poll::PortTarget& t) {
+    return !wanted.contains({t.node, t.port});
+  });
+  return mine;
+}
+
 // This collector's share of the targets (all of them for 1/1 without a delegation file).
 // Also sets the shards' loads and the nodes split across shards.
 std::vector<poll::PortTarget> shard_of(const SweepOptions& options, const Fabric& fabric,
@@ -346,12 +357,22 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     const bool far_end_pass = !targets.empty();
     if (!far_end_pass) {
       FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
-      all.targets =
-          only_nodes(std::move(all.targets), fabric, result.name_map(), options, joined, unknown);
-      result.fabric_ports = all.targets.size();
       result.without_lid = std::move(all.without_lid);
+      const bool some_nodes = !options.nodes.empty() || !options.join.empty();
+      const std::vector<poll::PortTarget> asked =
+          some_nodes ? only_nodes(all.targets, fabric, result.name_map(), options, joined, unknown)
+                     : std::vector<poll::PortTarget>{};
+      result.fabric_ports = some_nodes ? asked.size() : all.targets.size();
+      // The shards are assigned over the whole fabric's ports, as the sweeps assign them, and
+      // only then narrowed to the nodes asked (assigned among themselves, a re-poll's few nodes
+      // would fall to other collectors than the sweeps give them).
       targets = shard_of(options, fabric, result.name_map(), std::move(all.targets), result);
+      if (some_nodes) targets = mine_among(std::move(targets), asked);
       if (targets.empty() && !unknown.empty()) throw std::runtime_error(unknown.front());
+      if (targets.empty() && !asked.empty())
+        throw std::runtime_error("shard " + std::to_string(options.shard.index) + "/" +
+                                 std::to_string(options.shard.count) +
+                                 " holds none of the ports asked: another collector's");
       if (targets.empty() && options.nodes.empty() && !options.join.empty())
         throw std::runtime_error(result.state_notes.empty() ? "--join: nothing new to learn"
                                                             : result.state_notes.back());
@@ -398,11 +419,11 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
           far_ends_of_new_downs(result.results, result.pending.record.get());
       if (far_ends.empty()) break;
       FabricTargets all = fabric_port_targets(fabric, result.name_map(), options.types);
-      std::erase_if(all.targets,
-                    [&](const poll::PortTarget& t) { return !far_ends.contains(t.node); });
       SweepResult far_shard;  // (this pass's shard loads and split nodes are the first's)
       far_end_targets =
           shard_of(options, fabric, result.name_map(), std::move(all.targets), far_shard);
+      std::erase_if(far_end_targets,
+                    [&](const poll::PortTarget& t) { return !far_ends.contains(t.node); });
       if (far_end_targets.empty()) break;  // another collector's nodes
       poll::save_record(result.pending, result.results);
       continue;

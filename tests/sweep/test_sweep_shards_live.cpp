@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Shards of a sweep on a live fabric: --shard K/N for K = 1..N poll disjoint sets of ports whose
 // union is exactly the ports of one full sweep; --type narrows the sweep to switches or CAs; a
-// switch whose ports pins split across two shards gets exactly one passive result from them.
+// switch whose ports pins split across two shards gets exactly one passive result from them; a
+// re-poll of a node with --shard reads it only where the sweeps put it.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -120,4 +121,45 @@ TEST_CASE("A switch whose ports pins split across shards gets one passive result
   }
   INFO(leaf02);
   CHECK(leaf02.find("; ports 1-2 read by shard 2") != std::string::npos);
+}
+
+TEST_CASE(
+    "A re-poll with --shard reads a switch only on the collector the sweeps' shards give it") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("sweep-shards-repoll");
+  // Where the sweeps of two shards put each node's ports.
+  std::map<std::string, std::set<int>> shards_of;
+  std::map<std::string, int> ports_of;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string csv = "shard" + std::to_string(k) + ".csv";
+    const ProcessRun run = sweep(live, state, csv, {"--shard", std::to_string(k) + "/2"});
+    INFO(run.out);
+    REQUIRE(run.exit_code == 0);
+    for (const auto& row : read_csv(state.path() + "/" + csv).rows) {
+      const std::string& port = row.at("port_name");
+      const std::string node = port.substr(0, port.find('['));
+      shards_of[node].insert(k);
+      ++ports_of[node];
+    }
+  }
+  // A switch of shard 2's: a re-poll's one node, shared out among the nodes asked alone, fell to
+  // shard 1 (and half of a switch's ports to each shard when it asked for two).
+  std::string leaf;
+  for (const auto& [node, shards] : shards_of)
+    if (node.rfind("leaf", 0) == 0 && shards == std::set<int>{2}) leaf = node;
+  REQUIRE_FALSE(leaf.empty());
+  for (int k = 1; k <= 2; ++k) {
+    const ProcessRun run =
+        live.run("check_ib_fabric", {"--state-dir", state.path(), "--no-syslog", "--node", leaf,
+                                     "--shard", std::to_string(k) + "/2"});
+    INFO(leaf << ", shard " << k << ": " << run.out);
+    if (k == 2) {
+      CHECK(run.exit_code == 0);
+      CHECK(perf_value(run, "ports") == static_cast<double>(ports_of[leaf]));
+    } else {
+      CHECK(run.exit_code == 3);
+      CHECK(run.has("shard 1/2 holds none of the ports asked: another collector's"));
+    }
+  }
 }
