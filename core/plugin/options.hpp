@@ -2,6 +2,7 @@
 // Command-line options shared by the check_ib_* commands, so they all use one table.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,7 @@ struct FabricOptions {
   std::string replay;                       // --replay: answers from this recording, not the fabric
   std::uint64_t record_max_size = 0;        // --record-max-size: rotate it at this size, 0: never
   unsigned record_keep = 5;                 // --record-keep: rotated files kept
+  std::chrono::seconds record_max_age{0};   // --record-max-age: rotate it at this age, 0: never
 };
 
 // -C/--Ca CA and -P/--Port PORT (0..254) in help group `group`: the local HCA port the MADs go

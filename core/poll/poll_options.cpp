@@ -112,6 +112,14 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
       .type_name("SIZE")
       .group(group)
       .needs(record);
+  plugin::add_option_function(
+      app, "--record-max-age",
+      [&options](const std::string& text) { options.record_max_age = mad::parse_record_age(text); },
+      "Rotate the --record file when a run starts and its first packet is DURATION old or "
+      "older (30m, 6h, 2d), as --record-max-size does; with both, whichever comes first")
+      .type_name("DURATION")
+      .group(group)
+      .needs(record);
   plugin::add_option(app, "--record-keep", options.record_keep,
                      "Rotated recordings kept beside the --record file (FILE.1 ... FILE.N, the "
                      "oldest removed)")

@@ -340,7 +340,9 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   result.central_store = store.central_store();
   // Opened before anything else: a recording that cannot be used stops the sweep at once.
   mad::MadTap tap(options.fabric.record, options.fabric.replay,
-                  {options.fabric.record_max_size, options.fabric.record_keep});
+                  {.max_size = options.fabric.record_max_size,
+                   .keep = options.fabric.record_keep,
+                   .max_age = options.fabric.record_max_age});
 
   result.topology = sweep_topology(options, result);
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric

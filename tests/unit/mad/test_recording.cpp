@@ -281,7 +281,7 @@ TEST_CASE(
   const auto answer_in = [&](const std::string& file) {
     return static_cast<int>(ReplaySource(file).answer(query).data[8]);
   };
-  const RecordRotation rotation{.max_size = 1000, .keep = 2};
+  const RecordRotation rotation{.max_size = 1000, .keep = 2, .max_age = {}};
   run(1, rotation);
   run(2, rotation);  // 2 runs: 24 + 4 * 322 bytes, under 1000 before this one
   CHECK_FALSE(std::filesystem::exists(path + ".1"));
@@ -302,10 +302,101 @@ TEST_CASE(
   CHECK_FALSE(std::filesystem::exists(path + ".3"));
 
   // Without a size nothing moves; with --record-keep 0 a full file is dropped.
-  for (int i = 8; i < 12; ++i) run(static_cast<std::uint8_t>(i), {.max_size = 0, .keep = 2});
+  for (int i = 8; i < 12; ++i)
+    run(static_cast<std::uint8_t>(i), {.max_size = 0, .keep = 2, .max_age = {}});
   CHECK(answer_in(path + ".1") == 5);
   CHECK(ReplaySource(path).answers() == 5);
-  run(12, {.max_size = 1000, .keep = 0});
+  run(12, {.max_size = 1000, .keep = 0, .max_age = {}});
   CHECK(ReplaySource(path).answers() == 1);
   CHECK(answer_in(path + ".1") == 5);
+}
+
+TEST_CASE("A recording age (--record-max-age) is seconds with s, m, h or d") {
+  using std::chrono::seconds;
+  CHECK(parse_record_age("3600") == seconds(3600));
+  CHECK(parse_record_age("90s") == seconds(90));
+  CHECK(parse_record_age("30m") == seconds(1800));
+  CHECK(parse_record_age("30M") == seconds(1800));
+  CHECK(parse_record_age("6h") == seconds(6 * 3600));
+  CHECK(parse_record_age("2d") == seconds(2 * 86400));
+  CHECK(parse_record_age("0") == seconds(0));
+  for (const char* bad :
+       {"", "h", "1x", "-1h", "1.5h", "1hm", "1 h", "99999999999999999999", "40000d"})
+    CHECK_THROWS_WITH(parse_record_age(bad),
+                      "--record-max-age " + std::string(bad) +
+                          ": not a duration (seconds, or a number with s, m, h or d)");
+}
+
+TEST_CASE("A recording is due to turn at its size or its first packet's age, whichever first") {
+  using std::chrono::hours;
+  using std::chrono::minutes;
+  const Time now = at_ms(0);
+  const RecordRotation by_size{.max_size = 1000, .keep = 5, .max_age = {}};
+  const RecordRotation by_age{.max_size = 0, .keep = 5, .max_age = hours(1)};
+  const RecordRotation both{.max_size = 1000, .keep = 5, .max_age = hours(1)};
+  const RecordRotation neither{.max_size = 0, .keep = 5, .max_age = {}};
+  // By size: the first packet's time does not count.
+  CHECK_FALSE(rotation_due(999, now - hours(5), now, by_size));
+  CHECK(rotation_due(1000, now, now, by_size));
+  // By age: from the first packet, to the second; the size does not count.
+  CHECK_FALSE(rotation_due(1 << 30, now - minutes(59), now, by_age));
+  CHECK(rotation_due(24, now - hours(1), now, by_age));
+  CHECK(rotation_due(24, now - hours(30), now, by_age));
+  // No packet yet (a header only, or none libpcap can read): no age.
+  CHECK_FALSE(rotation_due(24, std::nullopt, now, by_age));
+  // A first packet after now (the clock set back) is not old.
+  CHECK_FALSE(rotation_due(24, now + hours(3), now, by_age));
+  // Both: whichever comes first.
+  CHECK(rotation_due(5000, now - minutes(1), now, both));
+  CHECK(rotation_due(100, now - hours(2), now, both));
+  CHECK_FALSE(rotation_due(100, now - minutes(1), now, both));
+  CHECK_FALSE(rotation_due(1 << 30, now - hours(100), now, neither));
+}
+
+TEST_CASE("A recording whose first packet is older than --record-max-age is moved aside") {
+  using std::chrono::hours;
+  using std::chrono::minutes;
+  test::TempDir dir("recording-age");
+  const std::string path = dir / "sweep.pcap";
+  const MadQuery query = port_counters_query(5, 1);
+  const Time now = std::chrono::system_clock::now();
+  // One run at `when` (its packets' times, as the engine gives them).
+  const auto run = [&](std::uint8_t fill, Time when, const RecordRotation& rotation) {
+    MadTap tap(path, "", rotation);
+    write(*tap.recorder(), request(query, fill), Direction::sent, when);
+    write(*tap.recorder(), response(query, fill, fill), Direction::received,
+          when + std::chrono::milliseconds(1));
+    tap.recorder()->flush();
+  };
+  const auto answers_in = [&](const std::string& file) { return ReplaySource(file).answers(); };
+  const auto answer_in = [&](const std::string& file) {
+    return static_cast<int>(ReplaySource(file).answer(query).data[8]);
+  };
+  const RecordRotation hourly{.max_size = 0, .keep = 2, .max_age = hours(1)};
+  // Runs of the last hour, the first 3 hours ago and 61 minutes ago in the file's own times.
+  run(1, now - hours(3), hourly);
+  run(2, now - minutes(61), hourly);  // the file's first packet is 3 hours old: moved aside
+  CHECK(answer_in(path + ".1") == 1);
+  CHECK(answers_in(path) == 1);
+  run(3, now - minutes(30), hourly);  // 61 minutes: moved aside again
+  CHECK(answer_in(path + ".2") == 1);
+  CHECK(answer_in(path + ".1") == 2);
+  run(4, now - minutes(10), hourly);
+  run(5, now, hourly);  // 30 minutes: kept, the runs append
+  CHECK(answers_in(path) == 3);
+  CHECK(answer_in(path) == 3);
+  CHECK(answer_in(path + ".1") == 2);
+
+  // The file's modification time does not count, only its first packet's.
+  const auto old = std::filesystem::file_time_type::clock::now() - hours(10);
+  std::filesystem::last_write_time(path, old);
+  run(6, now, hourly);
+  CHECK(answers_in(path) == 4);
+
+  // With a size too, whichever comes first: the size here (the packets are recent).
+  run(7, now, {.max_size = 1000, .keep = 2, .max_age = hours(1)});
+  CHECK(answers_in(path) == 1);
+  CHECK(answers_in(path + ".1") == 4);
+  CHECK(answer_in(path + ".2") == 2);  // the 3-hour-old one dropped
+  CHECK_FALSE(std::filesystem::exists(path + ".3"));
 }
