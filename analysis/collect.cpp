@@ -114,8 +114,8 @@ std::map<PortRef, history::PortHistory> read_histories(FabricAnalysis& data,
 
 // Every cabled port's own history and last sample (the node pages show them; the link usage is
 // made from the same histories, so each file is read once).
-void read_ports(FabricAnalysis& data, const std::string& state_dir, const CollectOptions& options) {
-  const state::PortStore store(state::StoreOptions{state_dir, options.history.rrdcached, {}});
+void read_ports(FabricAnalysis& data, const CollectOptions& options) {
+  const state::PortStore& store = data.reader->store();  // the one the histories came through
   const std::vector<PortRef> ports = cabled_ports(data.fabric());
   // One -t for both reads through the daemon: the last samples get what the histories left.
   const auto deadline =
@@ -144,10 +144,10 @@ void read_ports(FabricAnalysis& data, const std::string& state_dir, const Collec
 }
 
 // The link usage and the window's coverage, each port's file read once.
-void read_usage(FabricAnalysis& data, const std::string& state_dir, const CollectOptions& options) {
+void read_usage(FabricAnalysis& data, const CollectOptions& options) {
   const history::UsageOptions usage_options{options.xmit_wait_tick_ns, options.peaks};
   if (options.port_records) {
-    read_ports(data, state_dir, options);
+    read_ports(data, options);
     data.usage = history::link_usage(
         data.fabric(),
         [&](PortRef port) {
@@ -234,7 +234,7 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
     data.reader.emplace(state_dir, options.history.rrdcached,
                         std::chrono::seconds(options.history.timeout));
     data.reader->keep_rows(options.rows || options.annotate);
-    read_usage(data, state_dir, options);
+    read_usage(data, options);
     data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
     if (options.annotate) {
       data.annotations =

@@ -96,9 +96,11 @@ Window window_ending_now(std::time_t seconds) {
 
 HistoryReader::HistoryReader(std::string state_dir, std::string rrdcached,
                              std::chrono::milliseconds timeout)
-    : store_(state::StoreOptions{std::move(state_dir), rrdcached, {}}),
-      backend_(state::daemon_address(rrdcached)),
-      timeout_(timeout) {}
+    : HistoryReader(state::PortStore(state::StoreOptions{std::move(state_dir), rrdcached, {}}),
+                    timeout) {}
+
+HistoryReader::HistoryReader(state::PortStore store, std::chrono::milliseconds timeout)
+    : store_(std::move(store)), timeout_(timeout) {}
 
 std::string HistoryReader::path(Guid node, PortNumber port) const {
   return store_.path(node, port);
@@ -108,7 +110,7 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
                                 bool peaks) const {
   const std::string file = path(node, port);
   if (window.end <= window.start || !exists(file)) return {};
-  backend_.flush(store_.rrd_name(node, port));
+  store_.flush(node, port);
   const FetchedRows average = fetch(file, "AVERAGE", window);
   if (!peaks) return history_from(average, nullptr, keep_rows_);
   if (!consolidated(average)) return history_with_peaks(average, nullptr, keep_rows_);
@@ -119,7 +121,7 @@ PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window
 std::vector<HistoryReader::Read> HistoryReader::read_all(const std::vector<PortRef>& ports,
                                                          const Window& window, bool peaks) const {
   if (window.end <= window.start) return std::vector<Read>(ports.size());
-  if (!backend_.uses_daemon()) return read_files(ports, window, peaks);
+  if (!store_.uses_daemon()) return read_files(ports, window, peaks);
   if (store_.central_store()) return read_through_daemon(ports, window, peaks);
   return read_flushed_files(ports, window, peaks);
 }
@@ -189,7 +191,7 @@ std::vector<HistoryReader::Read> HistoryReader::read_flushed_files(
       });
     try {
       state::flush_files(
-          backend_.daemon_address(), ports.size(),
+          store_.daemon_address(), ports.size(),
           [&](std::size_t k, std::string& out) {
             const PortRef& port = ports[files.order[k]];
             store_.append_rrd_name(out, port.node, port.port);
@@ -258,7 +260,7 @@ void HistoryReader::fetch_rows(
     const Window& window, std::chrono::steady_clock::time_point deadline, std::vector<Read>& reads,
     const std::function<void(std::size_t, FetchedRows&&)>& on_rows) const {
   state::fetch_through_daemon(
-      backend_.daemon_address(), which.size(),
+      store_.daemon_address(), which.size(),
       [&](std::size_t k, std::string& out) {
         store_.append_rrd_name(out, ports[which[k]].node, ports[which[k]].port);
       },

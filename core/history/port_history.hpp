@@ -67,6 +67,12 @@ class HistoryReader {
   // `timeout` bounds each read_all() through the daemon.
   HistoryReader(std::string state_dir, std::string rrdcached = {},
                 std::chrono::milliseconds timeout = std::chrono::seconds(300));
+  // The run's store, built once (its address and RRDCACHED_ADDRESS read once), read through.
+  explicit HistoryReader(state::PortStore store,
+                         std::chrono::milliseconds timeout = std::chrono::seconds(300));
+
+  // The store the histories are read from: the ports' last samples are read through it too.
+  const state::PortStore& store() const { return store_; }
 
   // Every read after this keeps each port's rows (PortHistory::rows) as well as its averages.
   void keep_rows(bool keep = true) { keep_rows_ = keep; }
@@ -118,7 +124,6 @@ class HistoryReader {
   FileOrder in_path_order(const std::vector<PortRef>& ports) const;
 
   state::PortStore store_;
-  state::RrdBackend backend_;
   std::chrono::milliseconds timeout_;
   bool keep_rows_ = false;
 };

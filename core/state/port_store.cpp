@@ -95,10 +95,6 @@ std::optional<double> overtaken(const std::string& reason, double now) {
 
 }  // namespace
 
-bool is_tcp_address(const std::string& address) {
-  return !address.empty() && !address.starts_with("unix:") && !address.starts_with("/");
-}
-
 double wall_clock_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -108,14 +104,8 @@ std::string ahead_of_clock(const std::string& file, double last_update, double n
          " s ahead of the clock";
 }
 
-std::string daemon_address(const std::string& configured) {
-  if (!configured.empty()) return configured;
-  const char* env = std::getenv("RRDCACHED_ADDRESS");
-  return env ? env : "";
-}
-
 PortStore::PortStore(StoreOptions options)
-    : options_(std::move(options)), backend_(daemon_address(options_.rrdcached)) {
+    : options_(std::move(options)), backend_(state::daemon_address(options_.rrdcached)) {
   validate(options_.layout);
   if (options_.state_dir.empty()) throw std::invalid_argument("empty state directory");
   // A local daemon resolves file names from its own folder: give it absolute ones (as librrd's

@@ -22,6 +22,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/types.hpp"
 #include "layout/state_layout.hpp"
+#include "state/daemon_address.hpp"
 #include "state/node_locks.hpp"
 #include "state/port_record.hpp"
 #include "state/rrd_backend.hpp"
@@ -30,12 +31,6 @@
 #include "state/store_options.hpp"
 
 namespace ibpm::state {
-
-// The rrdcached address to use: `configured`, else RRDCACHED_ADDRESS when set, else empty (direct).
-std::string daemon_address(const std::string& configured);
-
-// True for an address rrdcached is reached at over the network (not "unix:/path" or "/path").
-bool is_tcp_address(const std::string& address);
 
 // How far a stored sample may be ahead of this host's clock and still count as the past (two
 // hosts' clocks, or one clock corrected by a fraction of a second). Anything later is a clock that
@@ -63,6 +58,11 @@ class PortStore {
   // rrd_name appended to `name` (no string of its own: a sweep names every port's file).
   void append_rrd_name(std::string& name, Guid node, PortNumber port) const;
   bool uses_daemon() const { return backend_.uses_daemon(); }
+  // The daemon's address (the configured one or RRDCACHED_ADDRESS; empty: none).
+  const std::string& daemon_address() const { return backend_.daemon_address(); }
+  // Writes the daemon's pending updates of the port's file, so that a direct read sees them
+  // (no-op without a daemon). Throws StateError.
+  void flush(Guid node, PortNumber port) const { backend_.flush(rrd_name(node, port)); }
   // Files live in a central store reached over TCP: never looked at on this host.
   bool central_store() const { return central_; }
   const std::string& state_dir() const { return options_.state_dir; }

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "state/daemon_address.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::state {
@@ -30,12 +31,11 @@ int milliseconds_until(DaemonConnection::Deadline deadline) {
 
 DaemonConnection::DaemonConnection(const std::string& address, Deadline deadline)
     : address_(address), deadline_(deadline), opened_(std::chrono::steady_clock::now()) {
-  std::string path = address;
-  if (path.starts_with("unix:")) path.erase(0, 5);
-  if (path.starts_with("/"))
-    connect_unix(path);
+  const DaemonEndpoint endpoint = parse_daemon_address(address);
+  if (endpoint.unix_socket)
+    connect_unix(endpoint.path);
   else
-    connect_tcp(address);
+    connect_tcp(endpoint);
 }
 
 DaemonConnection::~DaemonConnection() {
@@ -57,18 +57,10 @@ void DaemonConnection::connect_unix(const std::string& path) {
     fail(std::string("cannot connect: ") + std::strerror(errno));
 }
 
-void DaemonConnection::connect_tcp(const std::string& address) {
-  std::string host = address, port = "42217";
-  if (host.starts_with("[")) {  // [v6]:port
-    const std::size_t close = host.find(']');
-    if (close == std::string::npos) fail("malformed address");
-    if (close + 1 < host.size() && host[close + 1] == ':') port = host.substr(close + 2);
-    host = host.substr(1, close - 1);
-  } else if (const std::size_t colon = host.rfind(':');
-             colon != std::string::npos && host.find(':') == colon) {
-    port = host.substr(colon + 1);
-    host.erase(colon);
-  }
+void DaemonConnection::connect_tcp(const DaemonEndpoint& endpoint) {
+  if (endpoint.malformed) fail("malformed address");
+  const std::string& host = endpoint.host;
+  const std::string& port = endpoint.port;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

@@ -12,6 +12,8 @@
 
 namespace ibpm::state {
 
+struct DaemonEndpoint;
+
 class DaemonConnection {
  public:
   using Deadline = std::chrono::steady_clock::time_point;
@@ -46,7 +48,7 @@ class DaemonConnection {
 
  private:
   void connect_unix(const std::string& path);
-  void connect_tcp(const std::string& address);
+  void connect_tcp(const DaemonEndpoint& endpoint);
 
   std::string address_;
   Deadline deadline_;
