@@ -13,6 +13,7 @@
 #include "poll/port_turn.hpp"
 #include "poll/reboot_downs.hpp"
 #include "state/directories.hpp"
+#include "state/store_check.hpp"
 
 namespace ibpm::poll {
 
@@ -131,34 +132,6 @@ SampleHint hint_of(const state::PortMemory& memory, const PortTarget& t, std::ui
   hint.previous = &memory.sample.raw;
   return hint;
 }
-
-// Samples the central store acknowledged and no longer holds (rrdcached killed before its
-// journal reached the disk, its files restored from a backup): its last update is behind this
-// collector's record. The rates go on from what the store kept; the history has a hole, said once.
-struct StoreLoss {
-  std::size_t ports = 0;    // files behind the record
-  std::size_t missing = 0;  // of those, files the store no longer has at all
-  std::time_t longest = 0;  // the largest gap, seconds
-
-  void add(std::optional<std::time_t> last, std::time_t recorded) {
-    if (last && *last >= recorded) return;  // ahead: another collector's sample, not a loss
-    ++ports;
-    if (!last)
-      ++missing;
-    else
-      longest = std::max(longest, recorded - *last);
-  }
-
-  std::string describe() const {
-    std::string text = "the store lost samples it had taken for " + std::to_string(ports) +
-                       (ports == 1 ? " port" : " ports");
-    if (longest > 0) text += " (up to " + std::to_string(longest) + " s of history)";
-    if (missing > 0) text += ", " + std::to_string(missing) + " of them with the whole file";
-    return text +
-           ": their history has a hole there (its daemon killed before its journal reached the "
-           "disk? see docs/operators.md); rates go on from the sample it kept";
-  }
-};
 
 // The port's error history with this run's interval, up to its sample at `time`, added: its
 // errors from the rates (a counter not read counts none), continuous only when the rates compare
@@ -294,7 +267,7 @@ class StoreCheck {
   struct Findings {
     std::vector<std::size_t> overtaken;
     std::vector<std::optional<std::time_t>> overtaken_last;  // the update after ours, if any
-    StoreLoss loss;
+    state::StoreLoss loss;
   };
 
   std::vector<PortRef> refs_of(const std::vector<std::size_t>& which) const {
@@ -317,37 +290,32 @@ class StoreCheck {
     return {};
   }
 
-  // Each port of `which` against its store's last update. Returns whether any was not as the
-  // record says.
+  // Each port of `which` against its store's last update (state::judge_against_store), applied:
+  // a port updated since starts its error history again, one dated ahead of the clock is an
+  // error, the others are read again from the store. Returns whether any was not as the record
+  // says.
   bool judge(const std::vector<std::size_t>& which, const LastUpdates& last, PollRun& run,
              PreviousSamples& previous, double now, Findings& found) {
-    std::vector<PortResult>& results = run.results;
-    const double ahead = now + state::kClockToleranceSeconds;
-    const std::time_t step = store_.layout().step.count();
-    bool differs = false;
-    for (std::size_t j = 0; j < last.size(); ++j) {
-      const std::size_t i = which[j];
-      PortResult& r = results[i];
-      // rrdcached's LAST answers the last update rounded down to the file's step.
-      const auto sample = static_cast<std::time_t>(std::floor(previous.of[i]->time));
-      const std::time_t recorded = sample - sample % step;
-      if (last[j] && *last[j] == recorded) continue;
-      differs = true;
-      found.loss.add(last[j], recorded);
+    std::vector<double> recorded;
+    recorded.reserve(which.size());
+    for (std::size_t i : which) recorded.push_back(previous.of[i]->time);
+    const std::vector<state::StoreDifference> differences =
+        state::judge_against_store(store_, refs_of(which), recorded, last, now, found.loss);
+    for (const state::StoreDifference& d : differences) {
+      const std::size_t i = which[d.index];
+      PortResult& r = run.results[i];
       // Another collector updated the file since (and saw the errors): the history starts again.
       // A store behind the record (a loss) leaves this collector's history as it is.
-      const bool updated_since = last[j] && *last[j] > recorded;
-      if (updated_since) r.errors = {};
-      if (last[j] && static_cast<double>(*last[j]) > ahead) {
+      if (d.updated_since) r.errors = {};
+      if (!d.ahead_of_clock.empty()) {
         previous.of[i] = nullptr;
-        r.state_error = state::ahead_of_clock(store_.rrd_name(targets_[i].node, targets_[i].port),
-                                              static_cast<double>(*last[j]), now);
+        r.state_error = d.ahead_of_clock;
         continue;
       }
       found.overtaken.push_back(i);
-      found.overtaken_last.push_back(updated_since ? last[j] : std::nullopt);
+      found.overtaken_last.push_back(d.updated_since ? d.last : std::nullopt);
     }
-    return differs;
+    return !differences.empty();
   }
 
   const state::PortStore& store_;
