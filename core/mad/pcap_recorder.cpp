@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "mad/ib_frame.hpp"
+#include "mad/pcap_library.hpp"
 #include "mad/umad_port.hpp"
 
 namespace ibpm::mad {
@@ -18,21 +19,22 @@ struct PcapRecorder::Handles {
   pcap_t* pcap = nullptr;
   pcap_dumper_t* dumper = nullptr;
   ~Handles() {
-    if (dumper) pcap_dump_close(dumper);
-    if (pcap) pcap_close(pcap);
+    if (dumper) pcap_library().dump_close(dumper);
+    if (pcap) pcap_library().close(pcap);
   }
 };
 
 PcapRecorder::PcapRecorder(const std::string& path)
     : handles_(std::make_unique<Handles>()), path_(path) {
   // Nanosecond times: a replay's samples carry the times the live run gave them.
-  handles_->pcap =
-      pcap_open_dead_with_tstamp_precision(kLinktypeErf, kMaxFrameSize, PCAP_TSTAMP_PRECISION_NANO);
+  handles_->pcap = pcap_library().open_dead_with_tstamp_precision(kLinktypeErf, kMaxFrameSize,
+                                                                  PCAP_TSTAMP_PRECISION_NANO);
   if (!handles_->pcap) throw MadError("--record " + path + ": cannot start libpcap");
   // Appends to a pcap file of the same link type; refuses another link type or a file that is
   // not pcap (libpcap says which).
-  handles_->dumper = pcap_dump_open_append(handles_->pcap, path.c_str());
-  if (!handles_->dumper) throw MadError("--record " + path + ": " + pcap_geterr(handles_->pcap));
+  handles_->dumper = pcap_library().dump_open_append(handles_->pcap, path.c_str());
+  if (!handles_->dumper)
+    throw MadError("--record " + path + ": " + pcap_library().geterr(handles_->pcap));
 }
 
 PcapRecorder::~PcapRecorder() = default;
@@ -70,12 +72,12 @@ void PcapRecorder::record(const std::uint8_t* umad_packet, std::size_t mad_lengt
   header.ts.tv_sec = static_cast<time_t>(nanos / 1000000000);
   header.ts.tv_usec = static_cast<suseconds_t>(nanos % 1000000000);  // nanoseconds here
   header.caplen = header.len = static_cast<bpf_u_int32>(size);
-  pcap_dump(reinterpret_cast<u_char*>(handles_->dumper), &header, frame.data());
+  pcap_library().dump(reinterpret_cast<u_char*>(handles_->dumper), &header, frame.data());
   ++packets_;
 }
 
 void PcapRecorder::flush() {
-  if (pcap_dump_flush(handles_->dumper) != 0)
+  if (pcap_library().dump_flush(handles_->dumper) != 0)
     throw MadError("--record " + path_ + ": cannot write: " + std::strerror(errno));
 }
 

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "mad/mad_engine.hpp"
+#include "mad/pcap_library.hpp"
 
 namespace ibpm::mad {
 
@@ -31,20 +32,20 @@ void move(const std::string& from, const std::string& to) {
 // read one (the recorder then says what is wrong with the file, or appends after the header).
 std::optional<std::chrono::system_clock::time_point> first_packet_time(const std::string& path) {
   char error[PCAP_ERRBUF_SIZE];
-  pcap_t* pcap =
-      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, error);
+  pcap_t* pcap = pcap_library().open_offline_with_tstamp_precision(
+      path.c_str(), PCAP_TSTAMP_PRECISION_NANO, error);
   if (!pcap) return std::nullopt;
   std::optional<std::chrono::system_clock::time_point> when;
   pcap_pkthdr* header = nullptr;
   const u_char* data = nullptr;
-  if (pcap_next_ex(pcap, &header, &data) == 1) {
+  if (pcap_library().next_ex(pcap, &header, &data) == 1) {
     const std::chrono::nanoseconds since_epoch =
         std::chrono::seconds(header->ts.tv_sec) +
         std::chrono::nanoseconds(header->ts.tv_usec);  // nanoseconds at this precision
     when = std::chrono::system_clock::time_point(
         std::chrono::duration_cast<std::chrono::system_clock::duration>(since_epoch));
   }
-  pcap_close(pcap);
+  pcap_library().close(pcap);
   return when;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "mad/ib_frame.hpp"
+#include "mad/pcap_library.hpp"
 
 namespace ibpm::mad {
 
@@ -17,7 +18,7 @@ namespace {
 constexpr std::uint8_t kResponseBit = 0x80;
 
 struct PcapCloser {
-  void operator()(pcap_t* pcap) const { pcap_close(pcap); }
+  void operator()(pcap_t* pcap) const { pcap_library().close(pcap); }
 };
 
 std::string attribute_name(std::uint8_t mgmt_class, std::uint16_t attribute) {
@@ -96,12 +97,12 @@ std::string describe_query(const MadQuery& query) {
 ReplaySource::ReplaySource(const std::string& path) : path_(path) {
   const std::string named = "--replay " + path + ": ";
   char error[PCAP_ERRBUF_SIZE] = "";
-  const std::unique_ptr<pcap_t, PcapCloser> pcap(
-      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, error));
+  const std::unique_ptr<pcap_t, PcapCloser> pcap(pcap_library().open_offline_with_tstamp_precision(
+      path.c_str(), PCAP_TSTAMP_PRECISION_NANO, error));
   if (!pcap) throw MadError(named + error);
-  const int linktype = pcap_datalink(pcap.get());
+  const int linktype = pcap_library().datalink(pcap.get());
   if (linktype != kLinktypeErf) {
-    const char* name = pcap_datalink_val_to_name(linktype);
+    const char* name = pcap_library().datalink_val_to_name(linktype);
     throw MadError(named + "link type " + std::to_string(linktype) + " (" +
                    (name ? name : "unknown") + "), not ERF (" + std::to_string(kLinktypeErf) +
                    "): not a --record recording");
@@ -115,11 +116,12 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
   for (;;) {
     pcap_pkthdr* header = nullptr;
     const u_char* bytes = nullptr;
-    const int read = pcap_next_ex(pcap.get(), &header, &bytes);
+    const int read = pcap_library().next_ex(pcap.get(), &header, &bytes);
     if (read == PCAP_ERROR_BREAK) break;  // the end of the file
     ++number;
     if (read != 1)
-      throw MadError(named + "packet " + std::to_string(number) + ": " + pcap_geterr(pcap.get()));
+      throw MadError(named + "packet " + std::to_string(number) + ": " +
+                     pcap_library().geterr(pcap.get()));
     const std::string at = named + "packet " + std::to_string(number) + " ";
     if (header->caplen != header->len) throw MadError(at + "was cut when recorded");
     const auto frame = parse_frame({bytes, header->caplen});

@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "mad/mad_packet.hpp"
+#include "mad/pcap_library.hpp"
 #include "mad/pcap_recorder.hpp"
 #include "mad/pma.hpp"
 #include "support/process.hpp"
@@ -83,9 +84,11 @@ TEST_CASE("Every command given a file that is no recording says so in one line")
   corrupt[24 + 16 + 16 + 8] = 0x00;  // the first packet's BTH opcode: no UD SEND
   write_bytes(dir / "corrupt", corrupt);
   bad.emplace_back(dir / "corrupt", "packet 1 is not an InfiniBand MAD");
-  pcap_t* ethernet = pcap_open_dead(DLT_EN10MB, 65535);
-  pcap_dump_close(pcap_dump_open(ethernet, (dir / "ethernet").c_str()));
-  pcap_close(ethernet);
+  const ibpm::mad::PcapLibrary& pcap = ibpm::mad::pcap_library();
+  pcap_t* ethernet =
+      pcap.open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_MICRO);
+  pcap.dump_close(pcap.dump_open_append(ethernet, (dir / "ethernet").c_str()));
+  pcap.close(ethernet);
   bad.emplace_back(dir / "ethernet", "link type 1 (EN10MB), not ERF (197)");
 
   const std::string state = dir / "state";

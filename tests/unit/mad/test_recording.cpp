@@ -12,6 +12,7 @@
 #include "mad/ib_frame.hpp"
 #include "mad/mad_link.hpp"
 #include "mad/mad_packet.hpp"
+#include "mad/pcap_library.hpp"
 #include "mad/pma.hpp"
 #include "mad/record_rotation.hpp"
 #include "mad/smp.hpp"
@@ -226,10 +227,12 @@ TEST_CASE("A recording that is not one is refused with one line naming the fault
     CHECK(replay_error(dir / "header").find("--replay " + (dir / "header") + ": ") == 0);
   }
   SECTION("another link type") {
-    pcap_t* ethernet = pcap_open_dead(DLT_EN10MB, 65535);
-    pcap_dumper_t* dumper = pcap_dump_open(ethernet, (dir / "ethernet").c_str());
-    pcap_dump_close(dumper);
-    pcap_close(ethernet);
+    const ibpm::mad::PcapLibrary& pcap = ibpm::mad::pcap_library();
+    pcap_t* ethernet =
+        pcap.open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_MICRO);
+    pcap_dumper_t* dumper = pcap.dump_open_append(ethernet, (dir / "ethernet").c_str());
+    pcap.dump_close(dumper);
+    pcap.close(ethernet);
     CHECK(replay_error(dir / "ethernet") ==
           "--replay " + (dir / "ethernet") +
               ": link type 1 (EN10MB), not ERF (197): not a --record recording");
