@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "base/atomic_file.hpp"
+#include "base/file_lock.hpp"
 #include "base/number.hpp"
 #include "base/text.hpp"
 #include "fabric/graph.hpp"
@@ -378,7 +379,9 @@ std::string openmetrics_text(const std::vector<PortVerdict>& verdicts, const Fab
 void write_openmetrics(const std::string& path, const std::vector<PortVerdict>& verdicts,
                        const Fabric& fabric, const SweepFigures& figures,
                        const OpenMetricsSettings& settings) {
-  // Streamed into the file as it is made (replace_file_with checks the stream).
+  // Streamed into the file as it is made (replace_file_with checks the stream), under the lock a
+  // re-poll merging its ports into the file takes.
+  const base::FileLock lock(path);
   base::replace_file_with(path, [&](std::ostream& out) {
     write_openmetrics_to(out, verdicts, fabric, figures, settings);
   });

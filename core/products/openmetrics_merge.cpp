@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/file_lock.hpp"
 
 namespace ibpm::products {
 
@@ -101,6 +102,8 @@ std::string merge_openmetrics(const std::string& sweep_text, const std::string& 
 }
 
 void merge_openmetrics_file(const std::string& path, const std::string& repoll_text) {
+  // A sweep replacing the file between this read and this write would lose its whole rewrite.
+  const base::FileLock lock(path);
   std::string current;
   if (std::ifstream in{path}) {
     std::ostringstream whole;
