@@ -47,8 +47,10 @@ mkdir -p "$state" spool
 trap 'cleanup; rm -rf "$state"' EXIT
 
 echo "fabric: fat tree, $hosts hosts, 36-port switches; OpenSM as a daemon with the event plugin"
-"$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 -o fabric.net >/dev/null
-"$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" >/dev/null
+levels=2
+((hosts > 648)) && levels=3  # radix 36: two levels hold 648 hosts
+"$bin/ibpm-sim" generate --hosts "$hosts" --radix 36 --levels "$levels" -o fabric.net >/dev/null
+"$bin/ibpm-sim" start fabric.net --dir "$tmp/sim" --timeout 900 >/dev/null
 client() { ( . "$tmp/sim/env" && exec "$@" ); }
 sweep_args=(--state-dir "$state" --no-syslog --nagios-spool "$tmp/spool" -t 120)
 start=$(date +%s.%N)
