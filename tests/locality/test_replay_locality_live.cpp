@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <thread>
@@ -43,7 +44,12 @@ ProcessRun locality(const std::string& state, const std::string& cache, std::tim
                     long window) {
   char frozen[32];
   std::strftime(frozen, sizeof frozen, "%Y-%m-%d %H:%M:%S", std::gmtime(&now));
-  return run_process({"env", std::string("LD_PRELOAD=") + kFaketime, "TZ=UTC",
+  // Under the sanitizers faketime comes before the ASan runtime, which then refuses to start
+  // unless told that the order is meant.
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string asan_options = "ASAN_OPTIONS=" + std::string(asan ? asan : "") +
+                                   (asan && *asan ? ":" : "") + "verify_asan_link_order=0";
+  return run_process({"env", std::string("LD_PRELOAD=") + kFaketime, "TZ=UTC", asan_options,
                       std::string("FAKETIME=") + frozen, bin("ibpm-locality"), "--state-dir", state,
                       "--cache", cache, "--window", std::to_string(window), "--format", "csv"});
 }
