@@ -60,6 +60,20 @@ std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
 std::string StateLayout::lost_cables() const { return in_dir("lost-cables.ibnetdiscover"); }
 
+std::string StateLayout::aggregates_dir() const { return in_dir("aggregates"); }
+
+std::string StateLayout::aggregate_scope_dir(const std::string& scope) const {
+  return in_dir("aggregates/" + scope);
+}
+
+std::string StateLayout::aggregate(const std::string& scope, const std::string& name) const {
+  return in_dir(relative_aggregate(scope, name));
+}
+
+std::string StateLayout::relative_aggregate(const std::string& scope, const std::string& name) {
+  return "aggregates/" + scope + "/" + name + kAggregateExtension;
+}
+
 std::string StateLayout::port_history(Guid node, PortNumber port) const {
   std::string path;
   path.reserve(dir_.size() + 1 + kPortHistoryLength);

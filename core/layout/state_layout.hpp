@@ -8,6 +8,7 @@
 //   targets/NODE.ibnetdiscover  a node check's slice of it (topology_slice)
 //   cache.fabric             the --cache file's fabric, for the next run (cache_snapshot)
 //   0xGUID/portN.rrd         a port's counter history (PortStore)
+//   aggregates/SCOPE/NAME.rrd  a sweep scope's traffic sums per subtree (write_aggregates)
 //   samples/NAME.rec         a run's last samples, per check or sweep scope (SampleRecord)
 //   samples/SCOPE.store-failed  a sweep's store failing since when, and why (store_events)
 //   node.locks               which nodes a run is polling now (node_locks)
@@ -45,6 +46,12 @@ class StateLayout {
   std::string sm_state(const std::string& ca, int port) const;
   std::string baseline() const;
   std::string port_history(Guid node, PortNumber port) const;
+  // A sweep scope's ("fabric", "shard-K-of-N") folder of per-subtree sums, and one subtree's file
+  // there (name: made safe by the caller); relative_aggregate as a central store names it.
+  std::string aggregates_dir() const;
+  std::string aggregate_scope_dir(const std::string& scope) const;
+  std::string aggregate(const std::string& scope, const std::string& name) const;
+  static std::string relative_aggregate(const std::string& scope, const std::string& name);
 
   // "0xGUID/portN.rrd": a port's history relative to the state (or an rrdcached's base) folder.
   static std::string relative_port_history(Guid node, PortNumber port);
@@ -56,6 +63,7 @@ class StateLayout {
   static constexpr const char* kSampleRecordExtension = ".rec";
   static constexpr const char* kSmStateExtension = ".state";
   static constexpr const char* kSweepSummaryExtension = ".json";
+  static constexpr const char* kAggregateExtension = ".rrd";
 
  private:
   // DIR/NAME: one '/' between them, none added after a trailing one; NAME alone for no DIR.

@@ -105,8 +105,15 @@ void check_sources(const std::string& file, const FetchedRows& rows) {
 
 std::time_t fetch_end(std::time_t start, std::time_t end) { return std::max(start + 1, end - 1); }
 
-FetchedRows read_archive(const std::string& path, const char* cf, std::time_t start_time,
-                         std::time_t end_time) {
+FetchedRows read_archive(const std::string& path, const char* cf, std::time_t start,
+                         std::time_t end) {
+  FetchedRows rows = read_any_archive(path, cf, start, end);
+  check_sources(path, rows);
+  return rows;
+}
+
+FetchedRows read_any_archive(const std::string& path, const char* cf, std::time_t start_time,
+                             std::time_t end_time) {
   time_t start = start_time, end = fetch_end(start_time, end_time);
   unsigned long step = 0, sources = 0;
   char** names = nullptr;
@@ -130,7 +137,6 @@ FetchedRows read_archive(const std::string& path, const char* cf, std::time_t st
   rrd_freemem(names);
   rows.values.assign(data, data + rows.rows() * sources);
   rrd_freemem(data);
-  check_sources(path, rows);
   return rows;
 }
 

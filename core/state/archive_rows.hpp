@@ -39,6 +39,9 @@ std::time_t fetch_end(std::time_t start, std::time_t end);
 // Throws StateError("PATH: cannot read its history: REASON"), or naming a foreign file.
 FetchedRows read_archive(const std::string& path, const char* cf, std::time_t start,
                          std::time_t end);
+// The same for any RRD file, whatever its data sources (the caller checks them).
+FetchedRows read_any_archive(const std::string& path, const char* cf, std::time_t start,
+                             std::time_t end);
 
 // The same for `count` files through rrdcached at `address`, in pipelined exchanges over
 // connections_for(count) connections side by side (name_of(i, out) appends file i's name as the

@@ -13,8 +13,10 @@
 // --state-dir DIR.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/types.hpp"
 #include "layout/state_layout.hpp"
+#include "state/archive_rows.hpp"
 #include "state/daemon_address.hpp"
 #include "state/node_locks.hpp"
 #include "state/port_record.hpp"
@@ -141,6 +144,35 @@ class PortStore {
   std::vector<std::string> write_all(const std::vector<Write>& writes,
                                      std::chrono::milliseconds timeout = std::chrono::seconds(30),
                                      WriteNotes* notes = nullptr) const;
+
+  // Per-subtree traffic sums (aggregate_store.cpp): each sweep scope ("fabric", "shard-K-of-N")
+  // writes, once per run, one file per subtree with the sums of the rates of the ports it polled,
+  // STATE_DIR/aggregates/SCOPE/NAME.rrd (relative to a central store's base folder, as the port
+  // files), GAUGEs of the AggregateSource order, with the port files' step and archives.
+  std::string aggregate_path(const std::string& scope, const std::string& name) const;
+  std::string aggregate_rrd_name(const std::string& scope, const std::string& name) const;
+  struct AggregateWrite {
+    std::string name;  // the subtree's file name (safe for a file name)
+    std::array<double, kAggregateSourceCount> values{};
+  };
+  // One update at `time` of each subtree's file of `scope`, made when missing. Returns why each
+  // failed ("" when written); the store failing as a whole fails every write with its reason.
+  std::vector<std::string> write_aggregates(
+      const std::string& scope, double time, const std::vector<AggregateWrite>& writes,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+  // The scopes that have aggregate folders on this host (none through a central store, whose
+  // folders this host cannot list). Sorted.
+  std::vector<std::string> aggregate_scopes() const;
+  // The `cf` rows over [start, end] of count aggregate files of this host (name_of(i) gives file
+  // i's scope and name): on_rows(i, rows) for each file there, nothing for a file that is not;
+  // through a local daemon its pending updates of the files are written first (one pipelined
+  // exchange). Throws StateError naming the file that cannot be read or is not an aggregate file.
+  void read_aggregates(
+      std::size_t count,
+      const std::function<std::pair<const std::string*, const std::string*>(std::size_t)>& name_of,
+      const char* cf, std::time_t start, std::time_t end,
+      const std::function<void(std::size_t, FetchedRows&&)>& on_rows,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
  private:
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;

@@ -46,6 +46,29 @@ std::vector<std::string> create_definitions(const RrdLayout& layout) {
     args.push_back("DS:" + std::string(source_name(i)) + ":" + std::string(source_type(i)) + ":" +
                    heartbeat + bounds);
   }
+  for (std::string& archive : archive_definitions(layout)) args.push_back(std::move(archive));
+  return args;
+}
+
+std::string_view aggregate_source_name(AggregateSource source) {
+  static constexpr std::array<std::string_view, kAggregateSourceCount> kNames{"gen", "con", "out",
+                                                                              "in", "directions"};
+  return kNames.at(static_cast<std::size_t>(source));
+}
+
+std::vector<std::string> aggregate_definitions(const RrdLayout& layout) {
+  const std::string heartbeat = std::to_string(layout.heartbeat.count());
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < kAggregateSourceCount; ++i)
+    args.push_back("DS:" + std::string(aggregate_source_name(static_cast<AggregateSource>(i))) +
+                   ":GAUGE:" + heartbeat + ":0:U");
+  for (std::string& archive : archive_definitions(layout)) args.push_back(std::move(archive));
+  return args;
+}
+
+std::vector<std::string> archive_definitions(const RrdLayout& layout) {
+  validate(layout);
+  std::vector<std::string> args;
   const long step = layout.step.count();
   struct Archive {
     long steps_per_row;

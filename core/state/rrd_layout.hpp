@@ -52,6 +52,15 @@ constexpr std::size_t source_index(Gauge gauge) {
   return counters::kCounterCount + static_cast<std::size_t>(gauge);
 }
 
+// The data sources of a subtree's aggregate file (PortStore::write_aggregates), all GAUGEs:
+// octets per second its hosts send (gen) and receive (con), that leave (out) and enter (in) it
+// over its border cables, and how many of those directions the sums hold (directions).
+enum class AggregateSource : std::uint8_t { gen, con, out, in, directions };
+constexpr std::size_t kAggregateSourceCount = 5;
+std::string_view aggregate_source_name(AggregateSource source);
+// The DS:... and RRA:... arguments of an aggregate file.
+std::vector<std::string> aggregate_definitions(const RrdLayout& layout);
+
 // Data source names in file order: the counter keys in Counter order, then the gauges.
 std::string_view source_name(std::size_t index);
 constexpr bool source_is_counter(std::size_t index) { return index < counters::kCounterCount; }
@@ -60,5 +69,7 @@ std::string_view source_type(std::size_t index);
 
 // The DS:... and RRA:... arguments for rrd_create.
 std::vector<std::string> create_definitions(const RrdLayout& layout);
+// The RRA:... arguments alone (the port files' archives, which other files of the store share).
+std::vector<std::string> archive_definitions(const RrdLayout& layout);
 
 }  // namespace ibpm::state

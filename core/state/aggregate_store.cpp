@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// The per-subtree aggregate files of PortStore (port_store.hpp): written once per sweep, read by
+// ibpm-locality instead of every port's file.
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string_view>
+
+#include "layout/state_layout.hpp"
+#include "state/directories.hpp"
+#include "state/port_store.hpp"
+#include "state/rrdcached_batch.hpp"
+#include "state/state_error.hpp"
+
+namespace ibpm::state {
+
+namespace {
+
+bool file_there(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// "TIME:GEN:CON:OUT:IN:DIRECTIONS", the time with milliseconds, the sums as exact as text gets.
+std::string aggregate_line(double time, const PortStore::AggregateWrite& write) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", time);
+  std::string line = text;
+  for (const double value : write.values) {
+    if (std::isfinite(value))
+      std::snprintf(text, sizeof text, ":%.17g", value);
+    else
+      std::snprintf(text, sizeof text, ":U");
+    line += text;
+  }
+  return line;
+}
+
+void check_aggregate_sources(const std::string& file, const FetchedRows& rows) {
+  bool ours = rows.sources == kAggregateSourceCount;
+  for (std::size_t i = 0; ours && i < rows.sources; ++i)
+    ours = rows.names[i] == aggregate_source_name(static_cast<AggregateSource>(i));
+  if (!ours) throw StateError(file + ": not an ibpm aggregate RRD");
+}
+
+}  // namespace
+
+std::string PortStore::aggregate_path(const std::string& scope, const std::string& name) const {
+  return files_.aggregate(scope, name);
+}
+
+std::string PortStore::aggregate_rrd_name(const std::string& scope, const std::string& name) const {
+  return central_ ? layout::StateLayout::relative_aggregate(scope, name)
+                  : aggregate_path(scope, name);
+}
+
+std::vector<std::string> PortStore::write_aggregates(const std::string& scope, double time,
+                                                     const std::vector<AggregateWrite>& writes,
+                                                     std::chrono::milliseconds timeout) const {
+  std::vector<std::string> errors(writes.size());
+  const auto step = static_cast<unsigned long>(options_.layout.step.count());
+  const auto start = static_cast<std::time_t>(std::floor(time)) - 1;
+  const std::vector<std::string> definitions = aggregate_definitions(options_.layout);
+  const auto make = [&](const std::string& file) {
+    backend_.create(file, definitions, step, start);
+  };
+  if (!central_) {
+    try {
+      make_directories(files_.aggregate_scope_dir(scope), FolderSharing::parent_group);
+    } catch (const StateError& e) {
+      errors.assign(writes.size(), e.what());
+      return errors;
+    }
+  }
+  if (!uses_daemon()) {
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      const std::string file = aggregate_rrd_name(scope, writes[i].name);
+      try {
+        if (!file_there(file)) make(file);
+        backend_.update(file, aggregate_line(time, writes[i]));
+      } catch (const StateError& e) {
+        errors[i] = e.what();
+      }
+    }
+    return errors;
+  }
+  // Through the daemon: files this host sees made first (a central store's are made when the
+  // daemon says one is missing), then every update in one BATCH.
+  if (!central_)
+    for (const AggregateWrite& w : writes) {
+      const std::string file = aggregate_rrd_name(scope, w.name);
+      if (!file_there(file)) make(file);
+    }
+  const auto update_at = [&](std::size_t k, BatchUpdate& update) {
+    update.path += aggregate_rrd_name(scope, writes[k].name);
+    update.line += aggregate_line(time, writes[k]);
+  };
+  try {
+    for (const auto& [index, reason] :
+         batch_update(backend_.daemon_address(), writes.size(), update_at, timeout)) {
+      if (index >= writes.size()) continue;
+      const std::string file = aggregate_rrd_name(scope, writes[index].name);
+      try {
+        if (!says_missing(reason)) throw StateError(file + ": " + reason);
+        make(file);
+        backend_.update(file, aggregate_line(time, writes[index]));
+      } catch (const StateError& e) {
+        errors[index] = e.what();
+      }
+    }
+  } catch (const StateError& e) {
+    errors.assign(writes.size(), e.what());
+  }
+  return errors;
+}
+
+std::vector<std::string> PortStore::aggregate_scopes() const {
+  std::vector<std::string> scopes;
+  if (central_) return scopes;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(files_.aggregates_dir(), error))
+    if (entry.is_directory(error)) scopes.push_back(entry.path().filename().string());
+  std::sort(scopes.begin(), scopes.end());
+  return scopes;
+}
+
+void PortStore::read_aggregates(
+    std::size_t count,
+    const std::function<std::pair<const std::string*, const std::string*>(std::size_t)>& name_of,
+    const char* cf, std::time_t start, std::time_t end,
+    const std::function<void(std::size_t, FetchedRows&&)>& on_rows,
+    std::chrono::milliseconds timeout) const {
+  if (central_)
+    throw StateError("aggregates are read on the store's host, not through " + daemon_address());
+  std::vector<std::string> paths(count);
+  std::vector<std::size_t> present;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto [scope, name] = name_of(i);
+    paths[i] = aggregate_path(*scope, *name);
+    if (file_there(paths[i])) present.push_back(i);
+  }
+  if (uses_daemon()) {
+    std::string failure;
+    flush_files(
+        daemon_address(), present.size(),
+        [&](std::size_t k, std::string& out) { out += paths[present[k]]; },
+        [&](std::size_t k, const FlushResult& result) {
+          if (!result.error.empty() && failure.empty())
+            failure = paths[present[k]] + ": " + result.error;
+        },
+        std::chrono::steady_clock::now() + timeout);
+    if (!failure.empty()) throw StateError(failure);
+  }
+  for (const std::size_t i : present) {
+    FetchedRows rows = read_any_archive(paths[i], cf, start, end);
+    check_aggregate_sources(paths[i], rows);
+    on_rows(i, std::move(rows));
+  }
+}
+
+}  // namespace ibpm::state
