@@ -45,6 +45,8 @@ struct LinkState {
   std::optional<LinkSpeed> speed;  // active
   WidthSet widths_enabled;         // empty when unknown
   SpeedSet speeds_enabled;
+
+  friend bool operator==(const LinkState&, const LinkState&) = default;
 };
 
 LinkState link_state_of(const Port& port);

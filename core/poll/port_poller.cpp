@@ -10,6 +10,7 @@
 #include <set>
 
 #include "poll/counter_reset.hpp"
+#include "poll/port_info_first.hpp"
 #include "poll/port_turn.hpp"
 #include "poll/reboot_downs.hpp"
 #include "state/directories.hpp"
@@ -439,6 +440,47 @@ RunStart take_previous_samples(const state::PortStore& store,
   return start;
 }
 
+// A re-poll's sampling: every target's PortInfo, then the counters of those whose link changed
+// (see port_info_first.hpp); the others' results are carried.
+void sample_changed_links(mad::MadEngine& engine, const state::PortStore& store,
+                          const std::vector<PortTarget>& targets, const PollSettings& settings,
+                          RunStart& start, PollRun& run) {
+  std::vector<PortResult>& results = run.results;
+  const state::SampleRecord* own = run.pending.record.get();
+  // The sweeps' record, read only when the run's own lacks a port's PortInfo (a re-poll's first
+  // trap of a switch): the file of a whole fabric's ports is not decoded for nothing.
+  std::optional<state::SampleRecord> sweeps;
+  const bool own_knows_all = own && std::all_of(targets.begin(), targets.end(), [&](const auto& t) {
+                               const state::PortMemory* m = own->find(t.node, t.port);
+                               return m && m->live;
+                             });
+  if (!own_knows_all && !settings.sweep_record_name.empty() && !run.pending.path.empty()) {
+    std::string warning;  // a record that does not load leaves the counters to be read
+    sweeps = state::SampleRecord::load(
+        state::SampleRecord::path_for(store.state_dir(), settings.sweep_record_name), warning);
+  }
+  std::vector<std::optional<LinkState>> links;
+  const std::vector<std::size_t> chosen =
+      first_read_links(engine, targets, own, sweeps ? &*sweeps : nullptr, settings.engine, results,
+                       start.hints, links);
+  std::vector<PortTarget> subset;
+  std::vector<SampleHint> hints;
+  subset.reserve(chosen.size());
+  hints.reserve(chosen.size());
+  for (std::size_t i : chosen) {
+    subset.push_back(targets[i]);
+    hints.push_back(start.hints[i]);
+  }
+  sample_ports_into(engine, subset, start.known, settings.engine, settings.probe_nodes_first, hints,
+                    [&](std::size_t k) {
+                      PortResult& r = results[chosen[k]];
+                      return SampleSlot{r.sample, r.readings};
+                    });
+  // The PortInfo the sampler took from the hints was read in this run.
+  for (std::size_t i : chosen)
+    if (links[i] && results[i].sample.live) results[i].sample.live_read = true;
+}
+
 // Whether the run writes the port's sample to its file (the same test as write_samples').
 bool to_be_written(const PortResult& r) {
   return r.sample.answered && (r.state_error.empty() || r.blank_in_store);
@@ -452,9 +494,11 @@ void compute_port_rates(const PreviousSamples& previous, const PollSettings& set
                         std::vector<PortResult>& results) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     PortResult& r = results[i];
-    if (!r.sample.answered) {
-      // What a port read before it failed (another node's counters) goes.
+    if (!r.sample.answered || r.carried) {
+      // What a port read before it failed (another node's counters) goes; a carried port read
+      // none.
       r.rates = {};
+      r.rates.baseline = r.carried;
       continue;
     }
     // The previous sample (never more than the tolerance ahead, see take_previous_samples) is
@@ -551,10 +595,14 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
     check.emplace(store, targets, results, start.previous, settings, run.pending.record->runs);
   }
   for (PortResult& r : results) r.readings = {};  // the rates' room holds the readings till then
-  sample_ports_into(engine, targets, start.known, settings.engine, settings.probe_nodes_first,
-                    start.hints, [&results](std::size_t i) {
-                      return SampleSlot{results[i].sample, results[i].readings};
-                    });
+  if (settings.port_info_first) {
+    sample_changed_links(engine, store, targets, settings, start, run);
+  } else {
+    sample_ports_into(engine, targets, start.known, settings.engine, settings.probe_nodes_first,
+                      start.hints, [&results](std::size_t i) {
+                        return SampleSlot{results[i].sample, results[i].readings};
+                      });
+  }
   if (check) {
     const std::vector<std::size_t> overtaken =
         check->apply(run, start.previous, start.file_known, now);

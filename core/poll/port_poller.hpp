@@ -47,6 +47,12 @@ struct PollSettings {
   // A central store's check of each port's last update (see StoreCheck in port_poller.cpp) asked
   // every this many runs, spread over the runs; 1: every run.
   unsigned store_check_every = 1;
+  // A re-poll of the nodes a trap named: every port's PortInfo first, and the counters only of
+  // the ports whose link changed or that were not reported OK (poll/port_info_first.hpp).
+  bool port_info_first = false;
+  // With port_info_first: the sweeps' sample record (STATE_DIR/samples/NAME.rec), what the
+  // ports the run's own record lacks were last seen as. Empty: none.
+  std::string sweep_record_name;
   // How far back each port's error history reaches (the longest BER window), seconds.
   double error_history_seconds = 7500;
 };

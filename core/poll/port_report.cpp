@@ -198,7 +198,9 @@ std::string port_line(const PortResult& result) {
   std::string line = cable_name(*result.target) + ": ";
   line += result.sample.live ? link_text(*result.sample.live) : "link state unknown";
   const PortRates& rates = result.rates;
-  if (rates.baseline) {
+  if (result.carried) {
+    line += ", counters not read: link unchanged since the last read, reported OK then";
+  } else if (rates.baseline) {
     if (result.clock_back > 0)
       line += ", clock stepped back: previous sample " + seconds_ahead(result.clock_back) +
               " s ahead, new baseline";
@@ -284,7 +286,9 @@ Subcheck port_subcheck(const PortResult& result, const ReportSettings& settings)
   }
 
   const PortRates& rates = result.rates;
-  if (rates.baseline) {
+  if (result.carried) {
+    // Its error rates as the last run that read its counters reported them: OK.
+  } else if (rates.baseline) {
     worst = plugin::worst(worst, settings.first_run);
   } else {
     const thresholds::RateThresholds& thresholds = *settings.thresholds;

@@ -50,7 +50,11 @@ struct PortResult {
   // the port is judged from its counters and sample record as when the store answers.
   bool unstored = false;
   std::optional<std::uint8_t> reported;  // the state last reported (from the record)
-  base::RareText state_error;            // reading or writing the RRD failed: why
+  // A re-poll read only the port's PortInfo, and found its link as the last run that read its
+  // counters saw it, reported OK (poll/port_info_first.hpp): judged on that PortInfo, its rates
+  // as then (a baseline's empty rates stand in), with no sample of its own (no_sample()).
+  bool carried = false;
+  base::RareText state_error;  // reading or writing the RRD failed: why
   // The previous sample was dated this many seconds after this run's (the clock stepped back
   // since): no rate from it, this run's sample is a new baseline. 0: it was not.
   double clock_back = 0;

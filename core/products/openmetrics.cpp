@@ -333,8 +333,12 @@ void write_openmetrics_to(std::ostream& stream, const std::vector<PortVerdict>& 
   Chunks out(stream);
   for (const Family& family : port_families(settings)) {
     header(out, family.name, family.type, family.help);
-    for (std::size_t i = 0; i < verdicts.size(); ++i)
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      // A port a re-poll carried (its counters not read, its link unchanged) keeps the series
+      // the sweep wrote: a re-poll's merge replaces only the ports it names.
+      if (verdicts[i].result->carried) continue;
       if (const auto value = family.value(verdicts[i])) sample(out, family.name, labels[i], *value);
+    }
   }
   // Only the ports of a congestion tree: most sweeps have none.
   header(out, "ibpm_port_congestion", "gauge",

@@ -267,7 +267,7 @@ std::vector<PortEvent> port_events(SweepResult& sweep, const std::vector<PortVer
     const PortStatus status{result.target->node,
                             result.target->port,
                             v.state,
-                            result.sample.answered && result.rates.baseline,
+                            result.sample.answered && result.rates.baseline && !result.carried,
                             v.cable(),
                             v.reason()};
     if (auto event = state_change(status, remembered)) {

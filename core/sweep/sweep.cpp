@@ -313,10 +313,19 @@ void add_repoll_option(CLI::App& app, SweepOptions& options) {
       "said once as an event, and re-polled with the switch it is cabled to")
       .type_name("GUID")
       .group("Sweep");
+  plugin::add_flag(app, "--all-counters", options.all_counters,
+                   "With --node: read every port's counters. Without it a re-poll reads every "
+                   "port's PortInfo and the counters only of the ports whose link changed since "
+                   "the last run that read them, or that were not reported OK; the others are OK "
+                   "as reported then (a trap says a link changed; the sweeps keep the rates)")
+      .group("Sweep");
 }
 
 std::string sweep_scope(const SweepOptions& options) {
-  if (is_repoll(options)) return "nodes";
+  return is_repoll(options) ? "nodes" : sweeps_scope(options);
+}
+
+std::string sweeps_scope(const SweepOptions& options) {
   if (options.shard.count == 1 && options.delegation_file.empty()) return "fabric";
   return "shard-" + std::to_string(options.shard.index) + "-of-" +
          std::to_string(options.shard.count);
@@ -334,6 +343,10 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
   if (options.clear_counters) settings.reset_fraction = 0.0;
   settings.record_name = sweep_scope(options);
   settings.port_info_every = is_repoll(options) ? 1 : options.port_info_every;
+  if (is_repoll(options) && !options.all_counters) {
+    settings.port_info_first = true;
+    settings.sweep_record_name = sweeps_scope(options);
+  }
   settings.store_check_every = options.store_check_every;
   settings.write_history = !is_repoll(options);
   const state::PortStore store(poll::store_options(options));

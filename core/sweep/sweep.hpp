@@ -35,6 +35,9 @@ struct SweepOptions : poll::PollOptions {
   // Port GUIDs that came into service (trap 64) and the topology lacks: learnt at the SA, added
   // to the saved topology and re-polled with the switch they are cabled to (port_join.hpp).
   std::vector<std::string> join;
+  // A re-poll reads every port's counters, not only those of the ports whose link changed or
+  // that were not reported OK (poll/port_info_first.hpp).
+  bool all_counters = false;
   delegation::ShardSpec shard;  // K/N; 1/1 polls everything
   std::string delegation_file;  // pins and collectors
   delegation::AssignMode assign = delegation::AssignMode::even;
@@ -47,6 +50,8 @@ struct SweepOptions : poll::PollOptions {
 // "fabric", or "shard-K-of-N": the name of the sweep's summary and sample record; "nodes" for a
 // re-poll.
 std::string sweep_scope(const SweepOptions& options);
+// The sweeps' scope whatever the run: a re-poll's sweeps' record.
+std::string sweeps_scope(const SweepOptions& options);
 
 // A re-poll of a few nodes (--node), as the event listener asks for the switch a trap names:
 // every port's PortInfo read, its samples kept in its own record (samples/nodes.rec) and no

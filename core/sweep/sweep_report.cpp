@@ -172,7 +172,7 @@ SweepCounts count_ports(const std::vector<PortVerdict>& verdicts) {
     if (v.state == State::warning || v.state == State::critical) ++counts.in_error;
     if (v.state == State::unknown) ++counts.unknown;
     if (r.rates.saturated) ++counts.saturated;
-    if (r.rates.baseline) ++counts.baseline;
+    if (r.rates.baseline && !r.carried) ++counts.baseline;
   }
   counts.unreachable_nodes = unreachable_nodes(verdicts);
   return counts;

@@ -94,3 +94,67 @@ TEST_CASE("A re-poll that finds a link down reads the switch at its far end too"
   CHECK(again.first_line().find(" 12 ports polled") != std::string::npos);
   CHECK(block_of(spool_blocks(spool), spine).empty());
 }
+
+namespace repoll_live_test {
+
+// The value of perfdata `label` in the check's output; -1 when absent.
+double perfdata_value(const std::string& out, const std::string& label) {
+  const auto at = out.find(" " + label + "=");
+  if (at == std::string::npos) return -1;
+  return std::stod(out.substr(at + label.size() + 2));
+}
+
+}  // namespace repoll_live_test
+
+TEST_CASE("A re-poll reads every port's PortInfo and the counters of changed links only") {
+  IBPM_REQUIRE_SIMULATOR();
+  LiveFabric live = LiveFabric::start();
+  StateDir state("repoll-port-info-first");
+  const std::vector<std::string> common{"--state-dir", state.path(), "--no-syslog", "-v"};
+  // Two sweeps: every port's PortInfo and reported state in the sweeps' record.
+  REQUIRE(live.run("check_ib_fabric", common).exit_code == 0);
+  REQUIRE(live.run("check_ib_fabric", common).exit_code == 0);
+  const auto repoll = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), more.begin(), more.end());
+    return live.run("check_ib_fabric", args);
+  };
+  // Nothing changed: one PortInfo a port and the switch's port 0, NodeInfo and NodeDescription;
+  // no counter read, every port OK as reported.
+  const ProcessRun quiet = repoll({"--node", "leaf03"});
+  INFO(quiet.out << quiet.err);
+  CHECK(quiet.exit_code == 0);
+  CHECK(quiet.first_line().find(" 12 ports polled") != std::string::npos);
+  CHECK(quiet.first_line().find("collecting baseline") == std::string::npos);
+  CHECK(perfdata_value(quiet.out, "mads") == 12 + 1 + 2);
+  // --all-counters: every port's counters too (two MADs a port on ibsim), as before.
+  const ProcessRun all = repoll({"--node", "leaf03", "--all-counters"});
+  INFO(all.out);
+  CHECK(all.exit_code == 0);
+  CHECK(perfdata_value(all.out, "mads") >= 12 * 3);
+
+  // A link down: its two ends' counters are read (the far end's switch read too), every other
+  // port carried. At most two MADs a port read, where all counters cost three.
+  ConsoleUndo relink(live, "ReLink \"leaf03\"[8]");
+  live.console("Unlink \"leaf03\"[8]");
+  const ProcessRun down = repoll({"--node", "leaf03"});
+  INFO(down.out);
+  CHECK(down.exit_code == 2);
+  CHECK(down.first_line().find(" 24 ports polled") != std::string::npos);
+  CHECK(down.out.find("leaf03[8] <-> ") != std::string::npos);
+  CHECK(down.out.find("link Down") != std::string::npos);
+  const double mads = perfdata_value(down.out, "mads");
+  WARN("re-poll of a link down on leaf03 and its far end: " << mads << " MADs for 24 ports");
+  CHECK(mads > 24);
+  CHECK(mads <= 2 * 24);
+
+  // Linked again (no SM runs here to make it Active): its link changed again, so it is read
+  // and judged as it is now, not carried as Down.
+  live.console("ReLink \"leaf03\"[8]");
+  const ProcessRun up = repoll({"--node", "leaf03"});
+  INFO(up.out);
+  CHECK(up.first_line().find(" 12 ports polled") != std::string::npos);
+  CHECK(up.out.find("link Initialize") != std::string::npos);
+  CHECK(up.out.find("link Down") == std::string::npos);
+  CHECK(perfdata_value(up.out, "mads") <= 2 * 12);
+}
