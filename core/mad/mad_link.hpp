@@ -4,9 +4,11 @@
 //
 // A MadTap lives for the whole command (the recording file is opened once, the replay's answers
 // are read once and used up in order); a MadLink is one polling pass's engine on it, opening the
-// HCA port only when the fabric is really asked.
+// HCA port only when the fabric is really asked. A command that needs to know its local port
+// (its LID, where the SA answers) asks the link, which in a replay answers from the recording.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -28,9 +30,23 @@ class MadTap {
   PcapRecorder* recorder() { return recorder_.get(); }
   ReplaySource* replay() { return replay_.get(); }
 
+  // The time now as the command's results should carry it: the clock's, or in a replay the
+  // recording's last packet's (the clock's for an empty recording).
+  std::chrono::system_clock::time_point now() const;
+
  private:
   std::unique_ptr<PcapRecorder> recorder_;
   std::unique_ptr<ReplaySource> replay_;
+};
+
+// The port MADs leave from, as the HCA says, or as the recording shows it in a replay (there the
+// CA is -C as given, "replay" when not, and the port -P; no GUID is recorded).
+struct LocalPort {
+  std::string ca_name;
+  int port_number = 0;
+  unsigned lid = 0;
+  unsigned sm_lid = 0;      // where the SA answers (0: no SM known)
+  std::string description;  // "mlx5_0 port 1", "of the recording (LID 3)"
 };
 
 class MadLink {
@@ -39,10 +55,12 @@ class MadLink {
   MadLink(const std::string& ca, int port, MadTap& tap);
 
   MadEngine& engine() { return *engine_; }
+  const LocalPort& local() const { return local_; }
 
  private:
   std::unique_ptr<UmadPort> port_;
   std::unique_ptr<MadEngine> engine_;
+  LocalPort local_;
 };
 
 }  // namespace ibpm::mad

@@ -132,6 +132,7 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
     const std::uint8_t method = mad[3];
     const std::uint32_t tid = load_be32(mad + 12);
     const std::size_t offset = data_offset(klass);
+    last_time_ = packet_time(*header);
     if ((method & kResponseBit) == 0) {
       if (frame->mad.size() < offset + kMadRequestSize)
         throw MadError(at + "holds a request shorter than its payload");
@@ -140,7 +141,8 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
                                  load_be32(mad + 20), mask, mad + offset);
       asked[tid] = key;
       ++tries[key];
-      ++requests_;
+      if (requests_++ == 0) local_lid_ = frame->address.slid;
+      if (klass == MgmtClass::subnet_admin && sa_lid_ == 0) sa_lid_ = frame->address.dlid;
       continue;
     }
     const auto request = asked.find(tid);

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "mad/mad_engine.hpp"
@@ -42,6 +44,13 @@ class ReplaySource {
   std::size_t answers() const { return answers_; }
   const std::string& path() const { return path_; }
 
+  // The local port as the recording saw it: the source LID of its first request, and where its
+  // first SA request went (the port's master SM LID then); 0 when it holds none.
+  unsigned local_lid() const { return local_lid_; }
+  unsigned sa_lid() const { return sa_lid_; }
+  // The time of its last packet (the end of the recorded run); nullopt for an empty recording.
+  std::optional<std::chrono::system_clock::time_point> last_time() const { return last_time_; }
+
   // What a query asks, as the recording's requests are filed.
   struct Key {
     unsigned lid = 0;
@@ -59,6 +68,9 @@ class ReplaySource {
   std::map<Key, std::deque<MadReply>> outcomes_;
   std::size_t requests_ = 0;
   std::size_t answers_ = 0;
+  unsigned local_lid_ = 0;
+  unsigned sa_lid_ = 0;
+  std::optional<std::chrono::system_clock::time_point> last_time_;
 };
 
 // The key of a query: its class, method, attribute and modifier, and of its payload what selects

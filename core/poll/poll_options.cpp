@@ -135,6 +135,12 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
       .excludes(record);
 }
 
+mad::RecordRotation record_rotation(const plugin::FabricOptions& options) {
+  return {.max_size = options.record_max_size,
+          .keep = options.record_keep,
+          .max_age = options.record_max_age};
+}
+
 void add_poll_options(CLI::App& app, PollOptions& options) {
   add_recording_options(app, options.fabric);
   const std::string state = "State";

@@ -11,6 +11,7 @@
 #include "link_quality/ber_windows.hpp"
 #include "link_quality/flapping.hpp"
 #include "mad/engine_options.hpp"
+#include "mad/record_rotation.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/cli_fwd.hpp"
 #include "plugin/options.hpp"
@@ -51,6 +52,9 @@ struct PollOptions {
 // --record FILE and --replay FILE (options.fabric.record, .replay) in a "Recording" group: the
 // commands whose MADs go through the MAD engine.
 void add_recording_options(CLI::App& app, plugin::FabricOptions& options);
+
+// The rotation those options ask of the --record file.
+mad::RecordRotation record_rotation(const plugin::FabricOptions& options);
 
 // The "State" and "MAD" option groups (and the recording options) and the thresholds (the fabric
 // options are separate, so each command can place its own options between them).

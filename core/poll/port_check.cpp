@@ -155,10 +155,7 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   const state::PortStore store(store_options(options));
   const topology::TopologySource source = topology::topology_source(options.fabric);
   // Opened first: a recording that cannot be used stops the check before anything is read.
-  mad::MadTap tap(options.fabric.record, options.fabric.replay,
-                  {.max_size = options.fabric.record_max_size,
-                   .keep = options.fabric.record_keep,
-                   .max_age = options.fabric.record_max_age});
+  mad::MadTap tap(options.fabric.record, options.fabric.replay, record_rotation(options.fabric));
 
   find_node_topology(source, options.node, names, tap.replaying(), poll);
   poll_node_ports(options, settings, store, single_port, tap, poll);

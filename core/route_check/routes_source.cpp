@@ -2,12 +2,11 @@
 
 #include "route_check/routes_source.hpp"
 
-#include <ctime>
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 
-#include "mad/mad_engine.hpp"
-#include "mad/umad_port.hpp"
+#include "mad/mad_link.hpp"
 #include "route_check/lft_reader.hpp"
 #include "routes/lft_file.hpp"
 #include "topology/fabric_topology.hpp"
@@ -27,15 +26,14 @@ std::vector<SwitchAddress> switch_addresses(const Fabric& fabric, const NodeName
   return addresses;
 }
 
-void read_from_fabric(const RoutesSourceOptions& options, RoutesSource& source) {
+void read_from_fabric(const RoutesSourceOptions& options, mad::MadTap& tap, RoutesSource& source) {
   const auto addresses = switch_addresses(source.topology.fabric, source.name_map());
   if (addresses.empty()) throw std::runtime_error("the topology has no switch with a LID");
-  mad::UmadPort port(options.fabric.ca, options.fabric.port);
-  mad::MadEngine engine(port);
+  mad::MadLink link(options.fabric.ca, options.fabric.port, tap);
   mad::EngineOptions engine_options = options.mad.engine();
   engine_options.deadline = options.deadline;
   const auto start = std::chrono::steady_clock::now();
-  LftRead read = read_forwarding_tables(engine, addresses, engine_options);
+  LftRead read = read_forwarding_tables(link.engine(), addresses, engine_options);
   source.read_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   source.switches_read = read.tables.switches.size();
@@ -44,7 +42,9 @@ void read_from_fabric(const RoutesSourceOptions& options, RoutesSource& source) 
   if (read.tables.switches.empty())
     throw std::runtime_error("no switch answered for its forwarding table" +
                              (source.problems.empty() ? "" : ": " + source.problems.front()));
-  read.tables.read_at = static_cast<std::int64_t>(std::time(nullptr));
+  read.tables.read_at =
+      std::chrono::duration_cast<std::chrono::seconds>(tap.now().time_since_epoch())
+          .count();  // a replay's: the recording's
   std::filesystem::create_directories(options.fabric.state_dir);
   routes::write_lft_file(source.tables_path, read.tables);
   source.tables = std::move(read.tables);
@@ -81,15 +81,23 @@ void compare_with_topology(RoutesSource& source, bool count_missing) {
 RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   RoutesSource source;
   const bool refresh = options.tables == TableSource::fabric;
-  // A refresh discovers the topology again too, unless --cache names it.
+  if (!refresh && (!options.fabric.record.empty() || !options.fabric.replay.empty()))
+    throw std::invalid_argument("--record and --replay go with --refresh");
+  // Opened first: a recording that cannot be used stops the run before anything is read.
+  mad::MadTap tap(options.fabric.record, options.fabric.replay,
+                  poll::record_rotation(options.fabric));
+  // A refresh discovers the topology again too, unless --cache names it; a replay has no fabric
+  // to discover (discovery is not recorded): --cache or the state directory's topology.
   const topology::TopologySource topology = topology::topology_source(options.fabric);
-  source.topology = topology.load(refresh && !topology.cache_given()
-                                      ? topology::TopologyRefresh::discover_now
-                                      : topology::TopologyRefresh::discover_if_missing);
+  const topology::TopologyRefresh how = tap.replaying() ? topology::TopologyRefresh::offline
+                                        : refresh && !topology.cache_given()
+                                            ? topology::TopologyRefresh::discover_now
+                                            : topology::TopologyRefresh::discover_if_missing;
+  source.topology = topology.load(how);
   source.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   source.tables_path = routes::lft_file_path(options.fabric.state_dir);
   if (refresh)
-    read_from_fabric(options, source);
+    read_from_fabric(options, tap, source);
   else
     source.tables = routes::read_lft_file(source.tables_path);
   compare_with_topology(source, !refresh);  // a refresh names the switches it missed

@@ -3,7 +3,9 @@
 // other tools get it (--cache, else the state directory's); the tables from STATE_DIR/routes.lft,
 // or, with
 // --refresh, read over the fabric (every switch in parallel) and written there first. Without
-// --refresh nothing touches the fabric for the tables.
+// --refresh nothing touches the fabric for the tables. A refresh's MADs go through a MadLink:
+// --record appends them to a recording, --replay takes the tables from one (no HCA, the topology
+// from --cache or the state directory).
 #pragma once
 
 #include <chrono>

@@ -3,6 +3,7 @@
 #include "sm/sm_check.hpp"
 
 #include "layout/state_layout.hpp"
+#include "mad/mad_link.hpp"
 #include "plugin/options.hpp"
 #include "products/event_log.hpp"
 #include "products/event_options.hpp"
@@ -14,9 +15,9 @@ namespace ibpm::sm {
 
 void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
   const std::string fabric = "Fabric";
-  plugin::add_local_port_options(app, options.ca, options.port, fabric);
-  plugin::add_node_name_map_option(app, options.node_name_map, fabric);
-  plugin::add_state_dir_option(app, options.state_dir, fabric);
+  plugin::add_local_port_options(app, options.fabric.ca, options.fabric.port, fabric);
+  plugin::add_node_name_map_option(app, options.fabric.node_name_map, fabric);
+  plugin::add_state_dir_option(app, options.fabric.state_dir, fabric);
   const std::string sms = "Subnet managers";
   plugin::add_option(app, "--expect-sms", options.expect_sms,
                      "WARNING when fewer SMs than N answer (the sms perfdata's warning range N:)")
@@ -37,6 +38,7 @@ void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
       .show_default()
       .group(sms);
   poll::add_mad_options(app, options.mad, "MADs");
+  poll::add_recording_options(app, options.fabric);
   const std::string events = "Events";
   products::add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
                               "failovers", events);
@@ -47,23 +49,28 @@ plugin::Check run_sm_check(const SmCheckOptions& options, const plugin::CommonOp
   mad::EngineOptions engine = options.mad.engine();
   if (common.timeout > 0) engine.deadline = start + std::chrono::milliseconds(common.timeout * 900);
 
-  const mad::UmadPort port(options.ca, options.port);
-  const layout::StateLayout state(options.state_dir);
+  // Opened first: a recording that cannot be used stops the check at once.
+  mad::MadTap tap(options.fabric.record, options.fabric.replay,
+                  poll::record_rotation(options.fabric));
+  mad::MadLink link(options.fabric.ca, options.fabric.port, tap);
+  const layout::StateLayout state(options.fabric.state_dir);
   state::make_directories(state.sm_dir());
-  const std::string path = state.sm_state(port.ca_name(), port.port_number());
+  const std::string path = state.sm_state(link.local().ca_name, link.local().port_number);
   // A state file that cannot be used (a link, a FIFO, too large, damaged) is named once: this
   // run goes on as a first run, and its state replaces the file.
   const Recalled recalled = recall_remembered(path);
   const std::optional<Remembered>& before = recalled.remembered;
 
-  const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.node_name_map);
+  const std::optional<NodeNameMap> names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const Survey seen =
-      survey(port, before ? before->sms : std::vector<SmSeen>{}, engine, names ? &*names : nullptr);
+      survey(link, before ? before->sms : std::vector<SmSeen>{}, engine, names ? &*names : nullptr);
   Expectations expect;
   expect.sms = options.expect_sms;
   expect.master = options.expect_master;
   expect.stale_after = std::chrono::seconds(options.stale_after);
-  const auto now = Clock::now();
+  // The ActCounts' time: when their answers came (a replay's are the recording's, so the rates
+  // and the stale master come out as they did live).
+  const auto now = seen.answered_at.value_or(tap.now());
   Judgement judgement = judge(seen.sms, before, expect, now, seen.sa_seconds);
   write_remembered(path, judgement.next);
 

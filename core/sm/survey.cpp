@@ -2,6 +2,7 @@
 
 #include "sm/survey.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <stdexcept>
@@ -11,13 +12,13 @@
 
 namespace ibpm::sm {
 
-Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
+Survey survey(mad::MadLink& link, const std::vector<SmSeen>& known,
               const mad::EngineOptions& options, const NodeNameMap* names) {
   Survey result;
-  mad::MadEngine engine(port);
+  mad::MadEngine& engine = link.engine();
   std::map<unsigned, SmSeen> by_lid;  // what is known of each SM before asking it
 
-  const unsigned sa_lid = port.sm_lid();
+  const unsigned sa_lid = link.local().sm_lid;
   if (sa_lid != 0) {
     const auto start = std::chrono::steady_clock::now();
     const auto replies = engine.run({mad::sm_info_records_query(sa_lid)}, options);
@@ -44,7 +45,8 @@ Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
   // A port no SM has configured, with none remembered: there is no SM to ask (CRITICAL, as for
   // one that stopped answering). An SA that does not answer: its SM is asked directly.
   if (sa_lid == 0 && known.empty()) {
-    result.sa_problem = "the local port " + port.describe() + " knows no subnet manager (SM LID 0)";
+    result.sa_problem =
+        "the local port " + link.local().description + " knows no subnet manager (SM LID 0)";
     result.mads = engine.stats();
     return result;
   }
@@ -66,6 +68,7 @@ Survey survey(const mad::UmadPort& port, const std::vector<SmSeen>& known,
       sm.priority = answer.priority;
       sm.state = answer.state;
       sm.act_count = answer.act_count;
+      result.answered_at = std::max(result.answered_at.value_or(info.received), info.received);
     } else {
       sm.act_count.reset();
     }
