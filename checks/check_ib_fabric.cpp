@@ -12,6 +12,7 @@
 #include <chrono>
 #include <future>
 
+#include "locality/sweep_aggregates.hpp"
 #include "poll/port_poller.hpp"
 #include "poll/state_lines.hpp"
 #include "products/sweep_outputs.hpp"
@@ -40,6 +41,9 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   outputs.submit_deadline = submit_deadline(common, std::chrono::steady_clock::now());
   outputs.verbosity = common.verbosity;
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
+  // The scope's per-subtree sums beside the ports' history (ibpm-locality reads them).
+  if (std::string note = ibpm::locality::write_sweep_aggregates(options, sweep); !note.empty())
+    sweep.state_notes.push_back(std::move(note));
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;
   settings.port.ber = options.ber;

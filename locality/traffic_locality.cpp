@@ -6,6 +6,7 @@
 #include <boost/dynamic_bitset.hpp>
 
 #include "locality/down_sets.hpp"
+#include "locality/set_cables.hpp"
 
 namespace ibpm::locality {
 
@@ -61,43 +62,58 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
                                     const std::vector<NodeSet>& sets,
                                     const std::vector<history::LinkUsage>& usage,
                                     const NodeNameMap* names) {
-  const auto& nodes = fabric.nodes();
   const auto& links = fabric.links();
+  std::vector<SetSums> sums;
+  sums.reserve(sets.size());
+  SetCableFinder finder(fabric);
+  for (const NodeSet& set : sets) {
+    SetSums s;
+    const SetCables cables = finder.of(set);
+    for (const auto& [l, host] : cables.host) {
+      const auto& up = leaving(usage[l], links[l], host.node);
+      const auto& down = entering(usage[l], links[l], host.node);
+      s.gen += up.average_octets_s;
+      s.con += down.average_octets_s;
+      s.host_unmeasured += !up.measured + !down.measured;
+    }
+    for (const auto& [l, end] : cables.border) {
+      const auto& leave = leaving(usage[l], links[l], end.node);
+      const auto& enter = entering(usage[l], links[l], end.node);
+      s.out += leave.average_octets_s;
+      s.in += enter.average_octets_s;
+      s.border_unmeasured += !leave.measured + !enter.measured;
+    }
+    sums.push_back(s);
+  }
+  return set_traffic(fabric, down, sets, sums, names);
+}
+
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
+                                    const std::vector<NodeSet>& sets,
+                                    const std::vector<SetSums>& sums, const NodeNameMap* names) {
+  const auto& nodes = fabric.nodes();
   std::vector<SetTraffic> out;
   out.reserve(sets.size());
-  boost::dynamic_bitset<> inside(nodes.size());
   // A switch below the set that serves no host at all (a spine of empty leaves) carries no
   // traffic of anybody's: its cable is not a way down out of the set.
   const levels::FabricLevels& levels = down.levels();
-  // Node indices of each cable's ends, looked up once for all sets.
-  std::vector<std::pair<std::size_t, std::size_t>> ends;
-  ends.reserve(links.size());
-  for (const Link& link : links)
-    ends.emplace_back(fabric.index_of(link.a.node), fabric.index_of(link.b.node));
   auto serves_hosts = [&](std::size_t n) { return levels::is_host(nodes[n]) || down.of(n).any(); };
-  for (const NodeSet& set : sets) {
+  SetCableFinder finder(fabric);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    const NodeSet& set = sets[k];
+    const SetSums& s = sums[k];
     SetTraffic t;
     t.set = &set;
-    inside.reset();
-    for (std::size_t m : set.members) inside.set(m);
-
-    std::size_t host_directions = 0, host_unmeasured = 0;
-    for (std::size_t h : set.hosts) {
-      const Node& host = nodes[h];
-      host.for_each_port([&](const Port& port) {
-        if (!port.link) return;
-        const Link& link = links[*port.link];
-        const auto& up = leaving(usage[*port.link], link, host.guid);
-        const auto& down = entering(usage[*port.link], link, host.guid);
-        t.gen += up.average_octets_s;
-        t.con += down.average_octets_s;
-        host_directions += 2;
-        host_unmeasured += !up.measured + !down.measured;
-      });
-    }
-    t.unmeasured += host_unmeasured;
+    const SetCables cables = finder.of(set);
+    const boost::dynamic_bitset<>& inside = finder.inside();
+    t.gen = s.gen;
+    t.con = s.con;
+    t.out = s.out;
+    t.in = s.in;
+    t.unmeasured = s.host_unmeasured + s.border_unmeasured;
+    const std::size_t host_directions = 2 * cables.host.size();
     // Unknown is not zero: hosts with no rate in the window are not idle, they are unmeasured.
-    t.no_history = host_directions > 0 && host_unmeasured == host_directions;
+    t.no_history = host_directions > 0 && s.host_unmeasured >= host_directions;
     if (t.no_history)
       t.note = "no history in this window: none of its hosts' ports has a rate in it";
 
@@ -106,26 +122,14 @@ std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
       t.note = "its parts meet only outside it: data between them counts as out and in";
     }
 
-    for (std::size_t l = 0; l < links.size(); ++l) {
-      const Link& link = links[l];
-      const auto [a, b] = ends[l];
-      if (inside[a] == inside[b]) continue;
-      std::size_t in_node = inside[a] ? a : b, out_node = inside[a] ? b : a;
-      // An aggregation node computes inside its switch: its cable is not a border.
-      if (levels::is_aggregation_node(nodes[out_node]) ||
-          levels::is_aggregation_node(nodes[in_node]))
-        continue;
-      ++t.border_cables;
-      const auto& leave = leaving(usage[l], link, nodes[in_node].guid);
-      const auto& enter = entering(usage[l], link, nodes[in_node].guid);
-      t.out += leave.average_octets_s;
-      t.in += enter.average_octets_s;
-      t.unmeasured += !leave.measured + !enter.measured;
+    t.border_cables = cables.border.size();
+    for (const auto& [l, end] : cables.border) {
+      const auto [a, b] = finder.ends(l);
+      const std::size_t in_node = inside[a] ? a : b, out_node = inside[a] ? b : a;
       if (t.note.empty() && levels.level(out_node) < levels.level(in_node) &&
           serves_hosts(out_node)) {
         t.transit = true;
-        PortRef port = inside[a] ? link.a : link.b;
-        t.note = "border cable " + port_name(fabric, port, names) + " leads down out of the set";
+        t.note = "border cable " + port_name(fabric, end, names) + " leads down out of the set";
       }
     }
 

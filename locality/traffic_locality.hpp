@@ -29,10 +29,23 @@ struct SetTraffic {
   std::string note;            // why: "border cable spine03[7] leads down out of the set", ...
 };
 
+// A set's four sums and how many of the directions they add up were measured, read from the
+// links' usage (below) or from the sweeps' per-subtree aggregates (subtree_aggregates.hpp).
+struct SetSums {
+  double gen = 0, con = 0, out = 0, in = 0;  // octets per second
+  std::size_t host_unmeasured = 0;           // host port directions without a rate
+  std::size_t border_unmeasured = 0;         // border cable directions without a rate
+};
+
 // usage: history::link_usage() of the same fabric and window.
 std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
                                     const std::vector<NodeSet>& sets,
                                     const std::vector<history::LinkUsage>& usage,
                                     const NodeNameMap* names);
+
+// The same from each set's sums (by set), measured elsewhere.
+std::vector<SetTraffic> set_traffic(const Fabric& fabric, const DownSets& down,
+                                    const std::vector<NodeSet>& sets,
+                                    const std::vector<SetSums>& sums, const NodeNameMap* names);
 
 }  // namespace ibpm::locality

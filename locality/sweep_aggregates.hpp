@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// A sweep's per-subtree aggregates (subtree_aggregates.hpp), written once per run by the sweeps
+// that write history (check_ib_fabric, ibpm-rates), never by a re-poll of a few nodes.
+#pragma once
+
+#include <string>
+
+#include "sweep/sweep.hpp"
+
+namespace ibpm::locality {
+
+// Writes this scope's partial sums of every subtree of the swept topology, at the middle of the
+// run's reads. Returns what could not be written, one line ("" when all was, or nothing was to
+// be: a re-poll, or no port answered).
+std::string write_sweep_aggregates(const sweep::SweepOptions& options,
+                                   const sweep::SweepResult& result);
+
+}  // namespace ibpm::locality
