@@ -8,6 +8,7 @@
 
 #include "analysis/congestion_analysis.hpp"
 #include "fabric/graph.hpp"
+#include "locality/aggregate_history.hpp"
 #include "locality/down_sets.hpp"
 #include "locality/node_set_file.hpp"
 #include "locality/slurm_topology.hpp"
@@ -209,6 +210,31 @@ void read_routes(FabricAnalysis& data, const std::string& state_dir,
   }
 }
 
+// The sets' traffic from the sweeps' aggregates, when asked, only subtrees are measured and the
+// aggregates cover the window (true); else the reason is kept and the ports are read (false).
+bool traffic_from_aggregates(FabricAnalysis& data, const locality::DownSets& down,
+                             const CollectOptions& options) {
+  if (!options.aggregates) return false;
+  locality::AggregateHistory history;
+  if (!options.subtrees || !options.set_files.empty() || !options.slurm_topology.empty() ||
+      !options.job_sets.empty() || options.port_records || options.annotate || options.rows ||
+      !options.baseline.empty())
+    history.reason = "sets other than subtrees asked";
+  else
+    history = locality::read_aggregate_history(
+        data.reader->store(), locality::subtree_aggregates(data.fabric(), data.sets), data.window,
+        std::chrono::seconds(options.history.timeout));
+  data.history_source = locality::describe_source(history, true);
+  if (!history.used) return false;
+  data.traffic =
+      locality::set_traffic(data.fabric(), down, data.sets, history.sums, data.name_map());
+  data.coverage.step = history.step;
+  data.coverage.covered = history.covered;
+  data.coverage.ports_read = history.files;
+  data.coverage.ports_with_history = history.covered > 0 ? data.sets.size() : 0;
+  return true;
+}
+
 }  // namespace
 
 std::string history_failure(const FabricAnalysis& data) {
@@ -234,8 +260,11 @@ FabricAnalysis collect(const plugin::FabricOptions& fabric_options, const Collec
     data.reader.emplace(state_dir, options.history.rrdcached,
                         std::chrono::seconds(options.history.timeout));
     data.reader->keep_rows(options.rows || options.annotate);
-    read_usage(data, options);
-    data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
+    if (!traffic_from_aggregates(data, down, options)) {
+      if (data.history_source.empty()) data.history_source = "per-port files";
+      read_usage(data, options);
+      data.traffic = locality::set_traffic(fabric, down, data.sets, data.usage, data.name_map());
+    }
     if (options.annotate) {
       data.annotations =
           viz::annotations_from_history(fabric, data.usage, data.traffic, data.coverage);

@@ -57,6 +57,10 @@ struct CollectOptions {
   std::string slurm_topology;          // a Slurm topology.conf: each SwitchName is a set
   std::string job_sets;                // JOBID HOSTLIST lines: each job's hosts are a set
   std::optional<int> level;            // only sets rooted at this level
+  // The subtrees' sums from the sweeps' aggregate files (locality/aggregate_history.hpp) when
+  // they cover the window and only subtrees are asked, without reading every port's file; the
+  // link usage is then left empty. false: every port's file (the truth they are tested against).
+  bool aggregates = false;
 
   // The map's annotations (utilization, locality, bit error ratios, routes, degraded links,
   // node health); false leaves them empty.
@@ -88,6 +92,9 @@ struct FabricAnalysis {
   std::optional<CongestionReport> congestion;
   std::vector<locality::NodeSet> sets;
   std::vector<locality::SetTraffic> traffic;  // by set; empty without history
+  // Where the sets' traffic came from: "per-port files", "per-subtree aggregates (...)", or the
+  // per-port files and why the aggregates asked for were not used.
+  std::string history_source;
   viz::MapAnnotations annotations;
   std::optional<topology::Topology> baseline;  // CollectOptions::baseline, loaded
   std::vector<std::string> warnings;           // what could not be read, one line each

@@ -27,6 +27,7 @@ struct Options {
   std::string slurm_in;
   std::string slurm_out;
   bool no_subtrees = false;
+  bool per_port = false;
 };
 
 void run(const Options& options) {
@@ -40,6 +41,7 @@ void run(const Options& options) {
   collect_options.slurm_topology = options.slurm_in;
   collect_options.job_sets = options.jobs;
   collect_options.level = options.level;
+  collect_options.aggregates = !options.per_port;
   const ibpm::analysis::FabricAnalysis data =
       ibpm::analysis::collect(options.fabric, collect_options);
 
@@ -58,8 +60,9 @@ void run(const Options& options) {
   if (options.top && rows.size() > options.top) rows.resize(options.top);
 
   const std::string failure = ibpm::analysis::history_failure(data);
-  ibpm::locality::ReportContext context{
-      window.start, window.end, ibpm::history::describe_coverage(data.coverage), !failure.empty()};
+  ibpm::locality::ReportContext context{window.start, window.end,
+                                        ibpm::history::describe_coverage(data.coverage),
+                                        !failure.empty(), data.history_source};
   ibpm::plugin::print_report(
       options.format, {.table = [&] { ibpm::locality::print_table(std::cout, rows, context); },
                        .csv = [&] { ibpm::locality::print_csv(std::cout, rows); },
@@ -105,6 +108,11 @@ int main(int argc, char** argv) {
                  "Write a Slurm topology.conf of this fabric (leaves, spines, cores)");
              ibpm::plugin::add_flag(app, "--no-subtrees", options.no_subtrees,
                                     "Only the sets from --sets / --slurm-topology");
+             ibpm::plugin::add_flag(
+                 app, "--per-port", options.per_port,
+                 "Read every port's history, not the per-subtree sums the sweeps write (used "
+                 "when only subtrees are asked and they cover the window; the table's 'Read "
+                 "from' line and the JSON's window.source say which)");
            },
        .run = [&] { run(options); }});
 }

@@ -79,6 +79,7 @@ void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
   char line[512];
   out << "Traffic locality over " << (context.window_end - context.window_start) << " s"
       << (context.coverage.empty() ? "" : ": " + context.coverage) << '\n';
+  if (!context.source.empty()) out << "Read from: " << context.source << '\n';
   if (!context.unreadable && !rows.empty() &&
       std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.no_history; }))
     out << "No history in this window yet: no host port has a rate in it (a rate needs two samples "
@@ -119,7 +120,8 @@ void print_csv(std::ostream& out, const std::vector<SetTraffic>& rows) {
 void print_json(std::ostream& out, const std::vector<SetTraffic>& rows,
                 const ReportContext& context) {
   out << "{\"window\":{\"start\":" << context.window_start << ",\"end\":" << context.window_end
-      << ",\"coverage\":" << base::json_string(context.coverage) << "},\"sets\":[";
+      << ",\"coverage\":" << base::json_string(context.coverage)
+      << ",\"source\":" << base::json_string(context.source) << "},\"sets\":[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     out << (i ? "," : "") << "\n{\"name\":" << base::json_string(r.set->name) << ",\"kind\":\""

@@ -23,6 +23,7 @@ struct ReportContext {
   std::time_t window_end = 0;
   std::string coverage;     // how much of the window has history (history::describe_coverage)
   bool unreadable = false;  // the store failed and no history was read: not "none yet"
+  std::string source;       // where the sums came from (FabricAnalysis::history_source)
 };
 
 void print_table(std::ostream& out, const std::vector<SetTraffic>& rows,
