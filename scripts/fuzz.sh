@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # scripts/fuzz.sh [SECONDS]: builds the libFuzzer targets of fuzz/ with clang (AddressSanitizer
-# and UBSan, in build-fuzz/) and runs each for SECONDS (default 20: six targets, about two
+# and UBSan, in build-fuzz/) and runs each for SECONDS (default 20: seven targets, about two
 # minutes with the build cached). Seeds are the real dumps of ../shared/fixtures/real (read
 # from there, never copied into the project), a small cache file and a small recording (both
 # written by programs built here); the corpus grows in
@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${IBPM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 fixtures=${IBPM_REAL_FIXTURES:-$root/../shared/fixtures/real}
 targets=(fuzz_ibnetdiscover fuzz_ports_report fuzz_node_name_map fuzz_thresholds fuzz_ibnd_cache
-  fuzz_recording)
+  fuzz_recording fuzz_anonymize_key)
 
 for program in clang clang++ cmake; do
   if ! command -v "$program" >/dev/null; then
@@ -35,7 +35,7 @@ cmake --build "$build" -j2 --target "${targets[@]}" fuzz_cache_seed fuzz_recordi
 # Seeds per target: links to the real files (small ones: big seeds slow every run down).
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds"/{dumps,ports,maps,thresholds,caches,recordings}
+mkdir -p "$seeds"/{dumps,ports,maps,thresholds,caches,recordings,keys}
 if [ -d "$fixtures" ]; then
   for file in "$fixtures"/*; do
     [ "$(stat -c %s "$file")" -le 400000 ] || continue
@@ -52,12 +52,14 @@ fi
 printf '# metric warning critical\nsymbol_errors 10/h 100/h\nlink_downed - 1/h\nxmit_wait_pct 10 @20:30\nrcv_errors ~:5/min 10:/s\n' \
   >"$seeds/thresholds/example.conf"
 printf '0x0002c90300000001 "leaf 01"\nS-0002c90300000002 spine01 # comment\n' >"$seeds/maps/example.map"
+printf 'ibpm-anonymize-key 1\n# comment\nguid 0x0002c90300000001 0x0a00000000000001\nname "leaf \\"01\\"\\x09" "switch-0001"\n' \
+  >"$seeds/keys/example.key"
 "$build/fuzz/fuzz_cache_seed" "$seeds/caches"
 "$build/fuzz/fuzz_recording_seed" "$seeds/recordings"
 
 declare -A seed_dir=([fuzz_ibnetdiscover]=dumps [fuzz_ports_report]=ports
   [fuzz_node_name_map]=maps [fuzz_thresholds]=thresholds [fuzz_ibnd_cache]=caches
-  [fuzz_recording]=recordings)
+  [fuzz_recording]=recordings [fuzz_anonymize_key]=keys)
 # Leaks in the libraries under us are theirs (libibnetdisc's cache loader loses its LID keys).
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan-third-party.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=()

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "anonymize_fabric.hpp"
+#include "anonymize_key.hpp"
 #include "anonymize_recording.hpp"
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
@@ -41,6 +42,12 @@ void run(const Options& options) {
   if (options.topology.empty() && options.recordings.empty())
     throw std::runtime_error("nothing to anonymize: give --topology FILE and/or recordings");
   ibpm::tools::AnonymousNames names;
+  // An earlier run's mapping first: its nodes keep their names, new ones are numbered after.
+  if (!options.key.empty())
+    if (const auto key = ibpm::tools::read_key_file(options.key)) {
+      for (const auto& [original, anonymous] : key->guids) names.keep_guid(original, anonymous);
+      for (const auto& [original, anonymous] : key->names) names.keep_name(original, anonymous);
+    }
   std::optional<ibpm::topology::Topology> topology;
   if (!options.topology.empty()) {
     topology = ibpm::topology::load_topology_file(options.topology);
@@ -49,6 +56,8 @@ void run(const Options& options) {
   for (const std::string& recording : options.recordings)
     ibpm::tools::learn_recording(recording, names);
   names.assign();
+  // The key before the files: a file written is never one its key cannot read back.
+  if (!options.key.empty()) ibpm::tools::write_key_file(options.key, names);
 
   std::error_code error;
   fs::create_directories(options.out_dir, error);
@@ -67,12 +76,12 @@ void run(const Options& options) {
     const std::size_t packets = ibpm::tools::anonymize_recording(recording, out, names);
     std::cout << out << ": " << packets << " packets\n";
   }
-  if (!options.key.empty())
-    ibpm::base::replace_file_with(options.key,
-                                  [&](std::ostream& stream) { names.write_key(stream); });
   std::cout << names.guid_count() << " GUIDs and " << names.name_count()
-            << " descriptions rewritten" << (options.key.empty() ? "" : "; key in " + options.key)
-            << "\n";
+            << " descriptions rewritten";
+  if (!options.key.empty())
+    std::cout << "; key in " << options.key << " (" << names.kept_guid_count() << " GUIDs and "
+              << names.kept_name_count() << " descriptions from it before)";
+  std::cout << "\n";
 }
 
 }  // namespace
@@ -104,9 +113,12 @@ int main(int argc, char** argv) {
                                              "Folder for the anonymized files (made if missing)")
                  .type_name("DIR")
                  .required();
-             ibpm::plugin::add_option(app, "--key", options.key,
-                                      "Write the mapping (original -> new GUIDs and names) to "
-                                      "FILE: it undoes the anonymization, keep it at the site")
+             ibpm::plugin::add_option(
+                 app, "--key", options.key,
+                 "The mapping (original -> new GUIDs and names): read from FILE when it exists, "
+                 "so that files anonymized in separate runs map the same nodes the same way, and "
+                 "written back to it with this run's additions (mode 0600, replaced whole, never "
+                 "through a symbolic link). It undoes the anonymization: keep it at the site")
                  .type_name("FILE");
            },
        .run = [&] { run(options); }});

@@ -101,7 +101,8 @@ void replace_file(const std::string& path, const std::function<bool(const std::s
   sync_folder_of(path);
 }
 
-void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write) {
+void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write,
+                       unsigned mode) {
   std::string tmp = temporary_pattern(path);
   // mkstemp: a new file (O_EXCL), 0600, opened with O_CLOEXEC.
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
@@ -114,7 +115,7 @@ void replace_file_with(const std::string& path, const std::function<void(std::os
     write(out);
     out.flush();
     if (!out) error = buffer.error() ? buffer.error() : EIO;
-    if (error == 0 && ::fchmod(fd, 0644) != 0) error = errno;
+    if (error == 0 && ::fchmod(fd, static_cast<mode_t>(mode)) != 0) error = errno;
     if (error == 0 && ::fsync(fd) != 0) error = errno;
     if (error == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
   } catch (...) {

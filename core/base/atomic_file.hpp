@@ -16,8 +16,10 @@ namespace ibpm::base {
 // std::runtime_error naming `path` on failure; the temporary never survives a failure.
 void replace_file(const std::string& path, const std::function<bool(const std::string&)>& write);
 
-// The same for writers to a stream. The file is readable by all (0644). A failed write names
-// its reason ("cannot write PATH: No space left on device").
-void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write);
+// The same for writers to a stream. The file is readable by all (0644), or has `mode` (0600 for
+// a file that holds secrets: it is never readable by others, not even for a moment). A failed
+// write names its reason ("cannot write PATH: No space left on device").
+void replace_file_with(const std::string& path, const std::function<void(std::ostream&)>& write,
+                       unsigned mode = 0644);
 
 }  // namespace ibpm::base

@@ -3,7 +3,7 @@
 // GUID (in any of its textual forms, or as raw bytes) and no node description is left in what it
 // writes, and the anonymized recordings replayed against the anonymized dump, without the
 // simulator, give what the originals give (status, counts, rates, the same cables once the key
-// names them back).
+// names them back); recordings anonymized in separate runs with one --key replay as one.
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cstdio>
@@ -122,6 +122,30 @@ std::string with_site_guids(const std::string& net) {
   return out;
 }
 
+// The fabric's dump (DUMP) and two sweeps recorded on it (DIR/first.pcap, DIR/second.pcap; the
+// second CRITICAL), the simulator stopped after them.
+void record_two_sweeps(const TempDir& dir, const std::string& dump) {
+  ibpm::sim::FatTree tree = small_tree(36, 12);
+  LiveFabric live{tree, ibpm::sim::SimulatedFabric::start_text(with_site_guids(tree.net_file()))};
+  std::string text;
+  REQUIRE(live.fabric.run_client({"ibnetdiscover"}, &text) == 0);
+  std::ofstream(dump) << text;
+  REQUIRE(text.find("0x7cfe900300a1b200") != std::string::npos);
+  const std::vector<std::string> sweep{"--state-dir", dir / "live", "--no-syslog",
+                                       "--cache",     dump,         "--record"};
+  std::vector<std::string> first = sweep, second = sweep;
+  first.push_back(dir / "first.pcap");
+  second.push_back(dir / "second.pcap");
+  REQUIRE(live.run("check_ib_fabric", first).exit_code == 0);
+  live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=500");
+  live.console("PerformanceSet \"leaf04\"[8] PortCounters.PortRcvErrors=40");
+  live.console("PerformanceSet \"leaf04\"[8] PortCountersExtended.PortXmitData=50000000000");
+  live.console("PerformanceSet \"leaf04\"[8] PortCounters.PortXmitData=4000000000");
+  const ProcessRun live_second = live.run("check_ib_fabric", second);
+  INFO(live_second.out << live_second.err);
+  REQUIRE(live_second.exit_code == 2);
+}
+
 }  // namespace anonymize_test
 
 using namespace anonymize_test;
@@ -130,28 +154,7 @@ TEST_CASE("An anonymized recording holds no original GUID or name and replays th
   IBPM_REQUIRE_SIMULATOR();
   TempDir dir("anonymize");
   const std::string dump = dir / "fabric.txt";
-  std::vector<std::string> live_lines;
-  {
-    ibpm::sim::FatTree tree = small_tree(36, 12);
-    LiveFabric live{tree, ibpm::sim::SimulatedFabric::start_text(with_site_guids(tree.net_file()))};
-    std::string text;
-    REQUIRE(live.fabric.run_client({"ibnetdiscover"}, &text) == 0);
-    std::ofstream(dump) << text;
-    REQUIRE(text.find("0x7cfe900300a1b200") != std::string::npos);
-    const std::vector<std::string> sweep{"--state-dir", dir / "live", "--no-syslog",
-                                         "--cache",     dump,         "--record"};
-    std::vector<std::string> first = sweep, second = sweep;
-    first.push_back(dir / "first.pcap");
-    second.push_back(dir / "second.pcap");
-    REQUIRE(live.run("check_ib_fabric", first).exit_code == 0);
-    live.console("PerformanceSet \"leaf02\"[3] PortCounters.SymbolErrorCounter=500");
-    live.console("PerformanceSet \"leaf04\"[8] PortCounters.PortRcvErrors=40");
-    live.console("PerformanceSet \"leaf04\"[8] PortCountersExtended.PortXmitData=50000000000");
-    live.console("PerformanceSet \"leaf04\"[8] PortCounters.PortXmitData=4000000000");
-    const ProcessRun live_second = live.run("check_ib_fabric", second);
-    INFO(live_second.out << live_second.err);
-    REQUIRE(live_second.exit_code == 2);
-  }  // the simulator stops here
+  record_two_sweeps(dir, dump);
 
   const ProcessRun anonymize =
       run_process({bin("ibpm-anonymize"), "--topology", dump, dir / "first.pcap",
@@ -204,4 +207,38 @@ TEST_CASE("An anonymized recording holds no original GUID or name and replays th
   CHECK(before.has("leaf02[3]"));
   CHECK(before.has("ports_error=2;"));
   CHECK(comparable(after.out, names) == comparable(before.out, {}));
+}
+
+TEST_CASE("Recordings anonymized in separate runs with one key replay as one recording") {
+  IBPM_REQUIRE_SIMULATOR();
+  TempDir dir("anonymize-days");
+  const std::string dump = dir / "fabric.txt";
+  record_two_sweeps(dir, dump);
+  const std::string key = dir / "site.key";
+  // One day the topology and the first sweep; another day, in a run of its own, the second.
+  const ProcessRun day1 = run_process({bin("ibpm-anonymize"), "--topology", dump,
+                                       dir / "first.pcap", "-o", dir / "day1", "--key", key});
+  INFO(day1.out << day1.err);
+  REQUIRE(day1.exit_code == 0);
+  const std::string day1_key = read_file(key);
+  const ProcessRun day2 =
+      run_process({bin("ibpm-anonymize"), dir / "second.pcap", "-o", dir / "day2", "--key", key});
+  INFO(day2.out << day2.err);
+  REQUIRE(day2.exit_code == 0);
+  // The second sweep asked the same nodes: nothing new in the key, the same GUIDs in the file
+  // as one run over both gives.
+  CHECK(read_file(key) == day1_key);
+  const ProcessRun together =
+      run_process({bin("ibpm-anonymize"), "--topology", dump, dir / "first.pcap",
+                   dir / "second.pcap", "-o", dir / "together"});
+  REQUIRE(together.exit_code == 0);
+  CHECK(read_file(dir / "day2/second.pcap") == read_file(dir / "together/second.pcap"));
+  // Day two's recording replays after day one's, on day one's dump, as the originals do.
+  const ProcessRun before = replay(dump, dir / "replay", {dir / "first.pcap", dir / "second.pcap"});
+  const ProcessRun after = replay(dir / "day1/fabric.txt", dir / "replay-anon",
+                                  {dir / "day1/first.pcap", dir / "day2/second.pcap"});
+  INFO("original:\n" << before.out << before.err << "anonymized:\n" << after.out << after.err);
+  REQUIRE(before.exit_code == 2);
+  CHECK(after.exit_code == before.exit_code);
+  CHECK(comparable(after.out, names_in_key(day1_key)) == comparable(before.out, {}));
 }
