@@ -116,15 +116,19 @@ PY
 done <cables.txt
 
 python3 - "$sweep_s" "$interval" "$(grep -o ' mads=[0-9]*' listener.log | cut -d= -f2 | paste -sd+ | bc)" \
-  "$(grep -c 're-polling LID' listener.log)" "${latencies[@]}" <<'PY' | tee "$out/events.txt"
+  "$(grep -c 're-polling LID' listener.log)" \
+  "$(grep -o ' ports_polled=[0-9]*' listener.log | cut -d= -f2 | paste -sd+ | bc)" \
+  "${latencies[@]}" <<'PY' | tee "$out/events.txt"
 import statistics, sys
 sweep_s, interval, mads, repolls = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
-values = sys.argv[5:]
+ports = sys.argv[5]
+values = sys.argv[6:]
 bad = [v for v in values if v == "timeout"]
 times = sorted(float(v) for v in values if v != "timeout")
 p95 = times[min(len(times) - 1, int(round(0.95 * len(times) + 0.5)) - 1)] if times else float("nan")
 print(f"ibpm-events: {len(times)} of {len(values)} cables CRITICAL in the spool; "
       f"median {statistics.median(times):.3f} s, 95th percentile {p95:.3f} s, max {times[-1]:.3f} s")
 print(f"the sweep alone: {interval / 2:.0f} s on average (half of {interval:.0f} s) + {sweep_s:.2f} s a sweep")
-print(f"re-polls: {repolls} (Unlink and ReLink), {mads} MADs in all")
+print(f"re-polls: {repolls} (Unlink and ReLink), {mads} MADs in all for {ports} ports read, "
+      f"{int(mads) / max(1, int(ports or 0)):.2f} a port (goal: at most 2)")
 PY

@@ -123,10 +123,19 @@ void note_read_times(SweepResult& result) {
   }
 }
 
-// A re-poll's switches at the far end of a link it found newly down (not Active now, Active or
-// unknown in the record), when the re-poll did not read them: the trap of a link that went down
-// may come from one end only (OpenSM forwards at most 10 of a switch's repeats in 5 s, and ibsim
-// sends some from one end), and the far end's passive result must say the link is down too.
+// Whether the record's last PortInfo of the port says its link is not up.
+bool known_down(const state::SampleRecord* record, Guid node, PortNumber port) {
+  const state::PortMemory* memory = record ? record->find(node, port) : nullptr;
+  return memory && memory->live && memory->live->state != PortState::active;
+}
+
+// A re-poll's switches at the far end of a link it found down, when the re-poll did not read them
+// and neither end was known down before (a link that went down since the record's last read), or
+// the far end was never read down since (it was unreachable: its route crossed that cable until
+// the subnet manager moved it; the listener re-polls such a switch again, see recheck_list.hpp):
+// the trap of a link that went down may come from one end only (OpenSM forwards at most 10 of a
+// switch's repeats in 5 s, and ibsim sends some from one end), and the far end's passive result
+// must say the link is down too.
 std::set<Guid> far_ends_of_new_downs(const std::vector<poll::PortResult>& results,
                                      const state::SampleRecord* record) {
   std::set<Guid> polled, far_ends;
@@ -135,8 +144,8 @@ std::set<Guid> far_ends_of_new_downs(const std::vector<poll::PortResult>& result
     const poll::PortTarget& t = *r.target;
     if (!r.sample.live || r.sample.live->state == PortState::active) continue;
     if (!t.remote || t.remote_type != NodeType::sw || polled.contains(t.remote->node)) continue;
-    const state::PortMemory* before = record ? record->find(t.node, t.port) : nullptr;
-    if (before && before->live && before->live->state != PortState::active) continue;
+    if (known_down(record, t.node, t.port) && known_down(record, t.remote->node, t.remote->port))
+      continue;
     far_ends.insert(t.remote->node);
   }
   return far_ends;

@@ -39,6 +39,7 @@
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "recheck_list.hpp"
 #include "repoll_queue.hpp"
 #include "sa_subscriber.hpp"
 #include "trap_intake.hpp"
@@ -57,6 +58,7 @@ struct Options {
   std::size_t max_nodes = 64;
   std::size_t budget = 256;
   unsigned settle_ms = 2000;
+  unsigned recheck_s = 10;
   bool sa = false;
   events::SaOptions sa_options;
   unsigned sa_check_s = 60;
@@ -109,6 +111,7 @@ class Listener {
                 .budget = options_.budget,
                 .budget_window = std::chrono::seconds(60),
                 .settle = std::chrono::milliseconds(options_.settle_ms)}),
+        recheck_(std::chrono::seconds(options_.recheck_s)),
         locator_(options_.topology),
         intake_(queue_, options_.budget, say, options_.topology.empty() ? nullptr : &locator_) {
     intake_.on_join([this](Guid guid) { want_join(guid); });
@@ -148,6 +151,7 @@ class Listener {
       if (fds[0].revents) read_traps();
       if (sa_) tend_sa(fds[2].revents != 0);
       reap_child();
+      take_rechecks();
       start_repoll();
     }
     if (sa_) sa_->unsubscribe(std::chrono::seconds(3));
@@ -167,6 +171,8 @@ class Listener {
     if (child_ == 0) {  // (a re-poll in flight: its end wakes the loop)
       if (!joins_.empty()) return 0;
       if (const std::optional<Clock::time_point> start = queue_.next_start()) next = *start;
+      if (const std::optional<Clock::time_point> due = recheck_.next_due())
+        next = std::min(next, *due);
     }
     if (sa_) next = std::min(next, sa_->next_wake());
     if (next == Clock::time_point::max()) return -1;
@@ -250,9 +256,28 @@ class Listener {
     join_tried_[guid] = now;
   }
 
+  // The switches of a re-poll that did not end OK, due again (see recheck_list.hpp): queued as
+  // a trap's, so the budget and the intervals hold for them too.
+  void take_rechecks() {
+    if (child_ > 0 || stopping_) return;
+    const Clock::time_point now = Clock::now();
+    const std::vector<unsigned> lids = recheck_.due(now);
+    if (lids.empty()) return;
+    std::string named;
+    for (unsigned lid : lids) {
+      named += (named.empty() ? "" : " ") + std::to_string(lid);
+      if (queue_.add(lid, now) == events::RepollQueue::Added::dropped)
+        recheck_.ended({lid}, 0, now);  // past the budget: the next sweep reads it
+    }
+    say("reading LID " + named +
+        " again: its re-poll did not end OK (a switch unreachable while the subnet manager moved "
+        "the routes that crossed a cable gone down is read now)");
+  }
+
   void start_repoll() {
     if (stopping_ || child_ > 0) return;
     const std::vector<unsigned> lids = queue_.start(Clock::now());
+    repoll_lids_ = lids;
     std::vector<Guid> joins;
     while (!joins_.empty() && joins.size() < options_.max_nodes) {
       joins.push_back(joins_.front());
@@ -313,6 +338,8 @@ class Listener {
     queue_.finished();
     health_.last_repoll_end = epoch_now();
     health_.last_repoll_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    recheck_.ended(repoll_lids_, health_.last_repoll_exit, Clock::now());
+    repoll_lids_.clear();
     const double seconds = std::chrono::duration<double>(Clock::now() - started_).count();
     std::ostringstream line;
     line.precision(3);
@@ -336,9 +363,9 @@ class Listener {
          << ",\"malformed\":" << socket_.malformed() << ",\"ignored\":" << t.ignored
          << ",\"named\":" << c.named << ",\"coalesced\":" << c.coalesced
          << ",\"dropped\":" << c.dropped << ",\"repolls\":" << c.runs
-         << ",\"repolled\":" << c.polled << ",\"settled\":" << c.settled
-         << ",\"waiting\":" << queue_.waiting() << ",\"joins\":" << joins_started_
-         << ",\"joins_dropped\":" << joins_dropped_
+         << ",\"rechecked\":" << recheck_.rechecked() << ",\"repolled\":" << c.polled
+         << ",\"settled\":" << c.settled << ",\"waiting\":" << queue_.waiting()
+         << ",\"joins\":" << joins_started_ << ",\"joins_dropped\":" << joins_dropped_
          << ",\"last_repoll_end\":" << health_.last_repoll_end
          << ",\"last_repoll_exit\":" << health_.last_repoll_exit << ",\"by_trap\":{";
     bool first = true;
@@ -359,6 +386,7 @@ class Listener {
   Options options_;
   events::TrapSocket socket_;
   events::RepollQueue queue_;
+  events::RecheckList recheck_;
   events::PortLocator locator_;
   events::TrapIntake intake_;
   std::unique_ptr<events::SaSubscriber> sa_;
@@ -368,7 +396,8 @@ class Listener {
   int child_fd_ = -1;
   Clock::time_point started_;
   bool stopping_ = false;
-  std::vector<Guid> joins_;  // ports of traps 64 the topology lacks, to learn (--join)
+  std::vector<unsigned> repoll_lids_;  // the LIDs of the re-poll in flight
+  std::vector<Guid> joins_;            // ports of traps 64 the topology lacks, to learn (--join)
   std::map<Guid, Clock::time_point> join_tried_;
   std::uint64_t joins_started_ = 0;
   std::uint64_t joins_dropped_ = 0;
@@ -433,6 +462,13 @@ int main(int argc, char** argv) {
                                 "storm: it is read once no trap named it for as long, so that its "
                                 "result is the state the storm left")
                  .in_range(0u, 600000u)
+                 .show_default();
+             plugin::add_option(app, "--recheck", options.recheck_s,
+                                "Seconds after a re-poll that did not end OK before its switches "
+                                "are read once more (a switch at the far end of a cable gone down "
+                                "may be unreachable until the subnet manager moved the routes "
+                                "that crossed it); 0: never")
+                 .in_range(0u, 3600u)
                  .show_default();
              plugin::add_flag(app, "--sa", options.sa,
                               "Also subscribe to the traps at the master SM's SA, from the port "

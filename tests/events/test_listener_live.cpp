@@ -417,3 +417,73 @@ TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, wit
   ibpm_events.stop();
   opensm->stop();
 }
+
+namespace {
+
+// The value of "key": N in the listener's status file; -1 when absent.
+long status_count(const std::string& status, const std::string& key) {
+  const std::string text = read_text(status);
+  const auto at = text.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stol(text.substr(at + key.size() + 3));
+}
+
+}  // namespace
+
+TEST_CASE("ibpm-events reads the switches of a re-poll that did not end OK once more") {
+  IBPM_REQUIRE_SIMULATOR();
+  if (std::string(IBPM_EVENT_PLUGIN).empty())
+    IBPM_SKIP("the OpenSM event plugin was not built (apt-get install libopensm-dev)");
+  LiveFabric live = LiveFabric::start();
+  TempDir work("events-recheck");
+  const std::string state = work / "state";
+  const fs::path spool = work.path() / "spool";
+  const std::string socket = work / "events.sock";
+  const std::string status = work / "listener.json";
+  fs::create_directories(spool);
+  const std::vector<std::string> outputs{"--state-dir",  state, "--no-syslog", "--nagios-spool",
+                                         spool.string(), "-t",  "20"};
+  REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
+  std::vector<std::string> listener{"/usr/bin/env"};
+  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
+  listener.insert(listener.end(),
+                  {bin("ibpm-events"), "--socket", socket, "--status-file", status,
+                   "--min-interval", "200", "--recheck", "2", "--", bin("check_ib_fabric")});
+  listener.insert(listener.end(), outputs.begin(), outputs.end());
+  BackgroundProcess ibpm_events(listener, work / "listener.log");
+  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
+  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
+  INFO(read_text(work / "listener.log"));
+  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+
+  // An uplink of the collector's own leaf: the collector's route to the spine at its far end
+  // crosses it until OpenSM moves the routes, so that spine may be unreachable at the first read.
+  const std::string collector_leaf = live.peer_name("cn0001", 1);
+  const std::string leaf = collector_leaf.substr(0, collector_leaf.find('['));
+  const std::string far_end = live.peer_name(leaf, 8);
+  const std::string spine = far_end.substr(0, far_end.find('['));
+  const std::set<std::string> old = files_in(spool);
+  live.console("Unlink \"" + leaf + "\"[8]");
+  ConsoleUndo relink(live, "ReLink \"" + leaf + "\"[8]");
+  REQUIRE(wait_for_result(spool, leaf, 2, old, std::chrono::seconds(10)));
+  // The spine says the cable is down too, whatever its route did meanwhile.
+  const std::optional<SpoolResult> far =
+      wait_for_result(spool, spine, 2, old, std::chrono::seconds(15));
+  INFO(read_text(work / "listener.log"));
+  REQUIRE(far);
+  CHECK(far->text.find(far_end + " <-> " + leaf + "[8]") != std::string::npos);
+  // The re-polls ended CRITICAL: their switches are read once more 2 s later, and only once.
+  CHECK(log_says(work / "listener.log", " again: its re-poll did not end OK",
+                 std::chrono::seconds(10)));
+  const auto end = Clock::now() + std::chrono::seconds(10);
+  while (status_count(status, "rechecked") < 1 && Clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // the rechecks' own re-polls ended
+  const long rechecked = status_count(status, "rechecked");
+  CHECK(rechecked >= 1);
+  std::this_thread::sleep_for(std::chrono::seconds(5));  // two more --recheck periods
+  CHECK(status_count(status, "rechecked") == rechecked);
+  ibpm_events.stop();
+  opensm->stop();
+}
