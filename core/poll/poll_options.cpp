@@ -93,7 +93,7 @@ void add_link_quality_options(CLI::App& app, PollOptions& options) {
 
 }  // namespace
 
-void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
+void add_recording_options(CLI::App& app, plugin::FabricOptions& options, ReplayTopology topology) {
   const std::string group = "Recording";
   const plugin::OptionRef record =
       plugin::add_option(app, "--record", options.record,
@@ -126,10 +126,14 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options) {
       .in_range(0u, 1000u)
       .show_default()
       .group(group);
-  plugin::add_option(app, "--replay", options.replay,
-                     "Take the fabric's answers from FILE (a --record recording) instead of the "
-                     "fabric, at the recording's times; the topology comes from --cache or the "
-                     "state directory (discovery is not recorded)")
+  const std::string replay_help =
+      "Take the fabric's answers from FILE (a --record recording) instead of the fabric, at the "
+      "recording's times" +
+      std::string(topology == ReplayTopology::from_cache_or_state
+                      ? "; the topology comes from --cache or the state directory (discovery is "
+                        "not recorded)"
+                      : "; the SM LID is the recording's (no HCA is opened)");
+  plugin::add_option(app, "--replay", options.replay, replay_help)
       .type_name("FILE")
       .group(group)
       .excludes(record);

@@ -49,9 +49,16 @@ struct PollOptions {
   link_quality::FlapSettings flap;  // when a cable flaps, and how bad that is
 };
 
+// Where a replaying command's topology comes from, for --replay's help.
+enum class ReplayTopology {
+  from_cache_or_state,  // --cache or the state directory (discovery is not recorded)
+  none,                 // the command reads no topology (check_ib_sm)
+};
+
 // --record FILE and --replay FILE (options.fabric.record, .replay) in a "Recording" group: the
 // commands whose MADs go through the MAD engine.
-void add_recording_options(CLI::App& app, plugin::FabricOptions& options);
+void add_recording_options(CLI::App& app, plugin::FabricOptions& options,
+                           ReplayTopology topology = ReplayTopology::from_cache_or_state);
 
 // The rotation those options ask of the --record file.
 mad::RecordRotation record_rotation(const plugin::FabricOptions& options);

@@ -38,7 +38,7 @@ void add_sm_check_options(CLI::App& app, SmCheckOptions& options) {
       .show_default()
       .group(sms);
   poll::add_mad_options(app, options.mad, "MADs");
-  poll::add_recording_options(app, options.fabric);
+  poll::add_recording_options(app, options.fabric, poll::ReplayTopology::none);
   const std::string events = "Events";
   products::add_event_options(app, options.syslog, options.syslog_facility, options.events_file,
                               "failovers", events);
