@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "listener_with_opensm.hpp"
 #include "support/live_fabric.hpp"
 #include "support/opensm_daemon.hpp"
 #include "support/process.hpp"
@@ -64,17 +65,9 @@ TEST_CASE("a host cabled in after the discovery is learnt at the SA and added to
   const std::string baseline = work / "baseline.ibnetdiscover";
   fs::copy_file(topology, baseline);
 
-  std::vector<std::string> listener{"/usr/bin/env"};
-  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
-  listener.insert(listener.end(),
-                  {bin("ibpm-events"), "--socket", socket, "--status-file", status, "--topology",
-                   topology, "--min-interval", "200", "--", bin("check_ib_fabric")});
-  listener.insert(listener.end(), outputs.begin(), outputs.end());
-  BackgroundProcess ibpm_events(listener, work / "listener.log");
-  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
-  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
-  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ListenerWithOpenSm running = start_listener_with_opensm(
+      live, work.path(), socket,
+      {"--status-file", status, "--topology", topology, "--min-interval", "200"}, outputs);
 
   // Cabled in: OpenSM brings the port up and sends trap 64 for its GID.
   live.console("Link \"leaf06\"[6] \"" + host_name + "\"[1]");
@@ -109,6 +102,6 @@ TEST_CASE("a host cabled in after the discovery is learnt at the SA and added to
   std::this_thread::sleep_for(std::chrono::seconds(2));
   CHECK(times_in(read_text(events), "joined the fabric") == 1);
   CHECK(read_text(status).find("\"joins\":1,") != std::string::npos);
-  ibpm_events.stop();
-  opensm->stop();
+  running.listener->stop();
+  running.opensm->stop();
 }

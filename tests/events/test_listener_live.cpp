@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "listener_with_opensm.hpp"
 #include "support/live_fabric.hpp"
 #include "support/opensm_daemon.hpp"
 #include "support/process.hpp"
@@ -119,17 +120,9 @@ TEST_CASE("ibpm-events delivers a switch's new state seconds after its trap, wit
   REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
 
   // The listener, as a client of the simulation (its re-polls are), then OpenSM with the plugin.
-  std::vector<std::string> listener{"/usr/bin/env"};
-  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
-  listener.insert(listener.end(), {bin("ibpm-events"), "--socket", socket, "--status-file", status,
-                                   "--min-interval", "200", "--", bin("check_ib_fabric")});
-  listener.insert(listener.end(), outputs.begin(), outputs.end());
-  BackgroundProcess ibpm_events(listener, work / "listener.log");
-  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
-  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
+  ListenerWithOpenSm running = start_listener_with_opensm(
+      live, work.path(), socket, {"--status-file", status, "--min-interval", "200"}, outputs);
   INFO(read_text(work / "listener.log"));
-  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
-  std::this_thread::sleep_for(std::chrono::seconds(1));  // OpenSM's own start-up traps handled
 
   const std::string peer = live.peer_name("leaf06", 9);
   const std::string cable_a = "leaf06[9] <-> " + peer;
@@ -185,14 +178,14 @@ TEST_CASE("ibpm-events delivers a switch's new state seconds after its trap, wit
   INFO(quiet.out);
   CHECK(quiet.exit_code == 2);
   CHECK(quiet.first_line().find("not heard from the OpenSM plugin for ") != std::string::npos);
-  ibpm_events.stop();
-  CHECK_FALSE(ibpm_events.running());
+  running.listener->stop();
+  CHECK_FALSE(running.listener->running());
   const ProcessRun gone = events_check({});
   INFO(gone.out);
   CHECK(gone.exit_code == 2);
   CHECK(gone.first_line().find(") is not running: traps reach no one") != std::string::npos);
   CHECK(read_text(work / "listener.log").find("stopped: ") != std::string::npos);
-  opensm->stop();
+  running.opensm->stop();
 }
 
 TEST_CASE("check_ib_events judges the listener's status file") {
@@ -263,16 +256,8 @@ TEST_CASE(
   const double sweep_mads = mads_of(sweep.out);
   REQUIRE(sweep_mads > 0);
 
-  std::vector<std::string> listener{"/usr/bin/env"};
-  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
-  listener.insert(listener.end(), {bin("ibpm-events"), "--socket", socket, "--status-file",
-                                   work / "listener.json", "--", bin("check_ib_fabric")});
-  listener.insert(listener.end(), outputs.begin(), outputs.end());
-  BackgroundProcess ibpm_events(listener, work / "listener.log");
-  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
-  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
-  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ListenerWithOpenSm running = start_listener_with_opensm(
+      live, work.path(), socket, {"--status-file", work / "listener.json"}, outputs);
   const std::string before_storm = read_text(work / "listener.log");
 
   // Host cables (not the collector's, cn0001 on leaf01[1]): the storm changes no route between
@@ -328,8 +313,8 @@ TEST_CASE(
                  << " MADs");
   CHECK(repolls >= 1);
   CHECK(repoll_mads <= sweep_mads);
-  ibpm_events.stop();
-  opensm->stop();
+  running.listener->stop();
+  running.opensm->stop();
 }
 
 TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, with no sweep") {
@@ -348,17 +333,9 @@ TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, wit
   const std::vector<std::string> outputs{
       "--state-dir", work / "state", "--no-syslog", "--nagios-spool", spool.string(), "-t", "20"};
   REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
-  std::vector<std::string> listener{"/usr/bin/env"};
-  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
-  listener.insert(listener.end(),
-                  {bin("ibpm-events"), "--socket", socket, "--status-file", work / "listener.json",
-                   "--min-interval", "200", "--", bin("check_ib_fabric")});
-  listener.insert(listener.end(), outputs.begin(), outputs.end());
-  BackgroundProcess ibpm_events(listener, work / "listener.log");
-  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
-  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
-  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ListenerWithOpenSm running = start_listener_with_opensm(
+      live, work.path(), socket, {"--status-file", work / "listener.json", "--min-interval", "200"},
+      outputs);
 
   const std::string peer = live.peer_name("leaf06", 9);  // "spine03[6]"
   const std::string spine = peer.substr(0, peer.find('['));
@@ -414,8 +391,8 @@ TEST_CASE("ibpm-events: a cable brought back at a lower width gives WARNING, wit
   CHECK(narrow->text.find("link Down") == std::string::npos);
   WARN("ReLink at 1X to WARNING in the spool: "
        << std::chrono::duration<double>(narrow->seen - relinked).count() << " s");
-  ibpm_events.stop();
-  opensm->stop();
+  running.listener->stop();
+  running.opensm->stop();
 }
 
 namespace {
@@ -444,18 +421,10 @@ TEST_CASE("ibpm-events reads the switches of a re-poll that did not end OK once 
   const std::vector<std::string> outputs{"--state-dir",  state, "--no-syslog", "--nagios-spool",
                                          spool.string(), "-t",  "20"};
   REQUIRE(live.run("check_ib_fabric", outputs).exit_code == 0);
-  std::vector<std::string> listener{"/usr/bin/env"};
-  for (const std::string& var : live.fabric.client_env_overrides()) listener.push_back(var);
-  listener.insert(listener.end(),
-                  {bin("ibpm-events"), "--socket", socket, "--status-file", status,
-                   "--min-interval", "200", "--recheck", "2", "--", bin("check_ib_fabric")});
-  listener.insert(listener.end(), outputs.begin(), outputs.end());
-  BackgroundProcess ibpm_events(listener, work / "listener.log");
-  REQUIRE(log_says(work / "listener.log", "listening on " + socket, std::chrono::seconds(10)));
-  auto opensm = start_opensm_with_plugin(live.fabric, work.path(), socket, IBPM_EVENT_PLUGIN);
+  ListenerWithOpenSm running = start_listener_with_opensm(
+      live, work.path(), socket,
+      {"--status-file", status, "--min-interval", "200", "--recheck", "2"}, outputs);
   INFO(read_text(work / "listener.log"));
-  REQUIRE(log_says(work / "osm.log", "SUBNET UP", std::chrono::seconds(60)));
-  std::this_thread::sleep_for(std::chrono::seconds(1));
 
   // An uplink of the collector's own leaf: the collector's route to the spine at its far end
   // crosses it until OpenSM moves the routes, so that spine may be unreachable at the first read.
@@ -484,6 +453,6 @@ TEST_CASE("ibpm-events reads the switches of a re-poll that did not end OK once 
   CHECK(rechecked >= 1);
   std::this_thread::sleep_for(std::chrono::seconds(5));  // two more --recheck periods
   CHECK(status_count(status, "rechecked") == rechecked);
-  ibpm_events.stop();
-  opensm->stop();
+  running.listener->stop();
+  running.opensm->stop();
 }
