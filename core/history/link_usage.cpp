@@ -96,14 +96,9 @@ std::optional<double> LinkUsage::utilization() const {
   return best;
 }
 
-std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
-                                  const Window& window, const UsageOptions& options) {
-  return link_usage(
-      fabric,
-      [&](PortRef port) { return reader.read(port.node, port.port, window, options.peaks); },
-      options);
-}
-
+// Each link's usage from its ends' histories, read already (HistoryReader::read_all: each file
+// read once for the usage and for each port's own history): history_of(port) is the port's
+// history over the window, found = false when it has none.
 std::vector<LinkUsage> link_usage(const Fabric& fabric,
                                   const std::function<PortHistory(PortRef)>& history_of,
                                   const UsageOptions& options) {

@@ -61,12 +61,9 @@ struct UsageOptions {
   bool peaks = true;  // false: averages only (peak = average), half the RRD reads
 };
 
-std::vector<LinkUsage> link_usage(const Fabric& fabric, const HistoryReader& reader,
-                                  const Window& window, const UsageOptions& options = {});
-
-// The same from histories read already (a caller that also shows each port's own history reads
-// every file once): history_of(port) is the port's history over the window, found = false when
-// it has none.
+// Each link's usage from its ends' histories, read already (HistoryReader::read_all: each file
+// read once for the usage and for each port's own history): history_of(port) is the port's
+// history over the window, found = false when it has none.
 std::vector<LinkUsage> link_usage(const Fabric& fabric,
                                   const std::function<PortHistory(PortRef)>& history_of,
                                   const UsageOptions& options = {});

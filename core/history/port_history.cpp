@@ -108,6 +108,11 @@ std::string HistoryReader::path(Guid node, PortNumber port) const {
 
 PortHistory HistoryReader::read(Guid node, PortNumber port, const Window& window,
                                 bool peaks) const {
+  if (store_.central_store()) {
+    Read one = std::move(read_all({PortRef{node, port}}, window, peaks).front());
+    if (!one.error.empty()) throw state::StateError(one.error);
+    return std::move(one.history);
+  }
   const std::string file = path(node, port);
   if (window.end <= window.start || !exists(file)) return {};
   store_.flush(node, port);

@@ -79,7 +79,8 @@ class HistoryReader {
 
   std::string path(Guid node, PortNumber port) const;
   // A port never polled gives found = false; a file that is not an ibpm port RRD throws
-  // state::StateError naming it.
+  // state::StateError naming it. Through a central store (its files need not be on this host)
+  // it is read_all() of the one port.
   // Without peaks only the AVERAGE archive is read and peak[] stays empty. With them, the MAX
   // archive is read only where the window's rows are consolidated (an hour or a day each): in
   // full-resolution rows MAX and AVERAGE are the same.
@@ -87,8 +88,8 @@ class HistoryReader {
 
   // read() of many ports, each port's failure its own (`error` names the file and the port's
   // history is then empty). Without a daemon: the files read by several threads at once, in path
-  // order. Through a local daemon (unix socket): its pending updates of the files flushed in one
-  // exchange (FLUSHALL, then a pipelined FLUSH of each), then the files read as without one.
+  // order. Through a local daemon (unix socket): each file's pending updates flushed (a
+  // pipelined FLUSH of each over a few connections), the file read once its FLUSH is answered.
   // Through a central store (TCP: the files need not be on this host): one pipelined exchange of
   // FETCH commands (each flushes its file first), a few round trips for thousands of ports.
   struct Read {
