@@ -151,11 +151,12 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
   poll.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
   const NodeNameMap* names = poll.names ? &*poll.names : nullptr;
 
-  const PollSettings settings = poll_settings(options, common, start);
+  PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
   const topology::TopologySource source = topology::topology_source(options.fabric);
   // Opened first: a recording that cannot be used stops the check before anything is read.
   mad::MadTap tap(options.fabric.record, options.fabric.replay, record_rotation(options.fabric));
+  if (tap.replaying()) settings.clock = to_epoch_seconds(tap.now());
 
   find_node_topology(source, options.node, names, tap.replaying(), poll);
   poll_node_ports(options, settings, store, single_port, tap, poll);

@@ -66,11 +66,10 @@ const state::PortMemory* newer_memory(const PortTarget& t, const state::SampleRe
 
 std::vector<std::size_t> first_read_links(
     mad::MadEngine& engine, const std::vector<PortTarget>& targets, const state::SampleRecord* own,
-    const state::SampleRecord* sweeps, const mad::EngineOptions& options,
+    const state::SampleRecord* sweeps, const mad::EngineOptions& options, double now,
     std::vector<PortResult>& results, std::vector<SampleHint>& hints,
     std::vector<std::optional<LinkState>>& links) {
   links = read_links(engine, targets, options);
-  const double now = to_epoch_seconds(std::chrono::system_clock::now());
   hints.resize(targets.size());
   std::vector<std::size_t> to_sample;
   for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -32,11 +32,11 @@ bool counters_needed(const std::optional<LinkState>& now, const state::PortMemor
 // counters are not needed as carried (answered, this PortInfo, a baseline's empty rates), and
 // points the others' hints at the PortInfo just read (not asked again). `own`: the run's record;
 // `sweeps`: the sweeps' record (what a port the run's own record lacks was last seen as), may be
-// null. The newer memory of a port is the yardstick. `links` keeps the PortInfo the hints point
-// at. Returns the targets to sample, by index.
+// null. The newer memory of a port is the yardstick. `now`: the carried ports' time (the run's
+// clock). `links` keeps the PortInfo the hints point at. Returns the targets to sample, by index.
 std::vector<std::size_t> first_read_links(
     mad::MadEngine& engine, const std::vector<PortTarget>& targets, const state::SampleRecord* own,
-    const state::SampleRecord* sweeps, const mad::EngineOptions& options,
+    const state::SampleRecord* sweeps, const mad::EngineOptions& options, double now,
     std::vector<PortResult>& results, std::vector<SampleHint>& hints,
     std::vector<std::optional<LinkState>>& links);
 

@@ -444,7 +444,7 @@ RunStart take_previous_samples(const state::PortStore& store,
 // (see port_info_first.hpp); the others' results are carried.
 void sample_changed_links(mad::MadEngine& engine, const state::PortStore& store,
                           const std::vector<PortTarget>& targets, const PollSettings& settings,
-                          RunStart& start, PollRun& run) {
+                          double now, RunStart& start, PollRun& run) {
   std::vector<PortResult>& results = run.results;
   const state::SampleRecord* own = run.pending.record.get();
   // The sweeps' record, read only when the run's own lacks a port's PortInfo (a re-poll's first
@@ -461,8 +461,8 @@ void sample_changed_links(mad::MadEngine& engine, const state::PortStore& store,
   }
   std::vector<std::optional<LinkState>> links;
   const std::vector<std::size_t> chosen =
-      first_read_links(engine, targets, own, sweeps ? &*sweeps : nullptr, settings.engine, results,
-                       start.hints, links);
+      first_read_links(engine, targets, own, sweeps ? &*sweeps : nullptr, settings.engine, now,
+                       results, start.hints, links);
   std::vector<PortTarget> subset;
   std::vector<SampleHint> hints;
   subset.reserve(chosen.size());
@@ -586,7 +586,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   // decoded (some 200 bytes a port), are then given back before the results take their room.
   lock_and_load_record(store, targets, settings, run);
   results.resize(targets.size());
-  const double now = to_epoch_seconds(std::chrono::system_clock::now());
+  const double now = settings.clock.value_or(to_epoch_seconds(std::chrono::system_clock::now()));
   RunStart start = take_previous_samples(store, shared_targets, settings, now, run);
 
   // The central store's check (see StoreCheck) is asked while the MADs are in flight.
@@ -596,7 +596,7 @@ PollRun poll_ports(mad::MadEngine& engine, const state::PortStore& store,
   }
   for (PortResult& r : results) r.readings = {};  // the rates' room holds the readings till then
   if (settings.port_info_first) {
-    sample_changed_links(engine, store, targets, settings, start, run);
+    sample_changed_links(engine, store, targets, settings, now, start, run);
   } else {
     sample_ports_into(engine, targets, start.known, settings.engine, settings.probe_nodes_first,
                       start.hints, [&results](std::size_t i) {

@@ -53,6 +53,10 @@ struct PollSettings {
   // With port_info_first: the sweeps' sample record (STATE_DIR/samples/NAME.rec), what the
   // ports the run's own record lacks were last seen as. Empty: none.
   std::string sweep_record_name;
+  // The run's clock (epoch seconds) where it is not the system's: a replay's is the recording's,
+  // against which the previous samples are fresh or aged (a recording of last night replayed
+  // into a state directory goes on from its own last run). nullopt: the system clock.
+  std::optional<double> clock;
   // How far back each port's error history reaches (the longest BER window), seconds.
   double error_history_seconds = 7500;
 };
