@@ -8,12 +8,70 @@
 # end adds one rrd_fetch (about 35 us here: 0.18 s for the 2592 ports of a 648-host tree).
 # Aim: locality for all subtrees under 1 s.
 #
+#
+# With IBPM_BENCH_HOSTS, instead: the history of a generated three-level radix-36 tree of that
+# many hosts (3888: 23,328 ports; 11664: 69,984), 20 minutes of samples of every cabled port and
+# the per-subtree aggregates of IBPM_BENCH_SHARDS sweep scopes (default 2) written by
+# ibpm-bench-aggregates on the disk (with what a sweep's aggregates cost it), then ibpm-locality
+# over the last 15 minutes through the aggregates and with --per-port (every port's file), from
+# the files and through a local rrdcached, in the same runs, and the largest difference between
+# their sums.
+#
 # Usage: bench/locality.sh [BUILD_DIR]   (BUILD_DIR defaults to ./build)
-#   IBPM_BENCH_RUNS  hyperfine runs per command (default 10)
-#   IBPM_BENCH_OUT   folder for hyperfine's JSON (default out/bench)
+#   IBPM_BENCH_RUNS   hyperfine runs per command (default 10; 3 with IBPM_BENCH_HOSTS)
+#   IBPM_BENCH_OUT    folder for hyperfine's JSON (default out/bench)
+#   IBPM_BENCH_HOSTS  hosts of the generated tree whose history is read (see above)
+#   IBPM_BENCH_SHARDS sweep scopes of its aggregates (default 2)
+#   IBPM_BENCH_STATE  parent of its state (default /var/tmp: a disk)
 set -euo pipefail
 
 source "$(dirname "$0")/common.sh" "${1:-}"
+if [[ -n ${IBPM_BENCH_HOSTS:-} ]]; then
+  runs=${IBPM_BENCH_RUNS:-3}
+  need_programs hyperfine python3
+  need_built ibpm-locality ibpm-bench-aggregates
+  state=$(mktemp -d "${IBPM_BENCH_STATE:-/var/tmp}/ibpm-locality-history.XXXXXX")
+  trap 'rm -rf "$state"' EXIT
+  echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), state on $(df --output=source "$state" | tail -1)"
+  /usr/bin/time -f "history written in %e s" "$bin/ibpm-bench-aggregates" --hosts "$IBPM_BENCH_HOSTS" \
+    --shards "${IBPM_BENCH_SHARDS:-2}" --minutes 20 --state-dir "$state/state" --dump "$state/fabric.ibnetdiscover"
+  echo "state: $(du -sh "$state/state" | cut -f1), aggregates $(du -sh "$state/state/aggregates" | cut -f1)"
+  history="$bin/ibpm-locality --cache $state/fabric.ibnetdiscover --state-dir $state/state --window 900"
+  $history | sed -n 2p
+  $history --per-port | sed -n 2p
+  $history --format csv > "$state/aggregates.csv"
+  $history --format csv --per-port > "$state/per-port.csv"
+  # The same through a local rrdcached over the state (as packaging/systemd runs it), nothing
+  # pending: each file's FLUSH before it is read.
+  need_programs rrdcached
+  trap 'stop_rrdcached; rm -rf "$state"' EXIT
+  mkdir "$state/journal"
+  start_rrdcached "$state/rrdcached.sock" -l "unix:$state/rrdcached.sock" -B -b "$state/state" \
+    -j "$state/journal" -w 300 -z 60 -f 3600 -p "$state/rrdcached.pid"
+  daemon="--rrdcached unix:$state/rrdcached.sock"
+  hyperfine -N --warmup 1 --runs "$runs" --style basic --export-json "$out/locality_history.json" \
+    -n aggregates "$history --format csv" -n per-port "$history --format csv --per-port" \
+    -n "aggregates, rrdcached" "$history --format csv $daemon" \
+    -n "per-port, rrdcached" "$history --format csv --per-port $daemon" \
+    > "$state/hyperfine.log" 2>&1 || { cat "$state/hyperfine.log" >&2; exit 1; }
+  python3 - "$out/locality_history.json" "$state/aggregates.csv" "$state/per-port.csv" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))["results"]
+for x in r:
+    print(f"ibpm-locality, {x['command']:<22} median {x['median']:.3f} s, runs " + ", ".join(f"{t:.3f}" for t in x["times"]))
+print(f"per-port / aggregates: {r[1]['median'] / r[0]['median']:.1f}x from the files, "
+      f"{r[3]['median'] / r[2]['median']:.1f}x through rrdcached")
+a = {row["set"]: row for row in csv.DictReader(open(sys.argv[2]))}
+p = {row["set"]: row for row in csv.DictReader(open(sys.argv[3]))}
+worst = 0.0
+for name, row in p.items():
+    for column in ("gen_octets_s", "con_octets_s", "out_octets_s", "in_octets_s"):
+        x, y = float(a[name][column]), float(row[column])
+        worst = max(worst, abs(x - y) / max(abs(y), 1.0))
+print(f"{len(p)} sets, largest relative difference of their sums: {worst:.2e}")
+PY
+  exit 0
+fi
 runs=${IBPM_BENCH_RUNS:-10}
 fixtures=${IBPM_REAL_FIXTURES:-$here/../../shared/fixtures/real}
 need_programs hyperfine
