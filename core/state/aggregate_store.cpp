@@ -68,15 +68,13 @@ std::vector<std::string> PortStore::write_aggregates(const std::string& scope, d
   const auto make = [&](const std::string& file) {
     backend_.create(file, definitions, step, start);
   };
-  if (!central_) {
+  if (!uses_daemon()) {
     try {
       make_directories(files_.aggregate_scope_dir(scope), FolderSharing::parent_group);
     } catch (const StateError& e) {
       errors.assign(writes.size(), e.what());
       return errors;
     }
-  }
-  if (!uses_daemon()) {
     for (std::size_t i = 0; i < writes.size(); ++i) {
       const std::string file = aggregate_rrd_name(scope, writes[i].name);
       try {
@@ -88,13 +86,10 @@ std::vector<std::string> PortStore::write_aggregates(const std::string& scope, d
     }
     return errors;
   }
-  // Through the daemon: files this host sees made first (a central store's are made when the
-  // daemon says one is missing), then every update in one BATCH.
-  if (!central_)
-    for (const AggregateWrite& w : writes) {
-      const std::string file = aggregate_rrd_name(scope, w.name);
-      if (!file_there(file)) make(file);
-    }
+  // Through the daemon: every update in one BATCH, and a file the daemon says is missing made
+  // then (its folder too on this host; a central store's daemon makes its own), so that a steady
+  // sweep asks nothing of this host's file system.
+  bool folder_made = central_;
   const auto update_at = [&](std::size_t k, BatchUpdate& update) {
     update.path += aggregate_rrd_name(scope, writes[k].name);
     update.line += aggregate_line(time, writes[k]);
@@ -106,6 +101,10 @@ std::vector<std::string> PortStore::write_aggregates(const std::string& scope, d
       const std::string file = aggregate_rrd_name(scope, writes[index].name);
       try {
         if (!says_missing(reason)) throw StateError(file + ": " + reason);
+        if (!folder_made) {
+          make_directories(files_.aggregate_scope_dir(scope), FolderSharing::parent_group);
+          folder_made = true;
+        }
         make(file);
         backend_.update(file, aggregate_line(time, writes[index]));
       } catch (const StateError& e) {
