@@ -42,7 +42,11 @@ Check run(const ibpm::sweep::SweepOptions& options, ibpm::products::OutputOption
   outputs.verbosity = common.verbosity;
   ibpm::sweep::SweepResult sweep = ibpm::sweep::run_sweep(options, common);
   // The scope's per-subtree sums beside the ports' history (ibpm-locality reads them).
-  if (std::string note = ibpm::locality::write_sweep_aggregates(options, sweep); !note.empty())
+  if (std::string note = ibpm::locality::write_sweep_aggregates(
+          options, sweep,
+          outputs.submit_deadline.value_or(std::chrono::steady_clock::now() +
+                                           std::chrono::seconds(30)));
+      !note.empty())
     sweep.state_notes.push_back(std::move(note));
   settings.port.thresholds = &sweep.thresholds;
   settings.port.first_run = options.first_run;

@@ -33,8 +33,10 @@ std::optional<double> file_rate(const poll::PortRates& rates, counters::Counter 
 }  // namespace
 
 std::string write_sweep_aggregates(const sweep::SweepOptions& options,
-                                   const sweep::SweepResult& result) {
+                                   const sweep::SweepResult& result,
+                                   std::chrono::steady_clock::time_point deadline) {
   if (sweep::is_repoll(options) || !result.first_read || !result.last_read) return "";
+  if (!result.store.failure.empty()) return "";
   const Fabric& fabric = result.topology.fabric;
   const levels::FabricLevels levels(fabric, make_graph(fabric));
   const DownSets down(fabric, levels);
@@ -76,8 +78,12 @@ std::string write_sweep_aggregates(const sweep::SweepOptions& options,
     for (auto& write : sums) write.values.fill(std::numeric_limits<double>::quiet_NaN());
   const state::PortStore store(poll::store_options(options));
   const double time = (*result.first_read + *result.last_read) / 2;
+  const auto timeout = std::clamp(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      deadline - std::chrono::steady_clock::now()),
+                                  std::chrono::milliseconds(100),
+                                  std::chrono::milliseconds(std::chrono::seconds(30)));
   const std::vector<std::string> errors =
-      store.write_aggregates(sweep::sweep_scope(options), time, sums);
+      store.write_aggregates(sweep::sweep_scope(options), time, sums, timeout);
   std::size_t failed = 0;
   const std::string* first = nullptr;
   for (const std::string& error : errors)

@@ -42,10 +42,12 @@ std::size_t line_count(const std::string& path) {
   return n;
 }
 
+// The ports' RRD files (the per-subtree aggregates, STATE_DIR/aggregates, apart).
 std::size_t rrd_files(const StateDir& state) {
   std::size_t n = 0;
   for (const auto& entry : fs::recursive_directory_iterator(state.path()))
-    n += entry.path().extension() == ".rrd";
+    n += entry.path().extension() == ".rrd" &&
+         entry.path().string().find("/aggregates/") == std::string::npos;
   return n;
 }
 
