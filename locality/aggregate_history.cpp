@@ -97,17 +97,19 @@ AggregateHistory read_aggregate_history(const state::PortStore& store,
   out.sums.resize(aggregates.size());
   for (std::size_t a = 0; a < aggregates.size(); ++a) {
     std::vector<const state::FetchedRows*> mine;  // by scope, null without a file
+    bool any_file = false;
     for (std::size_t s = 0; s < scopes.size(); ++s) {
       const auto& r = rows[a * scopes.size() + s];
       mine.push_back(r ? &*r : nullptr);
       if (!r) continue;
+      any_file = true;
       if (!shape) shape = &*r;
       if (r->start != shape->start || r->step != shape->step || r->rows() != shape->rows()) {
         out.reason = "their rows differ in step or time (another --rrd-step)";
         return out;
       }
     }
-    if (!shape) {
+    if (!any_file) {
       out.reason = "no file of subtree " + aggregates[a].file_name +
                    " (the topology changed since the sweeps?)";
       return out;

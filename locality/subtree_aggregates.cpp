@@ -36,6 +36,44 @@ std::uint64_t cables_hash(const Fabric& fabric, const SetCables& cables) {
   return XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t));
 }
 
+// The subtree's file name: its lowest root GUID and the hash of its cables.
+std::string aggregate_name(const Fabric& fabric, const NodeSet& set, const SetCables& cables) {
+  Guid first = 0;
+  for (std::size_t r : set.roots)
+    if (!first || fabric.nodes()[r].guid < first) first = fabric.nodes()[r].guid;
+  if (!first && !set.members.empty()) first = fabric.nodes()[set.members.front()].guid;
+  char hash[24];
+  std::snprintf(hash, sizeof hash, "-%016llx",
+                static_cast<unsigned long long>(cables_hash(fabric, cables)));
+  return format_guid(first) + hash;
+}
+
+// A scope's sums over one subtree's cables.
+state::PortStore::AggregateWrite sums_of(const Fabric& fabric, std::string name,
+                                         const SetCables& cables, const DirectionRate& rate) {
+  using state::AggregateSource;
+  state::PortStore::AggregateWrite write;
+  write.name = std::move(name);
+  auto& v = write.values;
+  auto add = [&](AggregateSource source, const PortRef& from, const PortRef& to) {
+    if (const std::optional<double> r = rate(from, to)) {
+      v[static_cast<std::size_t>(source)] += *r;
+      v[static_cast<std::size_t>(AggregateSource::directions)] += 1;
+    }
+  };
+  for (const auto& [l, host] : cables.host) {
+    const PortRef far = far_end(fabric.links()[l], host);
+    add(AggregateSource::gen, host, far);
+    add(AggregateSource::con, far, host);
+  }
+  for (const auto& [l, end] : cables.border) {
+    const PortRef far = far_end(fabric.links()[l], end);
+    add(AggregateSource::out, end, far);
+    add(AggregateSource::in, far, end);
+  }
+  return write;
+}
+
 }  // namespace
 
 std::vector<SubtreeAggregate> subtree_aggregates(const Fabric& fabric,
@@ -46,14 +84,7 @@ std::vector<SubtreeAggregate> subtree_aggregates(const Fabric& fabric,
   for (const NodeSet& set : sets) {
     SubtreeAggregate aggregate;
     aggregate.cables = finder.of(set);
-    Guid first = 0;
-    for (std::size_t r : set.roots)
-      if (!first || fabric.nodes()[r].guid < first) first = fabric.nodes()[r].guid;
-    if (!first && !set.members.empty()) first = fabric.nodes()[set.members.front()].guid;
-    char hash[24];
-    std::snprintf(hash, sizeof hash, "-%016llx",
-                  static_cast<unsigned long long>(cables_hash(fabric, aggregate.cables)));
-    aggregate.file_name = format_guid(first) + hash;
+    aggregate.file_name = aggregate_name(fabric, set, aggregate.cables);
     out.push_back(std::move(aggregate));
   }
   return out;
@@ -62,30 +93,22 @@ std::vector<SubtreeAggregate> subtree_aggregates(const Fabric& fabric,
 std::vector<state::PortStore::AggregateWrite> aggregate_sums(
     const Fabric& fabric, const std::vector<SubtreeAggregate>& aggregates,
     const DirectionRate& rate) {
-  using state::AggregateSource;
   std::vector<state::PortStore::AggregateWrite> out;
   out.reserve(aggregates.size());
-  for (const SubtreeAggregate& aggregate : aggregates) {
-    state::PortStore::AggregateWrite write;
-    write.name = aggregate.file_name;
-    auto& v = write.values;
-    auto add = [&](AggregateSource source, const PortRef& from, const PortRef& to) {
-      if (const std::optional<double> r = rate(from, to)) {
-        v[static_cast<std::size_t>(source)] += *r;
-        v[static_cast<std::size_t>(AggregateSource::directions)] += 1;
-      }
-    };
-    for (const auto& [l, host] : aggregate.cables.host) {
-      const PortRef far = far_end(fabric.links()[l], host);
-      add(AggregateSource::gen, host, far);
-      add(AggregateSource::con, far, host);
-    }
-    for (const auto& [l, end] : aggregate.cables.border) {
-      const PortRef far = far_end(fabric.links()[l], end);
-      add(AggregateSource::out, end, far);
-      add(AggregateSource::in, far, end);
-    }
-    out.push_back(std::move(write));
+  for (const SubtreeAggregate& aggregate : aggregates)
+    out.push_back(sums_of(fabric, aggregate.file_name, aggregate.cables, rate));
+  return out;
+}
+
+std::vector<state::PortStore::AggregateWrite> subtree_sums(const Fabric& fabric,
+                                                           const std::vector<NodeSet>& sets,
+                                                           const DirectionRate& rate) {
+  std::vector<state::PortStore::AggregateWrite> out;
+  out.reserve(sets.size());
+  SetCableFinder finder(fabric);
+  for (const NodeSet& set : sets) {
+    const SetCables cables = finder.of(set);
+    out.push_back(sums_of(fabric, aggregate_name(fabric, set, cables), cables, rate));
   }
   return out;
 }

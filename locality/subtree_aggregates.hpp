@@ -43,4 +43,10 @@ std::vector<state::PortStore::AggregateWrite> aggregate_sums(
     const Fabric& fabric, const std::vector<SubtreeAggregate>& aggregates,
     const DirectionRate& rate);
 
+// The same straight from the sets, one subtree's cables at a time (what a sweep does: it keeps
+// no subtree's cables past its sums).
+std::vector<state::PortStore::AggregateWrite> subtree_sums(const Fabric& fabric,
+                                                           const std::vector<NodeSet>& sets,
+                                                           const DirectionRate& rate);
+
 }  // namespace ibpm::locality

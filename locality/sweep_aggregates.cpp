@@ -3,9 +3,8 @@
 #include "locality/sweep_aggregates.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
-#include <map>
-#include <set>
 
 #include "fabric/graph.hpp"
 #include "levels/fabric_levels.hpp"
@@ -13,6 +12,7 @@
 #include "locality/node_sets.hpp"
 #include "locality/subtree_aggregates.hpp"
 #include "poll/poll_options.hpp"
+#include "poll/target.hpp"
 #include "state/port_store.hpp"
 #include "sweep/fabric_targets.hpp"
 
@@ -21,14 +21,22 @@ namespace ibpm::locality {
 namespace {
 
 // A data counter's rate as the port's RRD file derives it: not from a saturated counter (written
-// unknown) nor across a reset (an unknown rate there too); octets per second.
-std::optional<double> file_rate(const poll::PortRates& rates, counters::Counter counter) {
+// unknown) nor across a reset (an unknown rate there too); octets per second, NaN when unknown.
+double file_rate(const poll::PortRates& rates, counters::Counter counter) {
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
   const auto bit = counters::counter_bit(counter);
-  if (rates.baseline || (rates.saturated & bit) || (rates.reset_seen & bit)) return std::nullopt;
+  if (rates.baseline || (rates.saturated & bit) || (rates.reset_seen & bit)) return kUnknown;
   const std::optional<counters::Rate> rate = rates.of(counter);
-  if (!rate || rate->lower_bound) return std::nullopt;
+  if (!rate || rate->lower_bound) return kUnknown;
   return rate->per_second * 4.0;  // 4-octet words
 }
+
+// This run's data rates of the ports it polled, sorted by port: 32 bytes a port in one block
+// (the sweep's memory per port has a budget: tests/sweep/memory_per_port.sh).
+struct PortRates {
+  PortRef port;
+  float xmit = 0, rcv = 0;  // octets per second, NaN when unknown
+};
 
 }  // namespace
 
@@ -38,42 +46,50 @@ std::string write_sweep_aggregates(const sweep::SweepOptions& options,
   if (sweep::is_repoll(options) || !result.first_read || !result.last_read) return "";
   if (!result.store.failure.empty()) return "";
   const Fabric& fabric = result.topology.fabric;
-  const levels::FabricLevels levels(fabric, make_graph(fabric));
-  const DownSets down(fabric, levels);
-  const std::vector<SubtreeAggregate> aggregates =
-      subtree_aggregates(fabric, subtree_sets(fabric, down, nullptr));
-  if (aggregates.empty()) return "";
-
-  // Every port the sweeps poll (all scopes'), and this scope's rates.
-  std::set<PortRef> polled;
-  for (const poll::PortTarget& t :
-       sweep::fabric_port_targets(fabric, result.name_map(), options.types).targets)
-    polled.insert({t.node, t.port});
-  struct Rates {
-    std::optional<double> xmit, rcv;
-  };
-  std::map<PortRef, Rates> mine;
+  std::vector<PortRates> mine;
+  mine.reserve(result.results.size());
+  bool any_rate = false;
   for (const poll::PortResult& r : result.results) {
     if (!r.sample.answered || !r.state_error.empty()) continue;
-    mine[{r.target->node, r.target->port}] = {file_rate(r.rates, counters::Counter::xmit_data),
-                                              file_rate(r.rates, counters::Counter::rcv_data)};
+    PortRates rates{{r.target->node, r.target->port},
+                    static_cast<float>(file_rate(r.rates, counters::Counter::xmit_data)),
+                    static_cast<float>(file_rate(r.rates, counters::Counter::rcv_data))};
+    any_rate = any_rate || !std::isnan(rates.xmit) || !std::isnan(rates.rcv);
+    mine.push_back(rates);
   }
+  std::sort(mine.begin(), mine.end(),
+            [](const PortRates& a, const PortRates& b) { return a.port < b.port; });
+  const auto find = [&](const PortRef& port) -> const PortRates* {
+    const auto at =
+        std::lower_bound(mine.begin(), mine.end(), port,
+                         [](const PortRates& r, const PortRef& p) { return r.port < p; });
+    return at != mine.end() && at->port == port ? &*at : nullptr;
+  };
+  // Whether the sweeps (of every scope) poll the port: as sweep::fabric_port_targets chooses.
+  const auto polled = [&](const PortRef& ref) {
+    const Node& node = fabric.node(ref.node);
+    return sweep::accepts(options.types, node.type) && poll::agent_lid(node, ref.port);
+  };
+  const auto known = [](float value) -> std::optional<double> {
+    return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+  };
   const auto rate = [&](const PortRef& from, const PortRef& to) -> std::optional<double> {
-    if (polled.contains(from)) {
-      const auto found = mine.find(from);
-      return found == mine.end() ? std::nullopt : found->second.xmit;
+    if (polled(from)) {
+      const PortRates* r = find(from);
+      return r ? known(r->xmit) : std::nullopt;
     }
-    if (!polled.contains(to)) return std::nullopt;
-    const auto found = mine.find(to);
-    return found == mine.end() ? std::nullopt : found->second.rcv;
+    if (!polled(to)) return std::nullopt;
+    const PortRates* r = find(to);
+    return r ? known(r->rcv) : std::nullopt;
   };
 
-  std::vector<state::PortStore::AggregateWrite> sums = aggregate_sums(fabric, aggregates, rate);
+  const levels::FabricLevels levels(fabric, make_graph(fabric));
+  const DownSets down(fabric, levels);
+  std::vector<state::PortStore::AggregateWrite> sums =
+      subtree_sums(fabric, subtree_sets(fabric, down, nullptr), rate);
+  if (sums.empty()) return "";
   // A run with no rate at all (the first, or the first after the samples were lost) knows
   // nothing of the interval: unknown, as the ports' files have it, not idle.
-  const bool any_rate = std::any_of(mine.begin(), mine.end(), [](const auto& port) {
-    return port.second.xmit || port.second.rcv;
-  });
   if (!any_rate)
     for (auto& write : sums) write.values.fill(std::numeric_limits<double>::quiet_NaN());
   const state::PortStore store(poll::store_options(options));
