@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A sweep's per-subtree aggregates (subtree_aggregates.hpp), written once per run by the sweeps
-// that write history (check_ib_fabric, ibpm-rates), never by a re-poll of a few nodes.
+// that write history (check_ib_fabric; ibpm-rates, which samples between them, does not), never by
+// a re-poll of a few nodes.
 #pragma once
 
 #include <chrono>
