@@ -25,7 +25,7 @@ const std::vector<std::string> kNasty = {
     "end\nnode 3:abc edge ",
     "12:not a length",
     "gr\xc3\xbc\xc3\x9f \xe2\x9c\x93 \xf0\x9f\x94\xa5",
-    std::string("bad \xff\xfe utf-8 \xc3", 18),
+    std::string("bad \xff\xfe utf-8 \xc3"),
     std::string("nul\0inside", 10),
     "\\N \\G \\E \\\\",
     "   leading and trailing spaces   ",
