@@ -54,6 +54,28 @@ ProcessRun locality(const std::string& state, const std::string& cache, std::tim
                       "--cache", cache, "--window", std::to_string(window), "--format", "csv"});
 }
 
+// `night` split into its runs (in `runs_dir`, `expected` of them) and each replayed in turn by
+// check_ib_fabric with `args`, whose last one (the --replay file) is the run.
+void replay_in_turn(const std::string& night, const std::string& runs_dir, std::size_t expected,
+                    std::vector<std::string> args) {
+  const ProcessRun split = run_process({bin("ibpm-split-recording"), night, "-o", runs_dir},
+                                       {.env = {}, .stderr_to = Stderr::merged});
+  INFO(split.out);
+  REQUIRE(split.exit_code == 0);
+  std::vector<std::string> runs;
+  for (const auto& entry : std::filesystem::directory_iterator(runs_dir))
+    runs.push_back(entry.path().string());
+  std::sort(runs.begin(), runs.end());
+  REQUIRE(runs.size() == expected);
+  args.insert(args.begin(), bin("check_ib_fabric"));
+  for (const std::string& run : runs) {
+    args.back() = run;
+    const ProcessRun replay = run_process(args);
+    INFO(run << ":\n" << replay.out << replay.err);
+    REQUIRE(replay.exit_code == 0);
+  }
+}
+
 }  // namespace replay_locality_test
 
 using namespace replay_locality_test;
@@ -90,25 +112,7 @@ TEST_CASE("Sweeps recorded into one file and replayed in turn give the live loca
     }
   }  // the simulator stops here
 
-  const ProcessRun split = run_process({bin("ibpm-split-recording"), night, "-o", dir / "runs"},
-                                       {.env = {}, .stderr_to = Stderr::merged});
-  INFO(split.out);
-  REQUIRE(split.exit_code == 0);
-  std::vector<std::string> runs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir / "runs"))
-    runs.push_back(entry.path().string());
-  std::sort(runs.begin(), runs.end());
-  REQUIRE(runs.size() == 5);
-  for (const std::string& run : runs) {
-    const ProcessRun replay = run_process([&] {
-      std::vector<std::string> argv{bin("check_ib_fabric")};
-      for (const std::string& arg : sweep_args(dir / "replay", "--replay", run))
-        argv.push_back(arg);
-      return argv;
-    }());
-    INFO(run << ":\n" << replay.out << replay.err);
-    REQUIRE(replay.exit_code == 0);
-  }
+  replay_in_turn(night, dir / "runs", 5, sweep_args(dir / "replay", "--replay", ""));
 
   const std::time_t now = std::time(nullptr) + 1;
   const long window = static_cast<long>(now - window_start);
@@ -177,22 +181,7 @@ TEST_CASE(
     }
   }  // the simulator stops here
 
-  const ProcessRun split = run_process({bin("ibpm-split-recording"), night, "-o", dir / "runs"},
-                                       {.env = {}, .stderr_to = Stderr::merged});
-  INFO(split.out);
-  REQUIRE(split.exit_code == 0);
-  std::vector<std::string> runs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir / "runs"))
-    runs.push_back(entry.path().string());
-  std::sort(runs.begin(), runs.end());
-  REQUIRE(runs.size() == kSweeps);
-  for (const std::string& run : runs) {
-    std::vector<std::string> argv{bin("check_ib_fabric")};
-    for (const std::string& arg : sweep_args(dir / "replay", "--replay", run)) argv.push_back(arg);
-    const ProcessRun replay = run_process(argv);
-    INFO(run << ":\n" << replay.out << replay.err);
-    REQUIRE(replay.exit_code == 0);
-  }
+  replay_in_turn(night, dir / "runs", kSweeps, sweep_args(dir / "replay", "--replay", ""));
 
   // "The last hour" as a user asks for it, a few seconds after the last sweep: not aligned with
   // the sweeps' minutes.
