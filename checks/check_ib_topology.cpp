@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // check_ib_topology: compares the fabric (discovered live, or read with --cache) with a saved
 // baseline: nodes missing or new, cables lost, moved or new, links running below the baseline or
-// below what both ends enable. --write-baseline saves the fabric as the next baseline.
+// below what both ends enable. --write-baseline saves the fabric as the next baseline. --record
+// and --replay record the discovery's MADs and replay them without a fabric.
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "fabric/node_name_map.hpp"
+#include "mad/mad_link.hpp"
 #include "plugin/cli.hpp"
+#include "poll/poll_options.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 #include "topology/topology_diff.hpp"
@@ -79,7 +83,15 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
   const auto names = ibpm::NodeNameMap::load_if_named(options.fabric.node_name_map);
   const ibpm::NodeNameMap* name_map = names ? &*names : nullptr;
 
-  ibpm::topology::Topology current = ibpm::topology::topology_source(options.fabric)
+  // --record / --replay: the discovery's MADs (opened first: a recording that cannot be used
+  // stops the run before anything is read).
+  if (!options.fabric.cache.empty() &&
+      (!options.fabric.record.empty() || !options.fabric.replay.empty()))
+    throw std::invalid_argument(
+        "--record and --replay record and replay a discovery: not with --cache");
+  ibpm::mad::MadTap tap(options.fabric.record, options.fabric.replay,
+                        ibpm::poll::record_rotation(options.fabric));
+  ibpm::topology::Topology current = ibpm::topology::topology_source(options.fabric, &tap)
                                          .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   std::optional<ibpm::topology::Topology> baseline;
   if (!options.baseline.empty()) baseline = ibpm::topology::load_topology_file(options.baseline);
@@ -166,6 +178,8 @@ int main(int argc, char** argv) {
                  "discovered live or read from one, ibnetdiscover dump otherwise); discovered "
                  "live, it also becomes the state topology, and the cables the other checks "
                  "kept as lost (down, no longer discovered) are forgotten");
+             ibpm::poll::add_recording_options(app, options.fabric,
+                                               ibpm::poll::ReplayTopology::discovery);
              add_state_option(app, "--lost", options.lost, "missing nodes and lost or moved links");
              add_state_option(app, "--degraded", options.degraded, "degraded links");
              add_state_option(app, "--new", options.added, "new nodes and links");

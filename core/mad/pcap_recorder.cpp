@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "mad/dr_smp.hpp"
 #include "mad/ib_frame.hpp"
 #include "mad/pcap_library.hpp"
 #include "mad/umad_port.hpp"
@@ -64,6 +65,10 @@ void PcapRecorder::record(const std::uint8_t* umad_packet, std::size_t mad_lengt
     address.dest_qp = local_qp;
     address.src_qp = ntohl(peer->qpn);
   }
+  // A directed-route SMP routed by its path alone travels from and to the permissive LID, whatever
+  // the umad address says (libibmad puts 0xffff there; what the transport hands back varies).
+  if (is_directed_route(mad) && mad_length >= kDrSmpRequestSize && routed_by_path_alone(mad))
+    address.dlid = address.slid = kPermissiveLid;
   const auto nanos =
       std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
   Frame frame;

@@ -3,6 +3,7 @@
 // to a pcap file through libpcap, as the frame travels (LRH, BTH, DETH, MAD) in an ERF record of
 // type InfiniBand (ib_frame.hpp), so that Wireshark and tshark decode it and --replay can answer
 // from it. The engine holds a pointer that is null when recording is off: one test per packet.
+// libibnetdisc's discovery writes to the same recorder through umad_tap.hpp.
 #pragma once
 
 #include <chrono>

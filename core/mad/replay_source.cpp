@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 #include "mad/ib_frame.hpp"
+#include "mad/mad_names.hpp"
 #include "mad/pcap_library.hpp"
 
 namespace ibpm::mad {
@@ -20,36 +22,6 @@ constexpr std::uint8_t kResponseBit = 0x80;
 struct PcapCloser {
   void operator()(pcap_t* pcap) const { pcap_library().close(pcap); }
 };
-
-std::string attribute_name(std::uint8_t mgmt_class, std::uint16_t attribute) {
-  if (mgmt_class == 0x04) {
-    if (attribute == 0x0001) return "ClassPortInfo";
-    if (attribute == 0x0012) return "PortCounters";
-    if (attribute == 0x001d) return "PortCountersExtended";
-  } else if (mgmt_class == 0x01) {
-    if (attribute == 0x0011) return "NodeInfo";
-    if (attribute == 0x0012) return "SwitchInfo";
-    if (attribute == 0x0015) return "PortInfo";
-    if (attribute == 0x0019) return "LinearForwardingTable";
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "attribute 0x%04x of class 0x%02x", attribute, mgmt_class);
-  return text;
-}
-
-std::string method_name(std::uint8_t method) {
-  switch (method) {
-    case 0x01:
-      return "Get";
-    case 0x02:
-      return "Set";
-    case 0x12:
-      return "GetTable";
-  }
-  char text[16];
-  std::snprintf(text, sizeof text, "method 0x%02x", method);
-  return text;
-}
 
 // The time libpcap read for a packet (opened at nanosecond precision: tv_usec holds nanoseconds).
 std::chrono::system_clock::time_point packet_time(const pcap_pkthdr& header) {
@@ -112,6 +84,9 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
   // its last answer.
   std::map<std::uint32_t, Key> asked;
   std::map<Key, int> tries;
+  // The same for directed-route SMPs: by transaction id, the outcome their answer goes into.
+  std::map<std::uint32_t, std::pair<DrSmpKey, RecordedAnswer*>> smp_asked;
+  bool lid_routed_seen = false;  // the local LID is the source of the first LID-routed request
   std::size_t number = 0;
   for (;;) {
     pcap_pkthdr* header = nullptr;
@@ -133,6 +108,32 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
     const std::uint32_t tid = load_be32(mad + 12);
     const std::size_t offset = data_offset(klass);
     last_time_ = packet_time(*header);
+    if (is_directed_route(mad)) {
+      if ((method & kResponseBit) == 0) {
+        if (frame->mad.size() < kDrSmpRequestSize)
+          throw MadError(at + "holds a directed-route SMP shorter than its initial path");
+        ++requests_;
+        const auto resent = smp_asked.find(tid);
+        const DrSmpKey key = dr_smp_key(mad);
+        // libibmad sends a try again under the same transaction id: one outcome for both.
+        if (resent != smp_asked.end() && resent->second.first == key) continue;
+        std::deque<RecordedAnswer>& outcomes = smp_outcomes_[key];
+        outcomes.emplace_back().order = std::numeric_limits<std::uint64_t>::max();
+        smp_asked[tid] = {key, &outcomes.back()};  // deque elements stay where they are
+        continue;
+      }
+      const auto request = smp_asked.find(tid);
+      if (request == smp_asked.end()) continue;  // an answer to nothing recorded
+      RecordedAnswer& answer = *request->second.second;
+      smp_asked.erase(request);
+      answer.answered = true;
+      std::copy_n(mad, std::min(answer.mad.size(), frame->mad.size()), answer.mad.begin());
+      answer.slid = frame->address.slid;
+      answer.src_qp = frame->address.src_qp;
+      answer.order = number;
+      ++answers_;
+      continue;
+    }
     if ((method & kResponseBit) == 0) {
       if (frame->mad.size() < offset + kMadRequestSize)
         throw MadError(at + "holds a request shorter than its payload");
@@ -141,7 +142,9 @@ ReplaySource::ReplaySource(const std::string& path) : path_(path) {
                                  load_be32(mad + 20), mask, mad + offset);
       asked[tid] = key;
       ++tries[key];
-      if (requests_++ == 0) local_lid_ = frame->address.slid;
+      if (!lid_routed_seen) local_lid_ = frame->address.slid;
+      lid_routed_seen = true;
+      ++requests_;
       if (klass == MgmtClass::subnet_admin && sa_lid_ == 0) sa_lid_ = frame->address.dlid;
       continue;
     }
@@ -185,6 +188,18 @@ MadReply ReplaySource::answer(const MadQuery& query) {
   MadReply reply = queue.front();
   if (queue.size() > 1) queue.pop_front();  // the last answer stands for any later asking
   return reply;
+}
+
+ReplaySource::RecordedAnswer ReplaySource::answer_smp(const std::uint8_t* request) {
+  const DrSmpKey key = dr_smp_key(request);
+  const auto found = smp_outcomes_.find(key);
+  if (found == smp_outcomes_.end() || found->second.empty())
+    throw ReplayMissing("--replay " + path_ + ": the recording has no answer to " +
+                        describe_dr_smp(key));
+  std::deque<RecordedAnswer>& queue = found->second;
+  RecordedAnswer answer = queue.front();
+  if (queue.size() > 1) queue.pop_front();  // the last answer stands for any later asking
+  return answer;
 }
 
 }  // namespace ibpm::mad

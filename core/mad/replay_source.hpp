@@ -10,6 +10,10 @@
 // follow the recording's clock; a request recorded without an answer replays as a timeout. A
 // query nothing in the recording asked is an error naming it: the replay cannot go on without
 // inventing the fabric.
+//
+// The directed-route SMPs of a recorded discovery (libibnetdisc's, through umad_tap.hpp) are
+// filed apart, by what they ask (dr_smp.hpp), each with its whole answer as received and its
+// place in the recording, so that a replayed discovery gets its answers in the order it got them.
 #pragma once
 
 #include <array>
@@ -20,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "mad/dr_smp.hpp"
 #include "mad/mad_engine.hpp"
 
 namespace ibpm::mad {
@@ -39,6 +44,22 @@ class ReplaySource {
   // The recorded outcome of `query`: answered (mad_status, data, received at the recording's
   // time) or timed out. Throws ReplayMissing when the recording never asked it.
   MadReply answer(const MadQuery& query);
+
+  // A directed-route SMP's recorded outcome: its answer as it arrived, or a timeout.
+  struct RecordedAnswer {
+    bool answered = false;
+    std::array<std::uint8_t, kMadSize> mad{};  // the answer, zero-filled past its length
+    unsigned slid = 0;                         // who sent it, as its LRH says
+    std::uint32_t src_qp = 0;
+    // Its packet number in the recording; a timeout's is the largest there is (it came last).
+    std::uint64_t order = 0;
+  };
+  // The recorded outcome of the directed-route SMP `request` (at least kDrSmpRequestSize bytes),
+  // in the order they were recorded, the last again when used up. Throws ReplayMissing naming it
+  // when the recording never sent it.
+  RecordedAnswer answer_smp(const std::uint8_t* request);
+  // Whether the recording holds a discovery (directed-route SMPs).
+  bool holds_discovery() const { return !smp_outcomes_.empty(); }
 
   std::size_t requests() const { return requests_; }
   std::size_t answers() const { return answers_; }
@@ -66,6 +87,7 @@ class ReplaySource {
  private:
   std::string path_;
   std::map<Key, std::deque<MadReply>> outcomes_;
+  std::map<DrSmpKey, std::deque<RecordedAnswer>> smp_outcomes_;
   std::size_t requests_ = 0;
   std::size_t answers_ = 0;
   unsigned local_lid_ = 0;

@@ -126,13 +126,26 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options, Replay
       .in_range(0u, 1000u)
       .show_default()
       .group(group);
+  std::string where;
+  switch (topology) {
+    case ReplayTopology::from_cache_or_state:
+      where =
+          "; the topology comes from --cache or the state directory (discovery is not "
+          "recorded)";
+      break;
+    case ReplayTopology::none:
+      where = "; the SM LID is the recording's (no HCA is opened)";
+      break;
+    case ReplayTopology::discovery:
+      where =
+          "; the fabric discovery (libibnetdisc's directed-route SMPs) is recorded and "
+          "replayed too (no HCA is opened)";
+      break;
+  }
   const std::string replay_help =
       "Take the fabric's answers from FILE (a --record recording) instead of the fabric, at the "
       "recording's times" +
-      std::string(topology == ReplayTopology::from_cache_or_state
-                      ? "; the topology comes from --cache or the state directory (discovery is "
-                        "not recorded)"
-                      : "; the SM LID is the recording's (no HCA is opened)");
+      where;
   plugin::add_option(app, "--replay", options.replay, replay_help)
       .type_name("FILE")
       .group(group)

@@ -8,6 +8,7 @@
 
 namespace ibpm::topology {
 
-TopologySource topology_source(const plugin::FabricOptions& options);
+// `tap`, when given, records or replays a discovery (--record, --replay).
+TopologySource topology_source(const plugin::FabricOptions& options, mad::MadTap* tap = nullptr);
 
 }  // namespace ibpm::topology

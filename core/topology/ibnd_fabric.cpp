@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "mad/mad_link.hpp"
 #include "mad/port_info.hpp"
+#include "mad/umad_tap.hpp"
 #include "topology/ibnd_cache_check.hpp"
 
 namespace ibpm::topology {
@@ -108,12 +110,31 @@ class CheckedCopy {
 void IbndFabric::Deleter::operator()(ibnd_fabric* fabric) const { ibnd_destroy_fabric(fabric); }
 
 IbndFabric IbndFabric::discover(const DiscoveryOptions& options) {
+  const mad::ReplaySource* replay = options.tap ? options.tap->replay() : nullptr;
+  if (replay && !replay->holds_discovery())
+    throw mad::MadError("--replay " + replay->path() +
+                        ": the recording holds no fabric discovery (no directed-route SMPs); "
+                        "record one with --record on a run that discovers the fabric");
   ibnd_config_t config{};
   config.timeout_ms = options.timeout_ms;
   config.retries = options.retries;
   std::string ca = options.ca;
-  ibnd_fabric_t* fabric =
-      ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config);
+  ibnd_fabric_t* fabric = nullptr;
+  std::string missing;
+  {
+    // libibnetdisc's MADs recorded or replayed while it discovers, and only then.
+    const mad::UmadTapScope tap(options.tap);
+    fabric = ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config);
+    missing = tap.missing();
+  }
+  if (options.tap && options.tap->recorder()) options.tap->recorder()->flush();
+  if (!missing.empty()) {
+    if (fabric) ibnd_destroy_fabric(fabric);
+    throw mad::ReplayMissing(missing);
+  }
+  if (!fabric && replay)
+    throw std::runtime_error("--replay " + replay->path() +
+                             ": the recorded discovery did not replay to its end");
   if (!fabric) {
     throw std::runtime_error("fabric discovery failed through " +
                              (ca.empty() ? std::string("the first HCA") : "HCA " + ca) + " port " +

@@ -10,18 +10,24 @@
 
 struct ibnd_fabric;
 
+namespace ibpm::mad {
+class MadTap;
+}
+
 namespace ibpm::topology {
 
 struct DiscoveryOptions {
-  std::string ca;           // local HCA name, empty: the first one
-  int port = 0;             // local HCA port, 0: the first active one
-  unsigned timeout_ms = 0;  // per-SMP timeout, 0: libibmad's default
-  unsigned retries = 0;     // 0: libibmad's default
+  std::string ca{};            // local HCA name, empty: the first one
+  int port = 0;                // local HCA port, 0: the first active one
+  unsigned timeout_ms = 0;     // per-SMP timeout, 0: libibmad's default
+  unsigned retries = 0;        // 0: libibmad's default
+  mad::MadTap* tap = nullptr;  // --record / --replay: the discovery's MADs too (umad_tap.hpp)
 };
 
 class IbndFabric {
  public:
-  // Discovers the fabric through the local port; throws std::runtime_error with the reason.
+  // Discovers the fabric through the local port, or replays a recorded discovery; throws
+  // std::runtime_error with the reason (mad::ReplayMissing: a request the recording lacks).
   static IbndFabric discover(const DiscoveryOptions& options);
   // Loads a libibnetdisc cache file (as written by `ibnetdiscover --cache`).
   static IbndFabric load_cache(const std::string& path);

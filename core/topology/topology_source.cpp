@@ -73,7 +73,7 @@ bool TopologySource::accept_discovered(const Fabric& fabric) const {
 }
 
 Topology TopologySource::discover() const {
-  return discover_(DiscoveryOptions{options_.ca, options_.port, 0, 0});
+  return discover_(DiscoveryOptions{options_.ca, options_.port, 0, 0, options_.tap});
 }
 
 void TopologySource::save(const Fabric& fabric) const {

@@ -32,6 +32,7 @@ struct TopologySourceOptions {
   std::string node_name_map{};  // a slice is stale once this file changes; may be empty
   std::string ca{};             // discovery through this HCA (empty: the first one)
   int port = 0;                 // and this port (0: the first active one)
+  mad::MadTap* tap = nullptr;   // --record / --replay: a discovery is recorded or replayed
 };
 
 // STATE_DIR/topology.ibnetdiscover. An ibnetdiscover dump rather than a libibnetdisc cache file:
