@@ -90,7 +90,8 @@ void add_options(CLI::App& app, Options& options) {
   plugin::add_timeout_option(app, options.timeout, "Seconds the MADs of --refresh may take")
       .in_range(1u, 86400u);
   poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
-  poll::add_recording_options(app, options.source.fabric);  // a --refresh's MADs
+  poll::add_recording_options(app, options.source.fabric,
+                              poll::ReplayTopology::refresh);  // a --refresh's MADs
 }
 
 void require_one_action(const Options& options) {

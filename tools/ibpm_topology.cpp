@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // ibpm-topology: reads a fabric (live discovery or --cache FILE) and prints its summary, or saves
 // it as a libibnetdisc cache file, an ibnetdiscover dump or an ibsim net file (so any real dump can
-// be simulated).
+// be simulated). --record / --replay record a discovery's MADs and replay them without a fabric.
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 #include "base/atomic_file.hpp"
 #include "dump/ibnetdiscover_writer.hpp"
@@ -11,8 +12,10 @@
 #include "fabric/node_name_map.hpp"
 #include "fabric_summary.hpp"
 #include "levels_report.hpp"
+#include "mad/mad_link.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "poll/poll_options.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
 
@@ -28,7 +31,13 @@ struct Options {
 };
 
 void run(const Options& options) {
-  ibpm::topology::Topology topology = ibpm::topology::topology_source(options.fabric)
+  if (!options.fabric.cache.empty() &&
+      (!options.fabric.record.empty() || !options.fabric.replay.empty()))
+    throw std::invalid_argument(
+        "--record and --replay record and replay a discovery: not with --cache");
+  ibpm::mad::MadTap tap(options.fabric.record, options.fabric.replay,
+                        ibpm::poll::record_rotation(options.fabric));
+  ibpm::topology::Topology topology = ibpm::topology::topology_source(options.fabric, &tap)
                                           .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   ibpm::tools::print_fabric_summary(std::cout, topology);
   if (options.warnings)
@@ -64,6 +73,8 @@ int main(int argc, char** argv) {
        .add_options =
            [&](CLI::App& app) {
              ibpm::plugin::add_fabric_options(app, options.fabric);
+             ibpm::poll::add_recording_options(app, options.fabric,
+                                               ibpm::poll::ReplayTopology::discovery);
              ibpm::plugin::add_option(app, "--write-cache", options.write_cache,
                                       "Save as a libibnetdisc cache file");
              ibpm::plugin::add_option(app, "--write-dump", options.write_dump,

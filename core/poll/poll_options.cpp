@@ -136,6 +136,11 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options, Replay
     case ReplayTopology::none:
       where = "; the SM LID is the recording's (no HCA is opened)";
       break;
+    case ReplayTopology::refresh:
+      where =
+          "; a --refresh without --cache records and replays its fabric discovery too (else the "
+          "topology comes from --cache or the state directory)";
+      break;
     case ReplayTopology::discovery:
       where =
           "; the fabric discovery (libibnetdisc's directed-route SMPs) is recorded and "

@@ -54,6 +54,7 @@ enum class ReplayTopology {
   from_cache_or_state,  // --cache or the state directory (discovery is not recorded)
   none,                 // the command reads no topology (check_ib_sm)
   discovery,            // the command's discovery is recorded and replayed (check_ib_topology)
+  refresh,              // --refresh's discovery (without --cache) is too (ibpm-routes)
 };
 
 // --record FILE and --replay FILE (options.fabric.record, .replay) in a "Recording" group: the

@@ -50,7 +50,8 @@ void add_balance_check_options(CLI::App& app, BalanceCheckOptions& options) {
                            "CRITICAL when a switch's up-port spread alerts this range")
       .group(balance);
   poll::add_mad_options(app, options.source.mad, "MAD (--refresh)");
-  poll::add_recording_options(app, options.source.fabric);  // a --refresh's MADs
+  poll::add_recording_options(app, options.source.fabric,
+                              poll::ReplayTopology::refresh);  // a --refresh's MADs
 }
 
 plugin::Check run_balance_check(BalanceCheckOptions& options, const plugin::CommonOptions& common) {

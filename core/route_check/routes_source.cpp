@@ -86,12 +86,15 @@ RoutesSource load_routes_source(const RoutesSourceOptions& options) {
   // Opened first: a recording that cannot be used stops the run before anything is read.
   mad::MadTap tap(options.fabric.record, options.fabric.replay,
                   poll::record_rotation(options.fabric));
-  // A refresh discovers the topology again too, unless --cache names it; a replay has no fabric
-  // to discover (discovery is not recorded): --cache or the state directory's topology.
-  const topology::TopologySource topology = topology::topology_source(options.fabric);
-  const topology::TopologyRefresh how = tap.replaying() ? topology::TopologyRefresh::offline
-                                        : refresh && !topology.cache_given()
-                                            ? topology::TopologyRefresh::discover_now
+  // A refresh discovers the topology again too, unless --cache names it, recorded with the
+  // tables and replayed from the recording; a recording that holds no discovery replays on
+  // --cache or the state directory's topology.
+  const topology::TopologySource topology = topology::topology_source(options.fabric, &tap);
+  const bool discover =
+      refresh && !topology.cache_given() && (!tap.replaying() || tap.replay()->holds_discovery());
+  const topology::TopologyRefresh how = discover ? topology::TopologyRefresh::discover_now
+                                        : tap.replaying()
+                                            ? topology::TopologyRefresh::offline
                                             : topology::TopologyRefresh::discover_if_missing;
   source.topology = topology.load(how);
   source.names = NodeNameMap::load_if_named(options.fabric.node_name_map);
