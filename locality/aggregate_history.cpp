@@ -52,17 +52,18 @@ AggregateHistory read_aggregate_history(const state::PortStore& store,
                                         const history::Window& window,
                                         std::chrono::milliseconds timeout) {
   AggregateHistory out;
-  if (store.central_store()) {
-    out.reason = "the files are in a central store";
-    return out;
-  }
   std::vector<std::string> scopes;
   std::vector<Sharding> shardings;
-  for (std::string& scope : store.aggregate_scopes())
-    if (const auto sharding = sharding_of(scope)) {
-      scopes.push_back(std::move(scope));
-      shardings.push_back(*sharding);
-    }
+  try {
+    for (std::string& scope : store.aggregate_scopes(timeout))
+      if (const auto sharding = sharding_of(scope)) {
+        scopes.push_back(std::move(scope));
+        shardings.push_back(*sharding);
+      }
+  } catch (const state::StateError& e) {
+    out.reason = e.what();
+    return out;
+  }
   if (scopes.empty()) {
     out.reason = "no sweep has written any";
     return out;

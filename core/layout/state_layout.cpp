@@ -60,10 +60,12 @@ std::string StateLayout::baseline() const { return in_dir("baseline.cache"); }
 
 std::string StateLayout::lost_cables() const { return in_dir("lost-cables.ibnetdiscover"); }
 
-std::string StateLayout::aggregates_dir() const { return in_dir("aggregates"); }
+std::string StateLayout::aggregates_dir() const { return in_dir(relative_aggregates_dir()); }
+
+std::string StateLayout::relative_aggregates_dir() { return "aggregates"; }
 
 std::string StateLayout::aggregate_scope_dir(const std::string& scope) const {
-  return in_dir("aggregates/" + scope);
+  return in_dir(relative_aggregates_dir() + "/" + scope);
 }
 
 std::string StateLayout::aggregate(const std::string& scope, const std::string& name) const {
@@ -71,7 +73,7 @@ std::string StateLayout::aggregate(const std::string& scope, const std::string& 
 }
 
 std::string StateLayout::relative_aggregate(const std::string& scope, const std::string& name) {
-  return "aggregates/" + scope + "/" + name + kAggregateExtension;
+  return relative_aggregates_dir() + "/" + scope + "/" + name + kAggregateExtension;
 }
 
 std::string StateLayout::port_history(Guid node, PortNumber port) const {

@@ -47,8 +47,9 @@ class StateLayout {
   std::string baseline() const;
   std::string port_history(Guid node, PortNumber port) const;
   // A sweep scope's ("fabric", "shard-K-of-N") folder of per-subtree sums, and one subtree's file
-  // there (name: made safe by the caller); relative_aggregate as a central store names it.
+  // there (name: made safe by the caller); the relative_ ones as a central store names them.
   std::string aggregates_dir() const;
+  static std::string relative_aggregates_dir();
   std::string aggregate_scope_dir(const std::string& scope) const;
   std::string aggregate(const std::string& scope, const std::string& name) const;
   static std::string relative_aggregate(const std::string& scope, const std::string& name);

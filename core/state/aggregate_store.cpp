@@ -8,12 +8,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <string_view>
 
 #include "layout/state_layout.hpp"
+#include "state/archive_rows.hpp"
 #include "state/directories.hpp"
 #include "state/port_store.hpp"
 #include "state/rrdcached_batch.hpp"
+#include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
 namespace ibpm::state {
@@ -40,11 +43,13 @@ std::string aggregate_line(double time, const PortStore::AggregateWrite& write) 
   return line;
 }
 
-void check_aggregate_sources(const std::string& file, const FetchedRows& rows) {
-  bool ours = rows.sources == kAggregateSourceCount;
+constexpr const char* kNotAggregate = "not an ibpm aggregate RRD";
+
+bool aggregate_sources(const FetchedRows& rows) {
+  bool ours = rows.sources == kAggregateSourceCount && rows.names.size() == rows.sources;
   for (std::size_t i = 0; ours && i < rows.sources; ++i)
     ours = rows.names[i] == aggregate_source_name(static_cast<AggregateSource>(i));
-  if (!ours) throw StateError(file + ": not an ibpm aggregate RRD");
+  return ours;
 }
 
 }  // namespace
@@ -117,9 +122,31 @@ std::vector<std::string> PortStore::write_aggregates(const std::string& scope, d
   return errors;
 }
 
-std::vector<std::string> PortStore::aggregate_scopes() const {
+// The scopes of a central store: its aggregates folder listed by the daemon (LIST, which its -P
+// must allow), one name a line; none before a sweep has made the folder.
+std::vector<std::string> PortStore::central_aggregate_scopes(
+    std::chrono::milliseconds timeout) const {
   std::vector<std::string> scopes;
-  if (central_) return scopes;
+  const std::string folder = layout::StateLayout::relative_aggregates_dir();
+  pipeline(
+      daemon_address(), 1, [&](std::size_t, std::string& out) { out += "LIST /" + folder; },
+      [&](std::size_t, const DaemonAnswer& answer) {
+        if (answer.status < 0 && answer.message.find("No such file") != std::string::npos) return;
+        if (answer.status < 0)
+          throw StateError("rrdcached at " + daemon_address() + " does not list " + folder +
+                           " (LIST allowed in its -P?): " + answer.message);
+        for (const std::string& entry : answer.lines)
+          if (!entry.empty() && !entry.ends_with(layout::StateLayout::kAggregateExtension))
+            scopes.push_back(entry);
+      },
+      std::chrono::steady_clock::now() + timeout);
+  std::sort(scopes.begin(), scopes.end());
+  return scopes;
+}
+
+std::vector<std::string> PortStore::aggregate_scopes(std::chrono::milliseconds timeout) const {
+  if (central_) return central_aggregate_scopes(timeout);
+  std::vector<std::string> scopes;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(files_.aggregates_dir(), error))
     if (entry.is_directory(error)) scopes.push_back(entry.path().filename().string());
@@ -133,8 +160,33 @@ void PortStore::read_aggregates(
     const char* cf, std::time_t start, std::time_t end,
     const std::function<void(std::size_t, FetchedRows&&)>& on_rows,
     std::chrono::milliseconds timeout) const {
-  if (central_)
-    throw StateError("aggregates are read on the store's host, not through " + daemon_address());
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (central_) {
+    // The store's host reads them (FETCH: its pending updates first); a file it lacks is absent.
+    // The answers come on the connections' threads: one at a time to the caller.
+    std::string failure;
+    std::mutex lock;
+    const auto fail = [&](std::size_t i, const std::string& reason) {
+      const auto [scope, name] = name_of(i);
+      const std::lock_guard<std::mutex> hold(lock);
+      if (failure.empty()) failure = aggregate_rrd_name(*scope, *name) + ": " + reason;
+    };
+    fetch_through_daemon(
+        daemon_address(), count,
+        [&](std::size_t i, std::string& out) {
+          const auto [scope, name] = name_of(i);
+          out += aggregate_rrd_name(*scope, *name);
+        },
+        cf, start, end,
+        [&](std::size_t i, FetchedRows&& rows) {
+          if (!aggregate_sources(rows)) return fail(i, kNotAggregate);
+          const std::lock_guard<std::mutex> hold(lock);
+          on_rows(i, std::move(rows));
+        },
+        fail, deadline, FetchSources::any);
+    if (!failure.empty()) throw StateError(failure);
+    return;
+  }
   std::vector<std::string> paths(count);
   std::vector<std::size_t> present;
   for (std::size_t i = 0; i < count; ++i) {
@@ -151,12 +203,12 @@ void PortStore::read_aggregates(
           if (!result.error.empty() && failure.empty())
             failure = paths[present[k]] + ": " + result.error;
         },
-        std::chrono::steady_clock::now() + timeout);
+        deadline);
     if (!failure.empty()) throw StateError(failure);
   }
   for (const std::size_t i : present) {
     FetchedRows rows = read_any_archive(paths[i], cf, start, end);
-    check_aggregate_sources(paths[i], rows);
+    if (!aggregate_sources(rows)) throw StateError(paths[i] + ": " + kNotAggregate);
     on_rows(i, std::move(rows));
   }
 }

@@ -38,7 +38,8 @@ unsigned long long number(std::string_view text, const std::string& file, std::s
 // "TIME: V1 V2 ..." line per row) as rows; nullopt when the daemon has no such file. Throws
 // StateError naming `file` for a refusal or an answer that is not FETCH's.
 std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
-                                                  const DaemonAnswer& answer) {
+                                                  const DaemonAnswer& answer,
+                                                  FetchSources sources) {
   if (answer.status < 0) {
     if (says_missing(answer.message)) return std::nullopt;
     throw StateError(file + ": cannot read its history through rrdcached: " + answer.message);
@@ -68,7 +69,7 @@ std::optional<FetchedRows> rows_from_fetch_answer(const std::string& file,
   if (rows.names.size() != rows.sources)
     throw bad("DSCount " + std::to_string(rows.sources) + " with " +
               std::to_string(rows.names.size()) + " names");
-  check_sources(file, rows);
+  if (sources == FetchSources::port) check_sources(file, rows);
   if (rows.step == 0 || rows.end < rows.start || answer.lines.size() != kHeaderLines + rows.rows())
     throw bad("rows that do not match its Start, End and Step");
   rows.values.reserve(rows.rows() * rows.sources);
@@ -145,7 +146,7 @@ void fetch_through_daemon(const std::string& address, std::size_t count,
                           const char* cf, std::time_t start, std::time_t end,
                           const std::function<void(std::size_t, FetchedRows&&)>& on_rows,
                           const std::function<void(std::size_t, const std::string&)>& on_error,
-                          std::chrono::steady_clock::time_point deadline) {
+                          std::chrono::steady_clock::time_point deadline, FetchSources sources) {
   const std::string range =
       " " + std::to_string(start) + " " + std::to_string(fetch_end(start, end));
   in_slices(count, connections_for(count), [&](std::size_t begin, std::size_t slice_end) {
@@ -169,7 +170,7 @@ void fetch_through_daemon(const std::string& address, std::size_t count,
             std::string file;
             name_of(i, file);
             try {
-              std::optional<FetchedRows> rows = rows_from_fetch_answer(file, answer);
+              std::optional<FetchedRows> rows = rows_from_fetch_answer(file, answer, sources);
               if (rows) on_rows(i, std::move(*rows));  // none: no such file, no history
             } catch (const StateError& e) {
               on_error(i, e.what());

@@ -49,13 +49,16 @@ FetchedRows read_any_archive(const std::string& path, const char* cf, std::time_
 // it could not read, nothing for a file it does not have; both are called from the connections'
 // threads, each index once. When an exchange breaks off (the daemon unreachable, the deadline
 // passed), every file it had not answered gets on_error with the exchange's reason. Each FETCH
-// flushes its file's pending updates first (the daemon does).
+// flushes its file's pending updates first (the daemon does). A file whose data sources are not a
+// port file's is an error unless `sources` is any (the caller checks them).
+enum class FetchSources { port, any };
 void fetch_through_daemon(const std::string& address, std::size_t count,
                           const std::function<void(std::size_t, std::string&)>& name_of,
                           const char* cf, std::time_t start, std::time_t end,
                           const std::function<void(std::size_t, FetchedRows&&)>& on_rows,
                           const std::function<void(std::size_t, const std::string&)>& on_error,
-                          std::chrono::steady_clock::time_point deadline);
+                          std::chrono::steady_clock::time_point deadline,
+                          FetchSources sources = FetchSources::port);
 
 // Before a local daemon's files are read directly: writing its pending updates of many files (the
 // way rrdtool's own tools read a daemon's files on its host: FLUSH, then the file). A FLUSH puts

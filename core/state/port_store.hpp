@@ -160,13 +160,15 @@ class PortStore {
   std::vector<std::string> write_aggregates(
       const std::string& scope, double time, const std::vector<AggregateWrite>& writes,
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
-  // The scopes that have aggregate folders on this host (none through a central store, whose
-  // folders this host cannot list). Sorted.
-  std::vector<std::string> aggregate_scopes() const;
-  // The `cf` rows over [start, end] of count aggregate files of this host (name_of(i) gives file
-  // i's scope and name): on_rows(i, rows) for each file there, nothing for a file that is not;
-  // through a local daemon its pending updates of the files are written first (one pipelined
-  // exchange). Throws StateError naming the file that cannot be read or is not an aggregate file.
+  // The scopes that have aggregate folders, sorted: on this host, or as a central store lists them
+  // (LIST, one exchange; throws StateError when the daemon does not allow it).
+  std::vector<std::string> aggregate_scopes(
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+  // The `cf` rows over [start, end] of count aggregate files (name_of(i) gives file i's scope and
+  // name): on_rows(i, rows) for each file there, one call at a time, nothing for a file that is
+  // not; through a local daemon its pending updates of the files are written first (one
+  // pipelined exchange), through a central store the daemon reads them (FETCH, pipelined).
+  // Throws StateError naming the file that cannot be read or is not an aggregate file.
   void read_aggregates(
       std::size_t count,
       const std::function<std::pair<const std::string*, const std::string*>(std::size_t)>& name_of,
@@ -175,6 +177,7 @@ class PortStore {
       std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
  private:
+  std::vector<std::string> central_aggregate_scopes(std::chrono::milliseconds timeout) const;
   void create_if_missing(Guid node, PortNumber port, const PortRecord& first) const;
   // An update of a file the last run wrote failed: when the file is gone, makes it again and
   // updates it (true); false when it is there (the failure stands). Throws StateError.

@@ -17,6 +17,7 @@
 #include "sim/traffic.hpp"
 #include "support/live_fabric.hpp"
 #include "support/process.hpp"
+#include "support/rrdcached_daemon.hpp"
 #include "support/simulator.hpp"
 #include "sweep/csv_table.hpp"
 
@@ -75,20 +76,19 @@ std::optional<std::size_t> rrd_files_opened(const std::vector<std::string>& argv
   return files.size();
 }
 
-}  // namespace
-
-TEST_CASE("ibpm-locality through two shards' aggregates equals the per-port report") {
-  IBPM_REQUIRE_SIMULATOR();
-#ifdef __SANITIZE_ADDRESS__
-  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
-#endif
-  LiveFabric live = LiveFabric::start();
-  StateDir state("locality-aggregates");
+// Sweeps the flows as two shards into `state` (through `store`: extra check options, such as a
+// central store's --rrdcached), shard 2 taken over halfway, and checks that ibpm-locality
+// through the aggregates gives the per-port report's sums and the flows' localities. Returns
+// the window the reports were asked for.
+std::string aggregates_equal_per_port(LiveFabric& live, const StateDir& state,
+                                      const std::vector<std::string>& store) {
   const auto f = flows();
   sim::TrafficPattern traffic(live.tree.topology, f);
   const auto sweep = [&](const std::string& shard) {
-    const ProcessRun run = live.run("check_ib_fabric", {"--state-dir", state.path(), "--no-syslog",
-                                                        "--rrd-step", "1", "--shard", shard});
+    std::vector<std::string> args{"--state-dir", state.path(), "--no-syslog", "--rrd-step",
+                                  "1",           "--shard",    shard};
+    args.insert(args.end(), store.begin(), store.end());
+    const ProcessRun run = live.run("check_ib_fabric", args);
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(run.out.find("subtree aggregates") == std::string::npos);  // all written
@@ -110,7 +110,8 @@ TEST_CASE("ibpm-locality through two shards' aggregates equals the per-port repo
     if (k == 1) first = std::time(nullptr) + 1;
   }
   const std::string window = std::to_string(std::time(nullptr) - first);
-  const std::vector<std::string> args{"--state-dir", state.path(), "--window", window};
+  std::vector<std::string> args{"--state-dir", state.path(), "--window", window};
+  args.insert(args.end(), store.begin(), store.end());
   auto with = [&](std::vector<std::string> more) {
     more.insert(more.begin(), args.begin(), args.end());
     return more;
@@ -142,6 +143,19 @@ TEST_CASE("ibpm-locality through two shards' aggregates equals the per-port repo
   CHECK(number(a.at("leaf01"), "l") == Approx(1).margin(0.01));
   CHECK(number(a.at("leaf02"), "l_gen") == Approx(0).margin(0.01));
   CHECK(number(a.at("leaf04"), "l_gen") == Approx(0.5).margin(0.01));
+  return window;
+}
+
+}  // namespace
+
+TEST_CASE("ibpm-locality through two shards' aggregates equals the per-port report") {
+  IBPM_REQUIRE_SIMULATOR();
+#ifdef __SANITIZE_ADDRESS__
+  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
+#endif
+  LiveFabric live = LiveFabric::start();
+  StateDir state("locality-aggregates");
+  const std::string window = aggregates_equal_per_port(live, state, {});
 
   // The count guard: the aggregates' report opens files per subtree and scope (7 x 2), the
   // per-port one every cabled port's.
@@ -154,4 +168,21 @@ TEST_CASE("ibpm-locality through two shards' aggregates equals the per-port repo
   if (!opened || !opened_per_port) IBPM_SKIP("no strace to count the files opened");
   CHECK(*opened <= 14);
   CHECK(*opened_per_port >= 36 * 2);
+}
+
+TEST_CASE("ibpm-locality through a central store's aggregates equals its per-port report") {
+  IBPM_REQUIRE_SIMULATOR();
+#ifdef __SANITIZE_ADDRESS__
+  IBPM_SKIP("timing-sensitive: not run under AddressSanitizer");
+#endif
+  if (!std::filesystem::exists(kRrdcached)) IBPM_SKIP("rrdcached is not installed");
+  LiveFabric live = LiveFabric::start();
+  StateDir state("locality-aggregates-central");
+  // The store as docs/operators.md runs it (TCP, its own -P list with LIST): the collectors and
+  // the report name files relative to its base, and this host never sees them.
+  Rrdcached store(std::filesystem::path(state.path()) / "store", Listen::tcp, Folders::made,
+                  "BATCH,UPDATE,CREATE,FLUSH,PENDING,INFO,LAST,FETCH,LIST");
+  REQUIRE(store.wait_until_listening());
+  aggregates_equal_per_port(live, state, {"--rrdcached", store.address()});
+  CHECK_FALSE(std::filesystem::exists(state.path() + "/aggregates"));
 }

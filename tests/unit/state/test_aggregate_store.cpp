@@ -110,24 +110,47 @@ TEST_CASE("aggregate files through a central store are named relative to its bas
       StoreOptions{(dir.path() / "collector").string(), daemon->address(), {}});
   REQUIRE(collector.central_store());
   CHECK(collector.aggregate_rrd_name("shard-2-of-2", "s1") == "aggregates/shard-2-of-2/s1.rrd");
-  CHECK(collector.aggregate_scopes().empty());  // not listed through the daemon
+  CHECK(collector.aggregate_scopes().empty());  // no sweep has made the folder yet
   std::time_t second = 0;
   const auto written = write_two(collector, "shard-2-of-2", second);
-  CHECK_THROWS_AS(row_at(collector, "shard-2-of-2", second), StateError);
-  // The daemon holds the second update: written on the store's host when flushed.
-  std::string flushed;
-  flush_files(
-      daemon->address(), 1,
-      [&](std::size_t, std::string& name) {
-        name += collector.aggregate_rrd_name("shard-2-of-2", "s1");
+  // Listed and read through the daemon (FETCH writes the update it holds first).
+  CHECK(collector.aggregate_scopes() == std::vector<std::string>{"shard-2-of-2"});
+  const std::vector<double> fetched = row_at(collector, "shard-2-of-2", second);
+  REQUIRE(fetched.size() == kAggregateSourceCount);
+  CHECK(fetched[1] == Approx(written.values[1]));
+  // A subtree the store lacks is absent, not an error.
+  const std::string scope = "shard-2-of-2", missing = "s2";
+  std::size_t calls = 0;
+  collector.read_aggregates(
+      1,
+      [&](std::size_t) {
+        return std::pair{&scope, &missing};
       },
-      [&](std::size_t, const FlushResult& result) { flushed = result.error; },
-      std::chrono::steady_clock::now() + std::chrono::seconds(10));
-  CHECK(flushed.empty());
-  // On the store's host, its base folder read as a state folder.
+      "AVERAGE", second - 60, second, [&](std::size_t, FetchedRows&&) { ++calls; });
+  CHECK(calls == 0);
+  // On the store's host, its base folder read as a state folder: the same row.
   const PortStore host(StoreOptions{(dir.path() / "state").string(), "", {}});
   CHECK(host.aggregate_scopes() == std::vector<std::string>{"shard-2-of-2"});
   const std::vector<double> row = row_at(host, "shard-2-of-2", second);
   REQUIRE(row.size() == kAggregateSourceCount);
   CHECK(row[2] == Approx(written.values[2]));
+  CHECK(row == fetched);
+}
+
+TEST_CASE("a central store that does not allow LIST says so when its scopes are asked") {
+  if (!fs::exists(ibpm::test::kRrdcached)) IBPM_SKIP("rrdcached is not installed");
+  TempDir dir("aggregates-central-no-list");
+  Rrdcached daemon(dir.path(), Listen::tcp, ibpm::test::Folders::made,
+                   "BATCH,UPDATE,CREATE,FLUSH,PENDING,INFO,LAST,FETCH");
+  REQUIRE(daemon.wait_until_listening());
+  const PortStore collector(
+      StoreOptions{(dir.path() / "collector").string(), daemon.address(), {}});
+  std::time_t second = 0;
+  write_two(collector, "fabric", second);
+  try {
+    collector.aggregate_scopes();
+    FAIL("the scopes were listed without LIST");
+  } catch (const StateError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("LIST allowed in its -P?"));
+  }
 }
