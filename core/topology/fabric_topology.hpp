@@ -3,6 +3,7 @@
 // --node-name-map, -C/-P): the one translation of plugin::FabricOptions every command uses.
 #pragma once
 
+#include "mad/mad_tap_fwd.hpp"
 #include "plugin/options.hpp"
 #include "topology/topology_source.hpp"
 

@@ -7,12 +7,9 @@
 #include <string>
 
 #include "fabric/fabric.hpp"
+#include "mad/mad_tap_fwd.hpp"
 
 struct ibnd_fabric;
-
-namespace ibpm::mad {
-class MadTap;
-}
 
 namespace ibpm::topology {
 

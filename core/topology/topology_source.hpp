@@ -12,6 +12,7 @@
 #include <string>
 
 #include "fabric/fabric.hpp"
+#include "mad/mad_tap_fwd.hpp"
 #include "topology/topology.hpp"
 
 namespace ibpm::topology {
