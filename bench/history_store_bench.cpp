@@ -12,6 +12,10 @@
 //   files         the same files read without a daemon
 //   central first through the central store (FETCH), its updates pending
 //   central again the same, nothing pending
+//   local writing only  --pending minutes written through the local daemon to as many other
+//                 files (under STATE_DIR/writing-only), then FLUSHALL
+//                 and nothing read: the time its write threads take to write every pending file
+//                 (STATS until UpdatesWritten has grown by --ports), the floor of "local first"
 // with the daemon exchanges each cost (connections, round trips, commands). Prints one line per
 // measure: the median of the runs and its ratio to the files' median of the same runs.
 #include <CLI/CLI.hpp>
@@ -21,6 +25,7 @@
 #include <ctime>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "history/port_history.hpp"
@@ -88,6 +93,38 @@ void read_every_port(const std::string& name, const history::HistoryReader& read
                               (read.error.empty() ? std::string("none found") : read.error));
 }
 
+// One STATS of the daemon at `address`: its UpdatesWritten counter (files written so far).
+std::uint64_t updates_written(const std::string& address) {
+  std::uint64_t written = 0;
+  state::pipeline(
+      address, 1, [](std::size_t, std::string& out) { out += "STATS"; },
+      [&](std::size_t, const state::DaemonAnswer& answer) {
+        for (const std::string& line : answer.lines)
+          if (line.rfind("UpdatesWritten: ", 0) == 0) written = std::stoull(line.substr(16));
+      },
+      Clock::now() + std::chrono::seconds(10));
+  return written;
+}
+
+// FLUSHALL, then STATS every 2 ms until the daemon has written `files` more files: its write
+// threads alone on every pending file, nothing read beside them.
+void time_daemon_writing(const std::string& address, std::size_t files, Measure& measure) {
+  const std::uint64_t before = updates_written(address);
+  const auto start = Clock::now();
+  state::pipeline(
+      address, 1, [](std::size_t, std::string& out) { out += "FLUSHALL"; },
+      [](std::size_t, const state::DaemonAnswer& answer) {
+        if (answer.status < 0) throw state::StateError("FLUSHALL: " + answer.message);
+      },
+      start + std::chrono::seconds(10));
+  while (updates_written(address) - before < files) {
+    if (Clock::now() - start > std::chrono::minutes(2))
+      throw state::StateError("the daemon did not write every pending file in 2 minutes");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  measure.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +151,9 @@ int main(int argc, char** argv) {
     layout.daily_days = 0;
     const state::PortStore local_store({state_dir, local, layout});
     const state::PortStore central_store({central_base, central, layout});
+    // The same number of files beside them, only for the daemon's writing alone (their own
+    // minutes, so that the reads' files and window stay as they are).
+    const state::PortStore writing_store({state_dir + "/writing-only", local, layout});
     std::vector<PortRef> all;
     for (std::size_t i = 0; i < ports; ++i) all.push_back(port_of(i));
     const history::HistoryReader through_local(state_dir, local);
@@ -123,6 +163,7 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr) / 60 * 60;
     const std::size_t minutes = rows + pending * static_cast<std::size_t>(runs);
     std::time_t next = now - static_cast<std::time_t>(minutes) * 60;
+    std::time_t writing_next = next;
     const auto fill_start = Clock::now();
     write_minutes(local_store, ports, next, rows);
     write_minutes(central_store, ports, next, rows);
@@ -140,16 +181,19 @@ int main(int argc, char** argv) {
       read_every_port("files", direct, all, window, m["files"]);
       read_every_port("central first", through_central, all, window, m["central first"]);
       read_every_port("central again", through_central, all, window, m["central again"]);
+      write_minutes(writing_store, ports, writing_next, pending);
+      writing_next += static_cast<std::time_t>(pending) * 60;
+      time_daemon_writing(local, ports, m["local writing only"]);
     }
     const double files_median = m["files"].median();
     std::printf("%zu ports, %zu minutes each, window %lld s, %d runs (medians):\n", ports,
                 rows + pending * static_cast<std::size_t>(runs), static_cast<long long>(window),
                 runs);
-    for (const char* name :
-         {"local first", "local again", "files", "central first", "central again"}) {
+    for (const char* name : {"local first", "local again", "files", "central first",
+                             "central again", "local writing only"}) {
       const Measure& x = m[name];
       std::printf(
-          "  %-14s %7.3f s  %5.2fx the files   connections %zu, round trips %zu, commands %zu\n",
+          "  %-18s %7.3f s  %5.2fx the files   connections %zu, round trips %zu, commands %zu\n",
           name, x.median(), x.median() / files_median, x.cost.connections, x.cost.round_trips,
           x.cost.commands);
     }
