@@ -5,7 +5,10 @@
 //
 // A run starts where the engine starts again (a request's transaction id lower than the last
 // request's: each pass of a run opens a new engine, whose ids count from 1) after a pause longer
-// than --gap (a run's passes follow each other within milliseconds, its retries keep counting).
+// than --gap (a run's passes follow each other within milliseconds, its retries keep counting),
+// or where a discovery starts after such a pause: libibmad numbers a process's directed-route
+// SMPs one after the other from a random start, so one that does not follow the last (the same
+// id, a try again, or the next) comes from another run.
 #include <pcap/pcap.h>
 
 #include <cstdio>
@@ -14,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "mad/dr_smp.hpp"
 #include "mad/ib_frame.hpp"
 #include "plugin/add_option.hpp"
 #include "plugin/cli.hpp"
@@ -59,7 +63,8 @@ void run(const Options& options) {
 
   std::unique_ptr<pcap_dumper_t, DumperCloser> dumper;
   int runs = 0;
-  std::uint32_t last_tid = 0;
+  std::uint32_t last_tid = 0;     // the engine's last request
+  std::uint32_t last_dr_tid = 0;  // the last directed-route SMP (libibnetdisc's discovery)
   std::int64_t last_time = 0;
   std::size_t packets = 0;
   for (std::size_t number = 1;; ++number) {
@@ -76,14 +81,17 @@ void run(const Options& options) {
     const bool request = (mad[3] & 0x80) == 0;
     const std::uint32_t tid = ibpm::mad::load_be32(mad + 12);
     const std::int64_t when = nanoseconds(*header);
-    if (request && (!dumper || (tid <= last_tid && when - last_time > gap))) {
+    const bool directed = ibpm::mad::is_directed_route(mad);
+    const bool starts_again =
+        directed ? tid != last_dr_tid && tid != last_dr_tid + 1 : tid <= last_tid;
+    if (request && (!dumper || (starts_again && when - last_time > gap))) {
       char name[32];
       std::snprintf(name, sizeof name, "-%04d.pcap", ++runs);
       const std::string out = (fs::path(options.out_dir) / (stem + name)).string();
       dumper.reset(pcap_dump_open(pcap.get(), out.c_str()));
       if (!dumper) throw std::runtime_error(out + ": " + pcap_geterr(pcap.get()));
     }
-    if (request) last_tid = tid;
+    if (request) (directed ? last_dr_tid : last_tid) = tid;
     last_time = when;
     if (!dumper) continue;  // answers before any request: nothing asked them in this recording
     pcap_dump(reinterpret_cast<u_char*>(dumper.get()), header, bytes);
@@ -105,7 +113,7 @@ int main(int argc, char** argv) {
            "(DIR/NAME-0001.pcap, ...), so that the runs replay in turn: for f in DIR/*.pcap; do "
            "check_ib_fabric --replay $f ...; done feeds a state directory (RRD files at the "
            "recording's times) for ibpm-locality, ibpm-map and ibpm-web. A run starts where "
-           "the MAD engine starts again after a pause longer than --gap.",
+           "the MAD engine, or a discovery, starts again after a pause longer than --gap.",
        .add_options =
            [&](CLI::App& app) {
              ibpm::plugin::add_option(app, "recording", options.recording,

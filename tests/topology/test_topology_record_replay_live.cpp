@@ -4,6 +4,8 @@
 //   - check_ib_topology recorded live against a baseline, healthy and then with a leaf's uplink
 //     unplugged (CRITICAL), and replayed in a plain process (no LD_PRELOAD, the simulator stopped)
 //     gives the live exit code and output, byte for byte;
+//   - both runs recorded into one file are split by ibpm-split-recording where the second
+//     discovery starts, and each part replays to its run's output;
 //   - ibpm-topology and check_ib_routes --refresh (no --cache: it discovers) replay the same way;
 //   - a recording that holds no discovery (check_ib_fabric's), one cut short, and --replay with
 //     --cache are UNKNOWN in one line;
@@ -13,6 +15,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "mad/pcap_library.hpp"
 #include "support/process.hpp"
@@ -73,6 +76,7 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
   const std::string baseline = dir / "baseline.cache";
   const std::string healthy_pcap = dir / "healthy.pcap";
   const std::string lost_pcap = dir / "lost.pcap";
+  const std::string both_pcap = dir / "both.pcap";  // the two runs, one after the other
   ProcessRun healthy, lost, tool, routes, sweep;
   std::string far_end, leaf;
   int uplink = 0;
@@ -80,6 +84,7 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
     auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
     REQUIRE(live(fabric, {bin("check_ib_topology"), "--write-baseline", baseline}).exit_code == 0);
     healthy = live(fabric, check_argv(baseline, "--record", healthy_pcap));
+    REQUIRE(live(fabric, check_argv(baseline, "--record", both_pcap)).exit_code == 0);
     tool = live(fabric, {bin("ibpm-topology"), "--levels", "--record", dir / "tool.pcap"});
     routes = live(fabric, {bin("check_ib_routes"), "--refresh", "--state-dir", dir / "routes-live",
                            "--record", dir / "routes.pcap"});
@@ -93,6 +98,8 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
     far_end = tree.topology.port_name(*peer);
     fabric.console("Unlink \"" + leaf + "\"[" + std::to_string(uplink) + "]");
     lost = live(fabric, check_argv(baseline, "--record", lost_pcap));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // past the split's --gap
+    REQUIRE(live(fabric, check_argv(baseline, "--record", both_pcap)).exit_code == 2);
   }  // the simulator stops here
   INFO("live:\n" << healthy.out << healthy.err << lost.out << lost.err);
   REQUIRE(healthy.exit_code == 0);
@@ -115,6 +122,23 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
     const ProcessRun replayed_lost = run_process(check_argv(baseline, "--replay", lost_pcap));
     CHECK(replayed_lost.has("link lost: " + far_end + " <-> " + leaf + "[" +
                             std::to_string(uplink) + "]"));
+  }
+
+  // Both runs in one file: ibpm-split-recording splits them where the second discovery starts,
+  // and each part replays to its run's output.
+  {
+    const ProcessRun split =
+        run_process({bin("ibpm-split-recording"), both_pcap, "-o", dir / "runs", "--gap", "0.1"});
+    INFO(split.out << split.err);
+    REQUIRE(split.exit_code == 0);
+    CHECK(split.has(": 2 runs, "));
+    for (const auto& [run, part] : {std::pair{&healthy, dir / "runs/both-0001.pcap"},
+                                    std::pair{&lost, dir / "runs/both-0002.pcap"}}) {
+      const ProcessRun replayed = run_process(check_argv(baseline, "--replay", part));
+      INFO("replayed " << part << ":\n" << replayed.out << replayed.err);
+      CHECK(replayed.exit_code == run->exit_code);
+      CHECK(replayed.out == run->out);
+    }
   }
 
   // ibpm-topology, and check_ib_routes --refresh without --cache.
