@@ -29,6 +29,7 @@ class MadTap {
   bool replaying() const { return replay_ != nullptr; }
   PcapRecorder* recorder() { return recorder_.get(); }
   ReplaySource* replay() { return replay_.get(); }
+  const ReplaySource* replay() const { return replay_.get(); }
 
   // The time now as the command's results should carry it: the clock's, or in a replay the
   // recording's last packet's (the clock's for an empty recording).

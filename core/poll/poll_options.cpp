@@ -130,8 +130,8 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options, Replay
   switch (topology) {
     case ReplayTopology::from_cache_or_state:
       where =
-          "; the topology comes from --cache or the state directory (discovery is not "
-          "recorded)";
+          "; the topology comes from --cache or the state directory, else from the discovery "
+          "the recorded run made (a discovery is recorded with the run's MADs)";
       break;
     case ReplayTopology::none:
       where = "; the SM LID is the recording's (no HCA is opened)";
@@ -144,7 +144,7 @@ void add_recording_options(CLI::App& app, plugin::FabricOptions& options, Replay
     case ReplayTopology::discovery:
       where =
           "; the fabric discovery (libibnetdisc's directed-route SMPs) is recorded and "
-          "replayed too (no HCA is opened)";
+          "replayed too (no HCA is opened; not with --cache, which is not discovered)";
       break;
   }
   const std::string replay_help =

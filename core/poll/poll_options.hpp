@@ -51,7 +51,7 @@ struct PollOptions {
 
 // Where a replaying command's topology comes from, for --replay's help.
 enum class ReplayTopology {
-  from_cache_or_state,  // --cache or the state directory (discovery is not recorded)
+  from_cache_or_state,  // --cache or the state directory, else the recorded run's discovery
   none,                 // the command reads no topology (check_ib_sm)
   discovery,            // the command's discovery is recorded and replayed (check_ib_topology)
   refresh,              // --refresh's discovery (without --cache) is too (ibpm-routes)

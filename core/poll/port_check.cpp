@@ -41,15 +41,18 @@ const Node* find_node(const Fabric& fabric, const NodeNameMap* names, const std:
 // file, or a discovery when there is none); else, when no --cache names the topology (it may be
 // older than the node), one discovery. Throws TargetError when the node is still not found.
 void find_node_topology(const topology::TopologySource& source, const std::string& text,
-                        const NodeNameMap* names, bool replaying, NodePoll& poll) {
+                        const NodeNameMap* names, const mad::MadTap& tap, NodePoll& poll) {
+  const bool replaying = tap.replaying();
   if (std::optional<topology::Topology> slice = source.load_slice(text)) {
     poll.topology = std::move(*slice);
     poll.node = find_node(poll.topology.fabric, names, text);
     if (poll.node) return;
   }
-  // A replay has no fabric to discover.
-  poll.topology = source.load(replaying ? topology::TopologyRefresh::offline
-                                        : topology::TopologyRefresh::discover_if_missing);
+  // A replay discovers as the recorded run did, when there was no topology yet; a recording
+  // without a discovery has no fabric to discover.
+  const bool offline = replaying && !tap.replay()->holds_discovery();
+  poll.topology = source.load(offline ? topology::TopologyRefresh::offline
+                                      : topology::TopologyRefresh::discover_if_missing);
   poll.node = find_node(poll.topology.fabric, names, text);
   if (!poll.node) {
     if (!source.cache_given() && !replaying) {
@@ -153,12 +156,13 @@ NodePoll poll_node(const PortCheckOptions& options, const plugin::CommonOptions&
 
   PollSettings settings = poll_settings(options, common, start);
   const state::PortStore store(store_options(options));
-  const topology::TopologySource source = topology::topology_source(options.fabric);
-  // Opened first: a recording that cannot be used stops the check before anything is read.
+  // Opened first: a recording that cannot be used stops the check before anything is read. A
+  // discovery is recorded in it, or replayed from it.
   mad::MadTap tap(options.fabric.record, options.fabric.replay, record_rotation(options.fabric));
+  const topology::TopologySource source = topology::topology_source(options.fabric, &tap);
   if (tap.replaying()) settings.clock = to_epoch_seconds(tap.now());
 
-  find_node_topology(source, options.node, names, tap.replaying(), poll);
+  find_node_topology(source, options.node, names, tap, poll);
   poll_node_ports(options, settings, store, single_port, tap, poll);
   if (topology_staleness(poll.results) == Staleness::current || tap.replaying()) return poll;
 

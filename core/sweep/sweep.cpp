@@ -32,11 +32,18 @@ double seconds_since(Clock::time_point start) {
 
 // The topology to sweep: --cache as it is; the state topology, discovered again once it is
 // older than --rediscover-after (a failed discovery keeps the old one, and says so).
-topology::Topology sweep_topology(const SweepOptions& options, SweepResult& result) {
-  const topology::TopologySource source = topology::topology_source(options.fabric);
-  // A replay has no fabric to discover: --cache or the saved state topology.
-  if (source.cache_given() || !options.fabric.replay.empty())
-    return source.load(topology::TopologyRefresh::offline);
+topology::Topology sweep_topology(const SweepOptions& options, mad::MadTap& tap,
+                                  SweepResult& result) {
+  // A discovery is recorded with the sweep's MADs, or replayed from them.
+  const topology::TopologySource source = topology::topology_source(options.fabric, &tap);
+  if (source.cache_given()) return source.load(topology::TopologyRefresh::offline);
+  // A replay discovers as the recorded run did, when there was no topology yet (never by age:
+  // the recording's clock is not the files'); a recording without a discovery has no fabric to
+  // discover: the saved state topology.
+  if (tap.replaying())
+    return source.load(tap.replay()->holds_discovery()
+                           ? topology::TopologyRefresh::discover_if_missing
+                           : topology::TopologyRefresh::offline);
   std::error_code error;
   const auto written = std::filesystem::last_write_time(source.file(), error);
   if (!error && options.rediscover_after_s > 0 &&
@@ -367,7 +374,7 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
                    .max_age = options.fabric.record_max_age});
   if (tap.replaying()) settings.clock = poll::to_epoch_seconds(tap.now());
 
-  result.topology = sweep_topology(options, result);
+  result.topology = sweep_topology(options, tap, result);
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric
   // is ours: the sweep saves the topology from the fabric.
   result.topology.ibnd.reset();
@@ -459,8 +466,8 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
     // Ports answered as other nodes were not written; learn the fabric and sweep once more
     // (this pass's record saved first: its locks would stand in the next pass's way).
     poll::save_record(result.pending, result.results);
-    result.topology =
-        topology::topology_source(options.fabric).load(topology::TopologyRefresh::discover_now);
+    result.topology = topology::topology_source(options.fabric, &tap)
+                          .load(topology::TopologyRefresh::discover_now);
     result.rediscovered = true;
     result.topology_note = "a LID answered as another node: discovered again";
   }

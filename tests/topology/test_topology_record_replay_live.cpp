@@ -7,8 +7,10 @@
 //   - both runs recorded into one file are split by ibpm-split-recording where the second
 //     discovery starts, and each part replays to its run's output;
 //   - ibpm-topology and check_ib_routes --refresh (no --cache: it discovers) replay the same way;
-//   - a recording that holds no discovery (check_ib_fabric's), one cut short, and --replay with
-//     --cache are UNKNOWN in one line;
+//   - a recording that holds no discovery (check_ib_fabric's on --cache), one cut short, and
+//     --replay with --cache are UNKNOWN in one line;
+//   - check_ib_fabric and check_ib_node runs that discovered (no topology yet) replay their
+//     discovery into a fresh state directory, to the live output and saved topology;
 //   - tshark, when installed, decodes the recorded DR SMPs: permissive LIDs, QP0, every node's
 //     NodeInfo answered.
 #include <catch2/catch.hpp>
@@ -58,6 +60,14 @@ void cut_recording(const std::string& from, const std::string& to, int count) {
   pcap.close(in);
 }
 
+// A sweep's output without its durations (status line, perfdata, the long output's "sweep" line).
+std::string time_independent(const std::string& output) {
+  std::string text = std::regex_replace(output, std::regex(R"( polled in [0-9.]+ s)"), " polled");
+  text = std::regex_replace(text, std::regex(R"((sweep_time|poll_time)=[0-9.e-]+s)"), "$1=T");
+  return std::regex_replace(text, std::regex(R"(sweep [0-9.]+ s \(polling and state [0-9.]+ s\))"),
+                            "sweep T");
+}
+
 // A perfdata value of a status line ("switches=6;;;0" -> 6).
 int perfdata(const std::string& line, const std::string& label) {
   std::smatch match;
@@ -88,8 +98,9 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
     tool = live(fabric, {bin("ibpm-topology"), "--levels", "--record", dir / "tool.pcap"});
     routes = live(fabric, {bin("check_ib_routes"), "--refresh", "--state-dir", dir / "routes-live",
                            "--record", dir / "routes.pcap"});
-    sweep = live(fabric, {bin("check_ib_fabric"), "--state-dir", dir / "sweep", "--record",
-                          dir / "sweep.pcap"});
+    // A sweep on --cache discovers nothing: its recording holds no discovery.
+    sweep = live(fabric, {bin("check_ib_fabric"), "--cache", baseline, "--state-dir", dir / "sweep",
+                          "--record", dir / "sweep.pcap"});
     // A leaf's uplink: both switches stay reachable, so exactly this cable is lost.
     leaf = tree.leaves().front();
     uplink = tree.host_ports_per_leaf + 1;
@@ -189,6 +200,38 @@ TEST_CASE("A discovery recorded on ibsim replays without it to the live results"
           "IB TOPOLOGY UNKNOWN - --record and --replay record and "
           "replay a discovery: not with --cache");
   }
+}
+
+TEST_CASE("Sweeps and node checks that discover replay their discovery without --cache") {
+  IBPM_REQUIRE_SIMULATOR();
+  test::TempDir dir("topology-record-sweep");
+  const sim::FatTree tree = test::small_tree(16, 8);
+  const std::string leaf = tree.leaves().front();
+  ProcessRun sweep, node;
+  {
+    auto fabric = sim::SimulatedFabric::start_text(tree.net_file());
+    // First runs: no topology in their state directories, so they discover.
+    sweep = live(fabric, {bin("check_ib_fabric"), "--state-dir", dir / "sweep-live", "--record",
+                          dir / "sweep.pcap"});
+    node = live(fabric, {bin("check_ib_node"), "--node", leaf, "--state-dir", dir / "node-live",
+                         "--record", dir / "node.pcap"});
+  }
+  INFO("live:\n" << sweep.out << sweep.err << node.out << node.err);
+  REQUIRE(sweep.exit_code == 0);
+  REQUIRE(node.exit_code == 0);
+  const ProcessRun sweep_replay =
+      run_process({bin("check_ib_fabric"), "--state-dir", dir / "sweep-replay", "--replay",
+                   dir / "sweep.pcap"});
+  INFO("replayed:\n" << sweep_replay.out << sweep_replay.err);
+  CHECK(sweep_replay.exit_code == sweep.exit_code);
+  CHECK(time_independent(sweep_replay.out) == time_independent(sweep.out));
+  CHECK(test::read_text(dir / "sweep-replay/topology.ibnetdiscover") ==
+        test::read_text(dir / "sweep-live/topology.ibnetdiscover"));
+  const ProcessRun node_replay = run_process({bin("check_ib_node"), "--node", leaf, "--state-dir",
+                                              dir / "node-replay", "--replay", dir / "node.pcap"});
+  INFO(node_replay.out << node_replay.err);
+  CHECK(node_replay.exit_code == node.exit_code);
+  CHECK(node_replay.out == node.out);
 }
 
 TEST_CASE("tshark decodes the directed-route SMPs of a recorded discovery") {
