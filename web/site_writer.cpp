@@ -2,6 +2,11 @@
 
 #include "site_writer.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -28,12 +33,25 @@ std::string replaceable(const std::string& dir) {
   return dir + " is not empty and holds no site written by ibpm-web: give it a folder of its own";
 }
 
+// Written over in place when the file is there (the staging folder reuses the last site's): not
+// truncated to nothing first, which makes ext4 write the file out at close and, mounted with
+// discard, discard its blocks; only a shorter page cuts the tail.
 void write_file(const fs::path& path, std::string_view content) {
   fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-  out.flush();
-  if (!out) throw std::runtime_error(path.string() + ": cannot write");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  const int error = done < content.size() ? errno : 0;
+  const bool cut = ::ftruncate(fd, static_cast<off_t>(content.size())) == 0;
+  if (::close(fd) != 0 || error != 0 || !cut)
+    throw std::runtime_error(path.string() +
+                             ": cannot write: " + std::strerror(error != 0 ? error : errno));
 }
 
 // The map as SVG (with its drill-down maps in maps/ when folded by pods); inline in the overview
@@ -72,7 +90,8 @@ std::string generated_text(const SiteData& data) {
 }  // namespace
 
 WriteReport write_site(const SiteData& data, const WriteOptions& options) {
-  base::StagedFolder staged(options.output, replaceable);
+  // The last run's pages are written over, not deleted and made again (atomic_dir.hpp).
+  base::StagedFolder staged(options.output, replaceable, base::Staging::reuse_spare);
   const fs::path root(staged.path());
   WriteReport report;
   write_file(root / kMarker,
