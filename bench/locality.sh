@@ -15,13 +15,15 @@
 # ibpm-bench-aggregates on the disk (with what a sweep's aggregates cost it), then ibpm-locality
 # over the last 15 minutes through the aggregates and with --per-port (every port's file), from
 # the files and through a local rrdcached, in the same runs, and the largest difference between
-# their sums.
+# their sums. With IBPM_BENCH_WEB=1 also `ibpm-web --graphs none` over the same history (the
+# dashboard: every port's file, the folded map drawn), through the daemon and from the files.
 #
 # Usage: bench/locality.sh [BUILD_DIR]   (BUILD_DIR defaults to ./build)
 #   IBPM_BENCH_RUNS   hyperfine runs per command (default 10; 3 with IBPM_BENCH_HOSTS)
 #   IBPM_BENCH_OUT    folder for hyperfine's JSON (default out/bench)
 #   IBPM_BENCH_HOSTS  hosts of the generated tree whose history is read (see above)
 #   IBPM_BENCH_SHARDS sweep scopes of its aggregates (default 2)
+#   IBPM_BENCH_WEB    1: ibpm-web --graphs none too, with IBPM_BENCH_HOSTS
 #   IBPM_BENCH_STATE  parent of its state (default /var/tmp: a disk)
 set -euo pipefail
 
@@ -70,6 +72,18 @@ for name, row in p.items():
         worst = max(worst, abs(x - y) / max(abs(y), 1.0))
 print(f"{len(p)} sets, largest relative difference of their sums: {worst:.2e}")
 PY
+  if [[ ${IBPM_BENCH_WEB:-} == 1 ]]; then
+    need_built ibpm-web ibpm-draw
+    web="$bin/ibpm-web --cache $state/fabric.ibnetdiscover --state-dir $state/state --window 900 --graphs none -o $state/site"
+    hyperfine -N --warmup 1 --runs "$runs" --style basic --export-json "$out/web_history.json" \
+      -n "ibpm-web --graphs none, rrdcached" "$web $daemon" -n "ibpm-web --graphs none, files" "$web" \
+      > "$state/hyperfine-web.log" 2>&1 || { cat "$state/hyperfine-web.log" >&2; exit 1; }
+    python3 - "$out/web_history.json" <<'PY'
+import json, sys
+for x in json.load(open(sys.argv[1]))["results"]:
+    print(f"{x['command']:<34} median {x['median']:.3f} s, runs " + ", ".join(f"{t:.3f}" for t in x["times"]))
+PY
+  fi
   exit 0
 fi
 runs=${IBPM_BENCH_RUNS:-10}
