@@ -372,7 +372,11 @@ SweepResult run_sweep(const SweepOptions& options, const plugin::CommonOptions& 
                   {.max_size = options.fabric.record_max_size,
                    .keep = options.fabric.record_keep,
                    .max_age = options.fabric.record_max_age});
-  if (tap.replaying()) settings.clock = poll::to_epoch_seconds(tap.now());
+  if (tap.replaying()) {
+    // The run as recorded: its summary, spool results and samples carry the recording's time.
+    settings.clock = poll::to_epoch_seconds(tap.now());
+    result.started = *settings.clock;
+  }
 
   result.topology = sweep_topology(options, tap, result);
   // libibnetdisc's own copy of the fabric (about 400 bytes a port) is not needed once the fabric

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "sim/traffic.hpp"
@@ -196,4 +198,14 @@ TEST_CASE(
   CHECK(live_report.line_count() == 8);  // a header, six leaves and the spines' set
   CHECK(live_report.has("leaf01"));
   CHECK(replayed_report.out == live_report.out);
+  // The replayed sweeps keep the recording's time: the last one's summary says it started when
+  // the last live sweep did (the recording's last packet, within the sweep), not an hour later.
+  const auto started = [](const std::string& state) {
+    std::ifstream in(state + "/sweep/fabric.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = json.find("\"started\":");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + 10));
+  };
+  CHECK(started(dir / "replay") == Approx(started(dir / "live")).margin(5));
 }
