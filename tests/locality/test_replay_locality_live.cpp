@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -207,5 +208,5 @@ TEST_CASE(
     REQUIRE(at != std::string::npos);
     return std::stod(json.substr(at + 10));
   };
-  CHECK(started(dir / "replay") == Approx(started(dir / "live")).margin(5));
+  CHECK(std::abs(started(dir / "replay") - started(dir / "live")) < 5);
 }
