@@ -470,12 +470,22 @@ int main(int argc, char** argv) {
                                 "that crossed it); 0: never")
                  .in_range(0u, 3600u)
                  .show_default();
-             plugin::add_flag(app, "--sa", options.sa,
-                              "Also subscribe to the traps at the master SM's SA, from the port "
-                              "-C/-P (for a subnet manager that is not an OpenSM with the plugin)")
-                 .group("SA subscription");
+             const plugin::OptionRef sa_flag =
+                 plugin::add_flag(
+                     app, "--sa", options.sa,
+                     "Also subscribe to the traps at the master SM's SA, from the port "
+                     "-C/-P (for a subnet manager that is not an OpenSM with the plugin)")
+                     .group("SA subscription");
              plugin::add_local_port_options(app, options.sa_options.ca, options.sa_options.port,
                                             "SA subscription");
+             plugin::add_option(app, "--record", options.sa_options.record,
+                                "With --sa: append every MAD of the SA way in (the checks' "
+                                "requests and answers, the SA's Reports and their ReportResps) "
+                                "to FILE, a pcap recording as the checks' --record writes (the "
+                                "re-polls record with the command's own --record)")
+                 .type_name("FILE")
+                 .needs(sa_flag)
+                 .group("SA subscription");
              plugin::add_option(app, "--sa-check", options.sa_check_s,
                                 "Seconds between two checks that the SA still lists the "
                                 "subscription (and who the master is)")

@@ -71,7 +71,31 @@ SaSubscriber::SaSubscriber(SaOptions options, Say say, OnTrap on_trap)
       on_trap_(std::move(on_trap)),
       port_(std::make_shared<mad::UmadPort>(options_.ca, options_.port)),
       sa_agent_(register_for_reports(*port_)),
-      reader_(port_) {}
+      reader_(port_),
+      recorder_(options_.record.empty() ? nullptr
+                                        : std::make_unique<mad::PcapRecorder>(options_.record)) {}
+
+void SaSubscriber::record(const std::uint8_t* umad_packet, std::size_t mad_length,
+                          mad::Direction direction) {
+  if (!recorder_) return;
+  // On the wire a MAD is 256 bytes; umad may hand back less (an SA answer without RMPP, its data
+  // only), which tshark does not decode: recorded as it travelled, zeros after the data.
+  std::vector<std::uint8_t> padded;
+  if (mad_length < mad::kMadSize) {
+    padded.assign(umad_size() + mad::kMadSize, 0);
+    std::copy_n(umad_packet, umad_size() + mad_length, padded.begin());
+    umad_packet = padded.data();
+    mad_length = mad::kMadSize;
+  }
+  try {
+    recorder_->record(umad_packet, mad_length, direction, port_->lid(),
+                      std::chrono::system_clock::now());
+    recorder_->flush();  // a listener runs for weeks: each MAD on disk as it comes
+  } catch (const mad::MadError& e) {
+    say_(std::string("recording stopped: ") + e.what());
+    recorder_.reset();
+  }
+}
 
 void SaSubscriber::start_check(Clock::time_point now) {
   checking_ = true;
@@ -117,8 +141,9 @@ void SaSubscriber::send_try(Clock::time_point now) {
   mad::set_tid(packet, request.tid);
   const int agent =
       request.request.step == Step::port_info ? port_->agent(mad::MgmtClass::subnet) : sa_agent_;
-  umad_send(port_->fd(), agent, packet.data(), length,
-            static_cast<int>(options_.mad_timeout.count()), 0);
+  if (umad_send(port_->fd(), agent, packet.data(), length,
+                static_cast<int>(options_.mad_timeout.count()), 0) >= 0)
+    record(packet.data(), static_cast<std::size_t>(length), mad::Direction::sent);
 }
 
 void SaSubscriber::read(Clock::time_point now) {
@@ -139,6 +164,7 @@ void SaSubscriber::take_packet(const std::vector<std::uint8_t>& packet, Clock::t
   const std::uint8_t* mad = packet.data() + umad_size();
   const std::size_t length = packet.size() - umad_size();
   const int status = umad_status(const_cast<std::uint8_t*>(packet.data()));
+  if (status == 0) record(packet.data(), length, mad::Direction::received);
   if (status == 0 && mad[1] == UMAD_CLASS_SUBN_ADM && mad[3] == UMAD_METHOD_REPORT) {
     take_report(packet);
     return;
@@ -162,8 +188,10 @@ void SaSubscriber::take_report(const std::vector<std::uint8_t>& packet) {
     std::copy_n(packet.begin(), umad_size(), out.begin());
     std::copy(handling.response->begin(), handling.response->end(), out.begin() + umad_size());
     umad_get_mad_addr(out.data())->qkey = htobe32(IB_DEFAULT_QP1_QKEY);
-    if (umad_send(port_->fd(), sa_agent_, out.data(), static_cast<int>(mad::kMadSize), 0, 0) >= 0)
+    if (umad_send(port_->fd(), sa_agent_, out.data(), static_cast<int>(mad::kMadSize), 0, 0) >= 0) {
       ++health_.answered;
+      record(out.data(), mad::kMadSize, mad::Direction::sent);
+    }
   }
   if (!handling.trap) {
     ++health_.malformed;

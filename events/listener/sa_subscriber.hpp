@@ -29,6 +29,7 @@
 
 #include "events/trap_record.hpp"
 #include "mad/inform_info.hpp"
+#include "mad/pcap_recorder.hpp"
 #include "mad/umad_port.hpp"
 #include "umad_reader.hpp"
 
@@ -42,6 +43,9 @@ struct SaOptions {
   std::chrono::seconds check_interval{60};
   std::chrono::milliseconds mad_timeout{1000};
   unsigned mad_tries = 3;
+  // --record FILE: every MAD of the SA way in (the checks' requests and answers, the SA's
+  // Reports and the ReportResps) appended to FILE as the checks' --record writes it; empty: none.
+  std::string record;
 };
 
 // What the status file says of the SA way in.
@@ -102,6 +106,9 @@ class SaSubscriber {
   void send_next(Clock::time_point now);
   void send_try(Clock::time_point now);
   void take_packet(const std::vector<std::uint8_t>& packet, Clock::time_point now);
+  // Writes a umad packet of `mad_length` bytes of MAD to the recording, if there is one; a
+  // recording that fails (disk full) is said once and stopped, the subscription goes on.
+  void record(const std::uint8_t* umad_packet, std::size_t mad_length, mad::Direction direction);
   void take_report(const std::vector<std::uint8_t>& packet);
   void take_answer(const std::uint8_t* mad, std::size_t length, Clock::time_point now);
   void take_port_info(const std::uint8_t* mad);
@@ -116,6 +123,7 @@ class SaSubscriber {
   std::shared_ptr<mad::UmadPort> port_;
   int sa_agent_ = -1;
   UmadReader reader_;
+  std::unique_ptr<mad::PcapRecorder> recorder_;
 
   std::deque<Request> todo_;
   std::optional<InFlight> in_flight_;

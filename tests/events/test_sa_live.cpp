@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -113,13 +114,25 @@ bool sa_wait_for(Done done, std::chrono::seconds limit) {
 // ibpm-events --sa as a client of the simulation (its re-polls would be: /bin/true here, no
 // Report arrives), its log and status in `work`.
 std::unique_ptr<BackgroundProcess> start_sa_listener(ibpm::sim::SimulatedFabric& fabric,
-                                                     const TempDir& work, unsigned check_s) {
+                                                     const TempDir& work, unsigned check_s,
+                                                     const std::vector<std::string>& more = {}) {
   std::vector<std::string> argv{"/usr/bin/env"};
   for (const std::string& var : fabric.client_env_overrides()) argv.push_back(var);
   argv.insert(argv.end(),
               {bin("ibpm-events"), "--sa", "--sa-check", std::to_string(check_s), "--socket",
-               work / "events.sock", "--status-file", work / "listener.json", "--", "/bin/true"});
+               work / "events.sock", "--status-file", work / "listener.json"});
+  argv.insert(argv.end(), more.begin(), more.end());
+  argv.insert(argv.end(), {"--", "/bin/true"});
   return std::make_unique<BackgroundProcess>(argv, work / "listener.log");
+}
+
+// How many packets of `file` tshark shows through `filter` (nullopt without tshark).
+std::optional<std::size_t> tshark_count(const std::string& file, const std::string& filter) {
+  if (!std::filesystem::exists("/usr/bin/tshark")) return std::nullopt;
+  const ProcessRun run = run_process({"/usr/bin/tshark", "-r", file, "-Y", filter},
+                                     {.env = {}, .stderr_to = Stderr::discarded});
+  if (run.exit_code != 0) return std::nullopt;
+  return run.line_count();
 }
 
 ProcessRun sa_events_check(const TempDir& work) {
@@ -295,4 +308,57 @@ TEST_CASE("check_ib_events judges the SA way in from the listener's status") {
   INFO(silent.out);
   CHECK(silent.exit_code == 1);
   CHECK(silent.has("not heard from the OpenSM plugin for 400 s (the SA still brings the traps)"));
+}
+
+TEST_CASE("ibpm-events --sa --record writes the SA way in as tshark decodes it") {
+  IBPM_REQUIRE_SIMULATOR();
+  ibpm::sim::SimulatedFabric::Options options;
+  options.run_subnet_manager = false;
+  auto fabric = ibpm::sim::SimulatedFabric::start_text(kSaNet, options);
+  TempDir work("events-sa-record");
+  std::ofstream(work / "opensm.conf") << kSaOpensmConf;
+  const std::filesystem::path home = work.path() / "h1";
+  auto opensm = start_opensm_daemon(fabric, home, work / "opensm.conf", "h1");
+  REQUIRE(log_says(home / "osm.log", "SUBNET UP", 60s));
+
+  const std::string recording = work / "sa.pcap";
+  auto listener = start_sa_listener(fabric, work, 60, {"--record", recording});
+  const std::filesystem::path log = work.path() / "listener.log";
+  REQUIRE(log_says(log, "subscribed at the SA (SM LID ", 20s));
+  listener->stop();  // SIGTERM: the five subscriptions removed, each answered
+  INFO(text_of(log));
+  REQUIRE(read_text(log).find("unsubscribed at the SA (SM LID ") != std::string::npos);
+  REQUIRE(std::filesystem::exists(recording));
+
+  // The port's PortInfo (who the master is), the SA's InformInfoRecord table, and a
+  // SubnAdmSet(InformInfo) for each trap on the way in and on the way out, each answered.
+  const std::string inform_info =
+      "infiniband.mad.mgmtclass == 0x03 && "
+      "infiniband.mad.attributeid == 0x0003 && infiniband.mad.method";
+  const auto sets = tshark_count(recording, inform_info + " == 0x02");
+  const auto answers = tshark_count(recording, inform_info + " == 0x81");
+  const auto port_info = tshark_count(
+      recording, "infiniband.mad.attributeid == 0x0015 && infiniband.mad.method == 0x81");
+  const auto table = tshark_count(
+      recording, "infiniband.mad.attributeid == 0x00f3 && infiniband.mad.method == 0x12");
+  if (!sets || !answers || !port_info || !table) IBPM_SKIP("no tshark to decode the recording");
+  INFO(run_process(
+           {"/usr/bin/tshark", "-r", recording, "-T", "fields", "-e", "infiniband.mad.mgmtclass",
+            "-e", "infiniband.mad.method", "-e", "infiniband.mad.attributeid", "-e",
+            "infiniband.lrh.slid", "-e", "infiniband.lrh.dlid"},
+           {.env = {}, .stderr_to = Stderr::merged})
+           .out);
+  CHECK(*sets >= 2 * kSaTraps.size());
+  CHECK(*answers == *sets);
+  CHECK(*port_info >= 1);
+  CHECK(*table >= 1);
+  opensm->stop();
+}
+
+TEST_CASE("ibpm-events --record without --sa is refused") {
+  const ProcessRun run =
+      run_process({bin("ibpm-events"), "--record", "/tmp/x.pcap", "--", "/bin/true"},
+                  {.env = {}, .stderr_to = Stderr::merged});
+  CHECK(run.exit_code != 0);
+  CHECK(run.out.find("--sa") != std::string::npos);
 }
