@@ -12,6 +12,7 @@
 
 #include "state/rrd_backend.hpp"
 #include "state/rrd_layout.hpp"
+#include "state/rrd_lock_wait.hpp"
 #include "state/rrdcached_pipeline.hpp"
 #include "state/state_error.hpp"
 
@@ -119,8 +120,12 @@ FetchedRows read_any_archive(const std::string& path, const char* cf, std::time_
   unsigned long step = 0, sources = 0;
   char** names = nullptr;
   rrd_value_t* data = nullptr;
-  rrd_clear_error();
-  if (rrd_fetch_r(path.c_str(), cf, &start, &end, &step, &sources, &names, &data) != 0) {
+  const bool read = retry_while_locked([&] {
+    start = start_time;
+    end = fetch_end(start_time, end_time);
+    return rrd_fetch_r(path.c_str(), cf, &start, &end, &step, &sources, &names, &data) == 0;
+  });
+  if (!read) {
     const char* reason = rrd_get_error();
     std::string text = reason && *reason ? reason : "librrd gave no reason";
     rrd_clear_error();

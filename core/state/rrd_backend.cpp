@@ -18,6 +18,7 @@
 
 #include "base/temporary.hpp"
 #include "state/directories.hpp"
+#include "state/rrd_lock_wait.hpp"
 #include "state/rrdcached_batch.hpp"
 #include "state/rrdcached_connection.hpp"
 #include "state/rrdcached_pipeline.hpp"
@@ -265,9 +266,10 @@ void RrdBackend::update(const std::string& path, const std::string& line) const 
     return;
   }
   const char* values[] = {line.c_str()};
-  rrd_clear_error();
   errno = 0;
-  if (rrd_update_r(path.c_str(), nullptr, 1, values) != 0) fail(path, "cannot update");
+  // A report reading the file holds its lock for a moment: the update waits it out.
+  if (!retry_while_locked([&] { return rrd_update_r(path.c_str(), nullptr, 1, values) == 0; }))
+    fail(path, "cannot update");
 }
 
 void RrdBackend::flush(const std::string& path) const {
