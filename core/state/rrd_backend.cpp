@@ -163,14 +163,15 @@ RrdHeader RrdBackend::info(const std::string& path) const {
     if (!header) throw StateError(path + ": cannot read: No such file (through rrdcached)");
     return *header;
   }
-  rrd_clear_error();
   // rrd_lastupdate_r reads the header only: a third of rrd_info_r's time, which matters at
   // a few dozen files per run. It gives names and last values, not types.
   time_t last_update = 0;
   unsigned long count = 0;
   char** names = nullptr;
   char** values = nullptr;
-  if (rrd_lastupdate_r(path.c_str(), &last_update, &count, &names, &values) != 0)
+  if (!retry_while_locked([&] {
+        return rrd_lastupdate_r(path.c_str(), &last_update, &count, &names, &values) == 0;
+      }))
     fail(path, "cannot read");
   RrdHeader header;
   header.last_update = last_update;
