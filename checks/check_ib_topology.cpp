@@ -5,11 +5,10 @@
 // and --replay record the discovery's MADs and replay them without a fabric.
 #include <algorithm>
 #include <optional>
-#include <stdexcept>
 
 #include "fabric/node_name_map.hpp"
-#include "mad/mad_link.hpp"
 #include "plugin/cli.hpp"
+#include "poll/discovery_tap.hpp"
 #include "poll/poll_options.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
@@ -85,12 +84,7 @@ Check run(const Options& options, const ibpm::plugin::CommonOptions& common) {
 
   // --record / --replay: the discovery's MADs (opened first: a recording that cannot be used
   // stops the run before anything is read).
-  if (!options.fabric.cache.empty() &&
-      (!options.fabric.record.empty() || !options.fabric.replay.empty()))
-    throw std::invalid_argument(
-        "--record and --replay record and replay a discovery: not with --cache");
-  ibpm::mad::MadTap tap(options.fabric.record, options.fabric.replay,
-                        ibpm::poll::record_rotation(options.fabric));
+  ibpm::mad::MadTap tap = ibpm::poll::discovery_tap(options.fabric);
   ibpm::topology::Topology current = ibpm::topology::topology_source(options.fabric, &tap)
                                          .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   std::optional<ibpm::topology::Topology> baseline;

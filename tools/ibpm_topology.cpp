@@ -12,9 +12,9 @@
 #include "fabric/node_name_map.hpp"
 #include "fabric_summary.hpp"
 #include "levels_report.hpp"
-#include "mad/mad_link.hpp"
 #include "plugin/cli.hpp"
 #include "plugin/options.hpp"
+#include "poll/discovery_tap.hpp"
 #include "poll/poll_options.hpp"
 #include "topology/fabric_topology.hpp"
 #include "topology/topology.hpp"
@@ -31,12 +31,7 @@ struct Options {
 };
 
 void run(const Options& options) {
-  if (!options.fabric.cache.empty() &&
-      (!options.fabric.record.empty() || !options.fabric.replay.empty()))
-    throw std::invalid_argument(
-        "--record and --replay record and replay a discovery: not with --cache");
-  ibpm::mad::MadTap tap(options.fabric.record, options.fabric.replay,
-                        ibpm::poll::record_rotation(options.fabric));
+  ibpm::mad::MadTap tap = ibpm::poll::discovery_tap(options.fabric);
   ibpm::topology::Topology topology = ibpm::topology::topology_source(options.fabric, &tap)
                                           .load(ibpm::topology::TopologyRefresh::cache_or_discover);
   ibpm::tools::print_fabric_summary(std::cout, topology);
