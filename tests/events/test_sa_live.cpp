@@ -63,6 +63,25 @@ constexpr const char* kSaOpensmConf =
 
 const std::set<unsigned> kSaTraps{64, 65, 128, 144, 145};
 
+// The fabric of these tests with one OpenSM (on h1) up, its files in the folder `name`.
+struct OneSmFabric {
+  explicit OneSmFabric(const std::string& name)
+      : fabric(start_sa_fabric()), work(name), home(work.path() / "h1") {
+    std::ofstream(work / "opensm.conf") << kSaOpensmConf;
+    opensm = start_opensm_daemon(fabric, home, work / "opensm.conf", "h1");
+    REQUIRE(log_says(home / "osm.log", "SUBNET UP", 60s));
+  }
+  static ibpm::sim::SimulatedFabric start_sa_fabric() {
+    ibpm::sim::SimulatedFabric::Options options;
+    options.run_subnet_manager = false;
+    return ibpm::sim::SimulatedFabric::start_text(kSaNet, options);
+  }
+  ibpm::sim::SimulatedFabric fabric;
+  TempDir work;
+  std::filesystem::path home;
+  std::unique_ptr<BackgroundProcess> opensm;
+};
+
 // The file's text, empty while there is none.
 std::string text_of(const std::filesystem::path& path) {
   return std::filesystem::exists(path) ? read_text(path) : std::string();
@@ -145,14 +164,8 @@ using namespace sa_live_test;
 
 TEST_CASE("ibpm-events --sa subscribes at the SA, which lists it, and unsubscribes on SIGTERM") {
   IBPM_REQUIRE_SIMULATOR();
-  ibpm::sim::SimulatedFabric::Options options;
-  options.run_subnet_manager = false;
-  auto fabric = ibpm::sim::SimulatedFabric::start_text(kSaNet, options);
-  TempDir work("events-sa");
-  std::ofstream(work / "opensm.conf") << kSaOpensmConf;
-  const std::filesystem::path home = work.path() / "h1";
-  auto opensm = start_opensm_daemon(fabric, home, work / "opensm.conf", "h1");
-  REQUIRE(log_says(home / "osm.log", "SUBNET UP", 60s));
+  OneSmFabric sa("events-sa");
+  auto& [fabric, work, home, opensm] = sa;
 
   auto listener = start_sa_listener(fabric, work, 2);
   const std::filesystem::path log = work.path() / "listener.log";
@@ -312,14 +325,8 @@ TEST_CASE("check_ib_events judges the SA way in from the listener's status") {
 
 TEST_CASE("ibpm-events --sa --record writes the SA way in as tshark decodes it") {
   IBPM_REQUIRE_SIMULATOR();
-  ibpm::sim::SimulatedFabric::Options options;
-  options.run_subnet_manager = false;
-  auto fabric = ibpm::sim::SimulatedFabric::start_text(kSaNet, options);
-  TempDir work("events-sa-record");
-  std::ofstream(work / "opensm.conf") << kSaOpensmConf;
-  const std::filesystem::path home = work.path() / "h1";
-  auto opensm = start_opensm_daemon(fabric, home, work / "opensm.conf", "h1");
-  REQUIRE(log_says(home / "osm.log", "SUBNET UP", 60s));
+  OneSmFabric sa("events-sa-record");
+  auto& [fabric, work, home, opensm] = sa;
 
   const std::string recording = work / "sa.pcap";
   auto listener = start_sa_listener(fabric, work, 60, {"--record", recording});
