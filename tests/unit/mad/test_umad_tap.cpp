@@ -139,14 +139,15 @@ TEST_CASE("A directed-route SMP is recorded from and to the permissive LID on QP
   pcap_pkthdr* header = nullptr;
   const u_char* bytes = nullptr;
   REQUIRE(pcap_library().next_ex(pcap, &header, &bytes) == 1);
+  // The frame is a view into libpcap's buffer: read before the file is closed.
   const auto frame = parse_frame({bytes, header->caplen});
-  pcap_library().close(pcap);
   REQUIRE(frame);
   CHECK(frame->address.dlid == kPermissiveLid);
   CHECK(frame->address.slid == kPermissiveLid);
   CHECK(frame->address.dest_qp == 0);
   CHECK(frame->address.src_qp == 0);
   CHECK(frame->mad[1] == kDirectedRouteClass);
+  pcap_library().close(pcap);
 }
 
 TEST_CASE("A recorded discovery replays through the umad tap in the recorded order") {
