@@ -90,6 +90,7 @@ struct Tap {
   std::mutex mutex;
   std::map<int, TappedPort> ports;  // the ports opened under the scope, by descriptor
   std::string missing;
+  std::string record_failure;
 };
 
 std::atomic<Tap*> active_tap{nullptr};
@@ -188,6 +189,20 @@ int replay_recv(TappedPort& port, void* umad, int* length) {
   return agent;
 }
 
+// A packet of a recorded port written to the recording (under the tap's lock). A recording that
+// fails (disk full) stops there and is reported when the scope ends: no exception may cross back
+// into libibnetdisc's C.
+void record(Tap& tap, const TappedPort& port, const void* umad, int length, Direction direction) {
+  if (!tap.recorder || length <= 0) return;
+  try {
+    tap.recorder->record(static_cast<const std::uint8_t*>(umad), static_cast<std::size_t>(length),
+                         direction, port.lid, std::chrono::system_clock::now());
+  } catch (const std::exception& e) {
+    tap.record_failure = e.what();
+    tap.recorder = nullptr;
+  }
+}
+
 // The tap and the port when `fd` was opened under the scope.
 std::pair<Tap*, TappedPort*> tapped(int fd) {
   Tap* tap = active_tap.load(std::memory_order_acquire);
@@ -226,6 +241,13 @@ std::string UmadTapScope::missing() const {
   Tap* tap = active_tap.load(std::memory_order_acquire);
   std::lock_guard lock(tap->mutex);
   return tap->missing;
+}
+
+std::string UmadTapScope::record_failure() const {
+  if (!active_) return {};
+  Tap* tap = active_tap.load(std::memory_order_acquire);
+  std::lock_guard lock(tap->mutex);
+  return tap->record_failure;
 }
 
 }  // namespace ibpm::mad
@@ -311,10 +333,9 @@ int umad_send(int portid, int agentid, void* umad, int length, int timeout_ms, i
   }
   if (!ibpm::mad::libumad().send) return ibpm::mad::fail(ENOSYS);
   const int sent = ibpm::mad::libumad().send(portid, agentid, umad, length, timeout_ms, retries);
-  if (port && sent >= 0 && length > 0) {
+  if (port && sent >= 0) {
     std::lock_guard lock(tap->mutex);
-    tap->recorder->record(static_cast<std::uint8_t*>(umad), static_cast<std::size_t>(length),
-                          ibpm::mad::Direction::sent, port->lid, std::chrono::system_clock::now());
+    ibpm::mad::record(*tap, *port, umad, length, ibpm::mad::Direction::sent);
   }
   return sent;
 }
@@ -328,11 +349,9 @@ int umad_recv(int portid, void* umad, int* length, int timeout_ms) {
   if (!ibpm::mad::libumad().recv) return ibpm::mad::fail(ENOSYS);
   const int agent = ibpm::mad::libumad().recv(portid, umad, length, timeout_ms);
   // What arrived (not the requests the transport hands back as timed out).
-  if (port && agent >= 0 && *length > 0 && umad_status(umad) == 0) {
+  if (port && agent >= 0 && umad_status(umad) == 0) {
     std::lock_guard lock(tap->mutex);
-    tap->recorder->record(static_cast<std::uint8_t*>(umad), static_cast<std::size_t>(*length),
-                          ibpm::mad::Direction::received, port->lid,
-                          std::chrono::system_clock::now());
+    ibpm::mad::record(*tap, *port, umad, *length, ibpm::mad::Direction::received);
   }
   return agent;
 }

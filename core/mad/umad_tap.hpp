@@ -32,6 +32,9 @@ class UmadTapScope {
   // has no answer to NodeInfo Get by directed route 0,1"); empty when none. Such a request
   // replays as a timeout, which libibnetdisc survives; the caller reports it.
   std::string missing() const;
+  // Why the recording stopped (it could not be written: a full disk), in one line; empty when it
+  // did not. The discovery went on without it.
+  std::string record_failure() const;
 
  private:
   bool active_ = false;

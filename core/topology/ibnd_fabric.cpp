@@ -120,18 +120,20 @@ IbndFabric IbndFabric::discover(const DiscoveryOptions& options) {
   config.retries = options.retries;
   std::string ca = options.ca;
   ibnd_fabric_t* fabric = nullptr;
-  std::string missing;
+  std::string missing, record_failure;
   {
     // libibnetdisc's MADs recorded or replayed while it discovers, and only then.
     const mad::UmadTapScope tap(options.tap);
     fabric = ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &config);
     missing = tap.missing();
+    record_failure = tap.record_failure();
+  }
+  if (!missing.empty() || !record_failure.empty()) {
+    if (fabric) ibnd_destroy_fabric(fabric);
+    if (!missing.empty()) throw mad::ReplayMissing(missing);
+    throw mad::MadError(record_failure);  // "--record FILE: cannot write: ..."
   }
   if (options.tap && options.tap->recorder()) options.tap->recorder()->flush();
-  if (!missing.empty()) {
-    if (fabric) ibnd_destroy_fabric(fabric);
-    throw mad::ReplayMissing(missing);
-  }
   if (!fabric && replay)
     throw std::runtime_error("--replay " + replay->path() +
                              ": the recorded discovery did not replay to its end");
