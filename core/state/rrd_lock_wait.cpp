@@ -10,15 +10,14 @@
 
 namespace ibpm::state {
 
-bool retry_while_locked(const std::function<bool()>& attempt) {
+void clear_rrd_error() { rrd_clear_error(); }
+
+bool wait_if_locked(int tries) {
   constexpr int kTries = 200;
-  for (int tries = 1;; ++tries) {
-    rrd_clear_error();
-    if (attempt()) return true;
-    const char* reason = rrd_get_error();
-    if (tries == kTries || !reason || !std::strstr(reason, kLockedByOther)) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  const char* reason = rrd_get_error();
+  if (tries >= kTries || !reason || !std::strstr(reason, kLockedByOther)) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return true;
 }
 
 }  // namespace ibpm::state
